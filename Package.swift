@@ -1,0 +1,55 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "SwiftWebImage",
+    products: [
+        .library(name: "WebImage", targets: ["WebImage"]),
+        .executable(name: "webimage", targets: ["webimage"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "spng",
+            providers: [.apt(["libspng-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGIF",
+            providers: [.apt(["libgif-dev"])]
+        ),
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"])]
+        ),
+        .systemLibrary(name: "CXattr"),
+        .target(
+            name: "WebImage",
+            dependencies: [
+                "CJPEG", "CPNG", "CGIF", "CWebP", "CXattr",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "webimage",
+            dependencies: [
+                "WebImage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "WebImageTests",
+            dependencies: ["WebImage"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

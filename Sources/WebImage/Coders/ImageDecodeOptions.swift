@@ -1,0 +1,49 @@
+/// What a decoder should produce: all frames or one, full size or smaller, and the
+/// limits that protect memory from hostile input.
+public struct ImageDecodeOptions: Sendable, Hashable {
+    /// The default pixel limit for one frame: 2²⁷ (134 megapixels), room for a 100 MP photo.
+    public static let defaultMaxPixelCount = 1 << 27
+    /// The default limit for the pixel memory of all frames together: 1 GiB.
+    public static let defaultMaxTotalBytes = 1 << 30
+    /// The default limit for one decompressed ancillary chunk (text, ICC, EXIF): 4 MiB.
+    public static let defaultMaxChunkBytes = 4 << 20
+
+    /// Decode only the first frame of an animation.
+    public var firstFrameOnly = false
+    /// Decode to fit this size (in pixels, as displayed) instead of the full size.
+    /// Never scales up.
+    public var thumbnailPixelSize: PixelSize?
+    /// With ``thumbnailPixelSize``: keep the aspect ratio and fit inside the box (`true`),
+    /// or fill the box exactly (`false`).
+    public var preserveAspectRatio = true
+    /// Scale every frame down, keeping the aspect ratio, until the pixel memory of all
+    /// frames fits in this many bytes.
+    public var scaleDownLimitBytes: Int?
+    /// The scale given to the decoded image (pixels per point); 1 when `nil`.
+    public var scaleFactor: Double?
+    /// The largest frame, in pixels, that may be allocated; larger input is refused with
+    /// ``ImageError/Code/imageTooLarge`` before any pixel memory is allocated.
+    public var maxPixelCount = ImageDecodeOptions.defaultMaxPixelCount
+    /// The largest pixel memory all frames together may take.
+    public var maxTotalBytes = ImageDecodeOptions.defaultMaxTotalBytes
+    /// The largest decompressed size of one ancillary chunk (PNG text, ICC profiles).
+    public var maxChunkBytes = ImageDecodeOptions.defaultMaxChunkBytes
+
+    /// Full-size decoding of every frame with the default limits.
+    public init() {}
+
+    /// Options with the most used fields set.
+    public init(
+        firstFrameOnly: Bool = false,
+        thumbnailPixelSize: PixelSize? = nil,
+        preserveAspectRatio: Bool = true,
+        scaleDownLimitBytes: Int? = nil,
+        scaleFactor: Double? = nil
+    ) {
+        self.firstFrameOnly = firstFrameOnly
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.preserveAspectRatio = preserveAspectRatio
+        self.scaleDownLimitBytes = scaleDownLimitBytes
+        self.scaleFactor = scaleFactor
+    }
+}

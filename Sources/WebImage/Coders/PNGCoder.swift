@@ -1,0 +1,19 @@
+import Foundation
+
+/// Placeholder until the PNG coder lands: accepts nothing.
+public struct PNGCoder: ImageCoder {
+    /// Creates the coder.
+    public init() {}
+
+    public func canDecode(_ data: Data) -> Bool { false }
+
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws(ImageError) -> Image {
+        throw ImageError(.unsupportedFormat, "PNG decoding is not built yet")
+    }
+
+    public func canEncode(to format: ImageFormat) -> Bool { false }
+
+    public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data {
+        throw ImageError(.unsupportedFormat, "PNG encoding is not built yet")
+    }
+}

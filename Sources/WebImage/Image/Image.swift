@@ -1,0 +1,101 @@
+/// A decoded image: one or more full-size frames ready to draw, plus what the source said
+/// about them.
+///
+/// `Image` is an immutable reference type, so caches and callers share one copy of the
+/// pixels and a memory-cache hit costs no copy. Width and height are as displayed:
+/// the decoder has already applied the EXIF orientation.
+public final class Image: Sendable {
+    /// The frames, in display order; a still image has one.
+    public let frames: [ImageFrame]
+    /// How many times an animation plays; 0 means forever.
+    public let loopCount: Int
+    /// Pixels per point: 1, 2 or 3 (from `@2x.` / `@3x.` in the file name or cache key).
+    public let scale: Double
+    /// The orientation the source declared; already applied to ``frames``.
+    public let orientation: ImageOrientation
+    /// The format the image was decoded from (``ImageFormat/undefined`` for images built in code).
+    public let format: ImageFormat
+    /// Whether the source carries an alpha channel that is used.
+    public let hasAlpha: Bool
+
+    /// Creates an image from frames.
+    ///
+    /// - Precondition: `frames` is not empty and every frame has the first frame's size
+    ///   and pixel format.
+    public init(
+        frames: [ImageFrame],
+        loopCount: Int = 0,
+        scale: Double = 1,
+        orientation: ImageOrientation = .up,
+        format: ImageFormat = .undefined,
+        hasAlpha: Bool? = nil
+    ) {
+        precondition(!frames.isEmpty, "an image needs at least one frame")
+        let first = frames[0].bitmap
+        precondition(
+            frames.allSatisfy { $0.bitmap.size == first.size && $0.bitmap.pixelFormat == first.pixelFormat },
+            "all frames must share one size and pixel format"
+        )
+        self.frames = frames
+        self.loopCount = max(0, loopCount)
+        self.scale = scale > 0 ? scale : 1
+        self.orientation = orientation
+        self.format = format
+        self.hasAlpha = hasAlpha ?? frames.contains { $0.bitmap.containsTransparency }
+    }
+
+    /// Creates a still image from one bitmap.
+    public convenience init(
+        bitmap: Bitmap,
+        scale: Double = 1,
+        format: ImageFormat = .undefined,
+        hasAlpha: Bool? = nil
+    ) {
+        self.init(frames: [ImageFrame(bitmap: bitmap)], scale: scale, format: format, hasAlpha: hasAlpha)
+    }
+
+    /// The first frame's pixels: the still image, or the animation's poster.
+    public var bitmap: Bitmap { frames[0].bitmap }
+
+    /// Width in pixels, as displayed.
+    public var pixelWidth: Int { bitmap.width }
+
+    /// Height in pixels, as displayed.
+    public var pixelHeight: Int { bitmap.height }
+
+    /// Size in pixels, as displayed.
+    public var pixelSize: PixelSize { bitmap.size }
+
+    /// Size in points: pixels divided by ``scale``.
+    public var size: (width: Double, height: Double) {
+        (Double(pixelWidth) / scale, Double(pixelHeight) / scale)
+    }
+
+    /// Bits per colour channel of the pixels (8, or 16 for 16-bit PNG).
+    public var bitDepth: Int { bitmap.pixelFormat.bitsPerComponent }
+
+    /// Whether the image has more than one frame.
+    public var isAnimated: Bool { frames.count > 1 }
+
+    /// Seconds one pass of the animation takes (0 for a still image).
+    public var duration: Double { frames.reduce(0) { $0 + $1.duration } }
+
+    /// Bytes of pixel memory held by all frames: the cost a memory cache charges.
+    public var memoryCost: Int { frames.reduce(0) { $0 + $1.bitmap.byteCount } }
+
+    /// The same pixels with another scale.
+    public func withScale(_ scale: Double) -> Image {
+        Image(frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha)
+    }
+
+    /// The scale a file name or cache key asks for: 2 for `…@2x.png`, 3 for `…@3x.png`, else 1.
+    ///
+    /// Only the last path component counts, before any query or fragment.
+    public static func scale(forKey key: String) -> Double {
+        let path = key.prefix { $0 != "?" && $0 != "#" }
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? path[...]
+        if name.contains("@3x.") { return 3 }
+        if name.contains("@2x.") { return 2 }
+        return 1
+    }
+}

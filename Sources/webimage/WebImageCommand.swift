@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// The `webimage` command-line tool.
+@main
+struct WebImageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "webimage",
+        abstract: "Load, decode and cache images with SwiftWebImage."
+    )
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// A fresh folder under the system's temporary directory, removed when released.
+final class TemporaryDirectory: @unchecked Sendable {
+    /// The folder.
+    let url: URL
+
+    init(prefix: String = "webimage-tests") {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// A path inside the folder.
+    func appending(_ name: String) -> URL {
+        url.appendingPathComponent(name)
+    }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the C libraries SwiftWebImage links against (and pkg-config to find them).
+# Uses apt-get directly as root and through sudo otherwise; does nothing when all are present.
+set -euo pipefail
+
+packages=(pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev)
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+    run=()
+elif command -v sudo >/dev/null 2>&1; then
+    run=(sudo)
+else
+    echo "error: need root or sudo to install: ${missing[*]}" >&2
+    exit 1
+fi
+echo "Installing ${missing[*]}" >&2
+"${run[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${run[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
