@@ -115,7 +115,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable {
         return .undefined
     }
 
-    /// Reads the `ftyp` box of an ISO base media file: HEIC, HEIF and AVIF share it.
+    /// Reads the `ftyp` box of an ISO base media file, which HEIC, HEIF and AVIF share:
+    /// the major brand decides, as in the seed; the compatible brands only when it is unknown.
     private static func isoMediaFormat(_ bytes: UnsafeRawBufferPointer) -> ImageFormat? {
         guard bytes.count >= 16,
               bytes[4] == 0x66, bytes[5] == 0x74, bytes[6] == 0x79, bytes[7] == 0x70 // "ftyp"
@@ -125,17 +126,24 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable {
         func brand(at offset: Int) -> String {
             String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
         }
-        var brands = [brand(at: 8)]
+        func format(ofBrand brand: String) -> ImageFormat? {
+            switch brand {
+            case "avif", "avis": .avif
+            case "heic", "heix", "hevc", "hevx", "heim", "heis": .heic
+            case "mif1", "msf1": .heif
+            default: nil
+            }
+        }
+        if let major = format(ofBrand: brand(at: 8)) {
+            return major
+        }
         var offset = 16
         while offset + 4 <= end {
-            brands.append(brand(at: offset))
+            if let compatible = format(ofBrand: brand(at: offset)) {
+                return compatible
+            }
             offset += 4
         }
-        if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
-        if brands.contains(where: { ["heic", "heix", "hevc", "hevx", "heim", "heis"].contains($0) }) {
-            return .heic
-        }
-        if brands.contains(where: { ["mif1", "msf1"].contains($0) }) { return .heif }
         return nil
     }
 

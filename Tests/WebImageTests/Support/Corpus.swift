@@ -42,8 +42,9 @@ enum Corpus {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.sorted().map { directory.appendingPathComponent($0) }.filter { file in
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory)
-            guard !isDirectory.boolValue else { return false }
+            guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
+                  !isDirectory.boolValue
+            else { return false }
             return extensions.map { $0.contains(file.pathExtension.lowercased()) } ?? true
         }
     }
