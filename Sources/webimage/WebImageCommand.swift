@@ -5,6 +5,7 @@ import ArgumentParser
 struct WebImageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
-        abstract: "Load, decode and cache images with SwiftWebImage."
+        abstract: "Load, decode and cache images with SwiftWebImage.",
+        subcommands: [InfoCommand.self, ConvertCommand.self, SamplesCommand.self]
     )
 }

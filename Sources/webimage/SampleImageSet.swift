@@ -1,0 +1,94 @@
+import WebImage
+
+/// A deterministic set of sample image files in every supported format — stills,
+/// animations, 16-bit, translucent — plus a few broken files, made by our own painter
+/// and coders so the tool needs no downloaded fixtures.
+struct SampleImageSet {
+    /// One sample file.
+    struct Sample {
+        /// The file name, with an extension that matches the content (or pretends to, for broken ones).
+        var name: String
+        /// The encoded bytes.
+        var data: [UInt8]
+        /// Whether the file is deliberately undecodable.
+        var isBroken: Bool
+    }
+
+    /// The kinds of sample, cycled through as the set grows.
+    private enum Kind: CaseIterable {
+        case jpegLandscape, pngBadge, gifAnimation, webpLossy, apngAnimation, webpAnimation,
+             jpegPortrait, pngDeep, webpLossless, retinaBadge, truncatedJPEG, notAnImage
+    }
+
+    /// The samples, `count` of them (at least one of each kind when `count` ≥ 12).
+    let samples: [Sample]
+
+    /// Paints and encodes `count` samples; `largestSide` caps the still images' longest side.
+    init(count: Int = 12, largestSide: Int = 1600, coders: ImageCodersManager = .shared) throws(ImageError) {
+        var samples: [Sample] = []
+        let kinds = Kind.allCases
+        for index in 0..<count {
+            let kind = kinds[index % kinds.count]
+            let round = index / kinds.count
+            let hue = Double((index * 37) % 100) / 100
+            let side = max(64, largestSide >> (round % 4))
+            samples.append(try SampleImageSet.make(kind, index: index, hue: hue, side: side, coders: coders))
+        }
+        self.samples = samples
+    }
+
+    private static func make(
+        _ kind: Kind, index: Int, hue: Double, side: Int, coders: ImageCodersManager
+    ) throws(ImageError) -> Sample {
+        let number = String(index + 1).leftPadded(to: 4)
+        func encoded(_ image: Image, _ format: ImageFormat, lossless: Bool = false) throws(ImageError) -> [UInt8] {
+            Array(try coders.encode(image, as: format, options: ImageEncodeOptions(quality: 0.85, lossless: lossless)))
+        }
+        func animation(_ side: Int) -> Image {
+            let frames = SamplePainter.bouncingBall(PixelSize(width: side, height: side * 3 / 4), frames: 12, hue: hue)
+            return Image(frames: frames.map { ImageFrame(bitmap: $0, duration: 0.08) }, loopCount: 0)
+        }
+        let landscapeSize = PixelSize(width: side, height: side * 2 / 3)
+        switch kind {
+        case .jpegLandscape:
+            let image = Image(bitmap: SamplePainter.landscape(landscapeSize, hue: hue))
+            return Sample(name: "\(number)-landscape.jpg", data: try encoded(image, .jpeg), isBroken: false)
+        case .jpegPortrait:
+            let image = Image(bitmap: SamplePainter.landscape(landscapeSize.transposed, hue: hue))
+            return Sample(name: "\(number)-portrait.jpg", data: try encoded(image, .jpeg), isBroken: false)
+        case .pngBadge:
+            let image = Image(bitmap: SamplePainter.badge(PixelSize(width: 256, height: 256), hue: hue))
+            return Sample(name: "\(number)-badge.png", data: try encoded(image, .png), isBroken: false)
+        case .retinaBadge:
+            let image = Image(bitmap: SamplePainter.badge(PixelSize(width: 128, height: 128), hue: hue))
+            return Sample(name: "\(number)-badge@2x.png", data: try encoded(image, .png), isBroken: false)
+        case .pngDeep:
+            let image = Image(bitmap: SamplePainter.deepGradient(PixelSize(width: 320, height: 200)))
+            return Sample(name: "\(number)-gradient-16bit.png", data: try encoded(image, .png), isBroken: false)
+        case .gifAnimation:
+            return Sample(name: "\(number)-bounce.gif", data: try encoded(animation(160), .gif), isBroken: false)
+        case .apngAnimation:
+            return Sample(name: "\(number)-bounce.png", data: try encoded(animation(160), .png), isBroken: false)
+        case .webpAnimation:
+            return Sample(name: "\(number)-bounce.webp", data: try encoded(animation(200), .webp), isBroken: false)
+        case .webpLossy:
+            let image = Image(bitmap: SamplePainter.landscape(landscapeSize, hue: hue))
+            return Sample(name: "\(number)-landscape.webp", data: try encoded(image, .webp), isBroken: false)
+        case .webpLossless:
+            let image = Image(bitmap: SamplePainter.badge(PixelSize(width: 200, height: 200), hue: hue))
+            return Sample(name: "\(number)-badge.webp", data: try encoded(image, .webp, lossless: true), isBroken: false)
+        case .truncatedJPEG:
+            let image = Image(bitmap: SamplePainter.landscape(PixelSize(width: 320, height: 240), hue: hue))
+            let whole = try encoded(image, .jpeg)
+            return Sample(name: "\(number)-truncated.jpg", data: Array(whole.prefix(whole.count / 3)), isBroken: true)
+        case .notAnImage:
+            return Sample(name: "\(number)-not-an-image.png", data: Array("<html>Not Found</html>\n".utf8), isBroken: true)
+        }
+    }
+}
+
+private extension String {
+    func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
+    }
+}
