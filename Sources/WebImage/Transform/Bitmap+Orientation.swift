@@ -4,32 +4,58 @@ extension Bitmap {
     public func oriented(_ orientation: ImageOrientation) -> Bitmap {
         if orientation == .up { return self }
         let outputSize = orientation.swapsWidthAndHeight ? size.transposed : size
-        let pixelBytes = pixelFormat.bytesPerPixel
-        var output = [UInt8](repeating: 0, count: pixels.count)
+        // Where output pixel (0, 0) comes from, and how far the source moves (in pixels)
+        // for one step right and one step down in the output.
         let lastX = width - 1, lastY = height - 1
+        let (startX, startY, rightStep, downStep): (Int, Int, Int, Int)
+        switch orientation {
+        case .up: (startX, startY, rightStep, downStep) = (0, 0, 1, width)
+        case .upMirrored: (startX, startY, rightStep, downStep) = (lastX, 0, -1, width)
+        case .down: (startX, startY, rightStep, downStep) = (lastX, lastY, -1, -width)
+        case .downMirrored: (startX, startY, rightStep, downStep) = (0, lastY, 1, -width)
+        case .leftMirrored: (startX, startY, rightStep, downStep) = (0, 0, width, 1)
+        case .right: (startX, startY, rightStep, downStep) = (0, lastY, -width, 1)
+        case .rightMirrored: (startX, startY, rightStep, downStep) = (lastX, lastY, -width, -1)
+        case .left: (startX, startY, rightStep, downStep) = (lastX, 0, width, -1)
+        }
+        var output = [UInt8](repeating: 0, count: pixels.count)
+        let start = startY * width + startX
         pixels.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { destination in
-                for outY in 0..<outputSize.height {
-                    for outX in 0..<outputSize.width {
-                        let (x, y): (Int, Int)
-                        switch orientation {
-                        case .up: (x, y) = (outX, outY)
-                        case .upMirrored: (x, y) = (lastX - outX, outY)
-                        case .down: (x, y) = (lastX - outX, lastY - outY)
-                        case .downMirrored: (x, y) = (outX, lastY - outY)
-                        case .leftMirrored: (x, y) = (outY, outX)
-                        case .right: (x, y) = (outY, lastY - outX)
-                        case .rightMirrored: (x, y) = (lastX - outY, lastY - outX)
-                        case .left: (x, y) = (lastX - outY, outX)
-                        }
-                        let from = (y * width + x) * pixelBytes
-                        let to = (outY * outputSize.width + outX) * pixelBytes
-                        destination.baseAddress!.advanced(by: to)
-                            .copyMemory(from: source.baseAddress!.advanced(by: from), byteCount: pixelBytes)
-                    }
+                switch pixelFormat {
+                case .rgba8:
+                    Bitmap.copyPixels(
+                        from: source.baseAddress!.assumingMemoryBound(to: UInt32.self) + start,
+                        to: destination.baseAddress!.assumingMemoryBound(to: UInt32.self),
+                        size: outputSize, rightStep: rightStep, downStep: downStep
+                    )
+                case .rgba16:
+                    Bitmap.copyPixels(
+                        from: source.baseAddress!.assumingMemoryBound(to: UInt64.self) + start,
+                        to: destination.baseAddress!.assumingMemoryBound(to: UInt64.self),
+                        size: outputSize, rightStep: rightStep, downStep: downStep
+                    )
                 }
             }
         }
         return Bitmap(width: outputSize.width, height: outputSize.height, pixelFormat: pixelFormat, pixels: output)
+    }
+
+    /// Copies whole pixels (one 4- or 8-byte word each) along the walk that orients them.
+    private static func copyPixels<Pixel>(
+        from start: UnsafePointer<Pixel>, to destination: UnsafeMutablePointer<Pixel>,
+        size: PixelSize, rightStep: Int, downStep: Int
+    ) {
+        var out = destination
+        var rowStart = start
+        for _ in 0..<size.height {
+            var source = rowStart
+            for _ in 0..<size.width {
+                out.pointee = source.pointee
+                out += 1
+                source += rightStep
+            }
+            rowStart += downStep
+        }
     }
 }

@@ -10,103 +10,125 @@ extension Bitmap {
         if size == self.size { return self }
         let columns = ResamplingWeights(source: width, destination: size.width)
         let rows = ResamplingWeights(source: height, destination: size.height)
+        let wide = pixelFormat == .rgba16
         var premultiplied = [Float](repeating: 0, count: height * size.width * 4)
-        switch pixelFormat {
-        case .rgba8:
-            pixels.withUnsafeBufferPointer { source in
-                resampleRows(source, maximum: 255, columns: columns, into: &premultiplied, newWidth: size.width)
+        pixels.withUnsafeBytes { source in
+            premultiplied.withUnsafeMutableBufferPointer { output in
+                resampleRows(source.baseAddress!, wide: wide, columns: columns, into: output.baseAddress!)
             }
-            var output = [UInt8](repeating: 0, count: size.width * size.height * 4)
-            output.withUnsafeMutableBufferPointer { destination in
-                resampleColumns(premultiplied, rows: rows, newWidth: size.width, maximum: 255, into: destination)
-            }
-            return Bitmap(width: size.width, height: size.height, pixelFormat: .rgba8, pixels: output)
-        case .rgba16:
-            pixels.withUnsafeBytes { raw in
-                resampleRows(raw.bindMemory(to: UInt16.self), maximum: 65535, columns: columns,
-                             into: &premultiplied, newWidth: size.width)
-            }
-            var output = [UInt8](repeating: 0, count: size.width * size.height * 8)
-            output.withUnsafeMutableBytes { raw in
-                resampleColumns(premultiplied, rows: rows, newWidth: size.width, maximum: 65535,
-                                into: raw.bindMemory(to: UInt16.self))
-            }
-            return Bitmap(width: size.width, height: size.height, pixelFormat: .rgba16, pixels: output)
         }
+        var output = [UInt8](repeating: 0, count: size.width * size.height * pixelFormat.bytesPerPixel)
+        premultiplied.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBytes { destination in
+                Bitmap.resampleColumns(input.baseAddress!, rows: rows, width: size.width, wide: wide,
+                                       into: destination.baseAddress!)
+            }
+        }
+        return Bitmap(width: size.width, height: size.height, pixelFormat: pixelFormat, pixels: output)
     }
 
     /// First pass: every row to the new width, colour premultiplied by alpha, as floats 0–1.
-    private func resampleRows<Channel: BinaryInteger>(
-        _ source: UnsafeBufferPointer<Channel>,
-        maximum: Float,
-        columns: ResamplingWeights,
-        into output: inout [Float],
-        newWidth: Int
+    private func resampleRows(
+        _ source: UnsafeRawPointer, wide: Bool, columns: ResamplingWeights, into output: UnsafeMutablePointer<Float>
     ) {
-        let scale = 1 / maximum
-        output.withUnsafeMutableBufferPointer { out in
+        let narrowSource = source.assumingMemoryBound(to: UInt8.self)
+        let wideSource = source.assumingMemoryBound(to: UInt16.self)
+        let scale: Float = wide ? 1 / 65535 : 1 / 255
+        let newWidth = columns.count
+        columns.firstSource.withUnsafeBufferPointer { firstSourceBuffer in
+        columns.weightStart.withUnsafeBufferPointer { weightStartBuffer in
+        columns.weights.withUnsafeBufferPointer { weightsBuffer in
+            let firstSource = firstSourceBuffer.baseAddress!
+            let weightStart = weightStartBuffer.baseAddress!
+            let weights = weightsBuffer.baseAddress!
+            var out = output
             for y in 0..<height {
                 let rowStart = y * width * 4
-                let outRow = y * newWidth * 4
                 for x in 0..<newWidth {
                     var red: Float = 0, green: Float = 0, blue: Float = 0, alpha: Float = 0
-                    let span = columns.spans[x]
-                    for tap in 0..<span.count {
-                        let weight = columns.weights[span.weightStart + tap]
-                        let index = rowStart + (span.first + tap) * 4
-                        let a = Float(source[index + 3]) * scale * weight
-                        red += Float(source[index]) * scale * a
-                        green += Float(source[index + 1]) * scale * a
-                        blue += Float(source[index + 2]) * scale * a
-                        alpha += a
+                    var index = rowStart + firstSource[x] * 4
+                    for tap in weightStart[x]..<weightStart[x + 1] {
+                        let r, g, b, a: Float
+                        if wide {
+                            (r, g, b, a) = (Float(wideSource[index]), Float(wideSource[index + 1]),
+                                            Float(wideSource[index + 2]), Float(wideSource[index + 3]))
+                        } else {
+                            (r, g, b, a) = (Float(narrowSource[index]), Float(narrowSource[index + 1]),
+                                            Float(narrowSource[index + 2]), Float(narrowSource[index + 3]))
+                        }
+                        let weightedAlpha = a * scale * weights[tap]
+                        let colourWeight = weightedAlpha * scale
+                        red += r * colourWeight
+                        green += g * colourWeight
+                        blue += b * colourWeight
+                        alpha += weightedAlpha
+                        index += 4
                     }
-                    out[outRow + x * 4] = red
-                    out[outRow + x * 4 + 1] = green
-                    out[outRow + x * 4 + 2] = blue
-                    out[outRow + x * 4 + 3] = alpha
+                    out[0] = red
+                    out[1] = green
+                    out[2] = blue
+                    out[3] = alpha
+                    out += 4
                 }
             }
         }
+        }
+        }
     }
 
-    /// Second pass: every column to the new height, then back to straight alpha integers.
-    private func resampleColumns<Channel: FixedWidthInteger & UnsignedInteger>(
-        _ input: [Float],
-        rows: ResamplingWeights,
-        newWidth: Int,
-        maximum: Float,
-        into output: UnsafeMutableBufferPointer<Channel>
+    /// Second pass: every column to the new height, then back to straight-alpha integers.
+    private static func resampleColumns(
+        _ input: UnsafePointer<Float>, rows: ResamplingWeights, width: Int, wide: Bool,
+        into destination: UnsafeMutableRawPointer
     ) {
-        input.withUnsafeBufferPointer { source in
-            let rowLength = newWidth * 4
-            for y in 0..<rows.spans.count {
-                let span = rows.spans[y]
+        let narrowOutput = destination.assumingMemoryBound(to: UInt8.self)
+        let wideOutput = destination.assumingMemoryBound(to: UInt16.self)
+        let maximum: Float = wide ? 65535 : 255
+        let rowLength = width * 4
+        var accumulator = [Float](repeating: 0, count: rowLength)
+        rows.firstSource.withUnsafeBufferPointer { firstSourceBuffer in
+        rows.weightStart.withUnsafeBufferPointer { weightStartBuffer in
+        rows.weights.withUnsafeBufferPointer { weightsBuffer in
+        accumulator.withUnsafeMutableBufferPointer { sumBuffer in
+            let firstSource = firstSourceBuffer.baseAddress!
+            let weightStart = weightStartBuffer.baseAddress!
+            let weights = weightsBuffer.baseAddress!
+            let sum = sumBuffer.baseAddress!
+            for y in 0..<rows.count {
+                sum.update(repeating: 0, count: rowLength)
+                var sourceRow = input + firstSource[y] * rowLength
+                for tap in weightStart[y]..<weightStart[y + 1] {
+                    let weight = weights[tap]
+                    var from = sourceRow
+                    var to = sum
+                    let end = sum + rowLength
+                    while to < end {
+                        to.pointee += from.pointee * weight
+                        to += 1
+                        from += 1
+                    }
+                    sourceRow += rowLength
+                }
                 let outRow = y * rowLength
-                for x in 0..<newWidth {
-                    var red: Float = 0, green: Float = 0, blue: Float = 0, alpha: Float = 0
-                    for tap in 0..<span.count {
-                        let weight = rows.weights[span.weightStart + tap]
-                        let index = (span.first + tap) * rowLength + x * 4
-                        red += source[index] * weight
-                        green += source[index + 1] * weight
-                        blue += source[index + 2] * weight
-                        alpha += source[index + 3] * weight
+                var index = 0
+                while index < rowLength {
+                    let alpha = sum[index + 3]
+                    let unpremultiply = alpha > 0 ? maximum / alpha : 0
+                    for channel in 0..<4 {
+                        let value = channel == 3 ? alpha * maximum : sum[index + channel] * unpremultiply
+                        let clamped = min(maximum, value + 0.5)
+                        if wide {
+                            wideOutput[outRow + index + channel] = UInt16(clamped)
+                        } else {
+                            narrowOutput[outRow + index + channel] = UInt8(clamped)
+                        }
                     }
-                    let base = outRow + x * 4
-                    if alpha > 0 {
-                        let unpremultiply = maximum / alpha
-                        output[base] = Channel(min(maximum, red * unpremultiply + 0.5))
-                        output[base + 1] = Channel(min(maximum, green * unpremultiply + 0.5))
-                        output[base + 2] = Channel(min(maximum, blue * unpremultiply + 0.5))
-                        output[base + 3] = Channel(min(maximum, alpha * maximum + 0.5))
-                    } else {
-                        output[base] = 0
-                        output[base + 1] = 0
-                        output[base + 2] = 0
-                        output[base + 3] = 0
-                    }
+                    index += 4
                 }
             }
+        }
+        }
+        }
         }
     }
 }

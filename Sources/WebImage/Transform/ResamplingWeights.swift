@@ -2,27 +2,23 @@
 ///
 /// Shrinking uses the exact area each source pixel covers; enlarging uses linear
 /// interpolation between the two nearest source pixels. Weights of a span add up to 1.
+/// The tables are flat arrays so the resampler's inner loops read them through pointers.
 struct ResamplingWeights {
-    /// The run of source pixels behind one destination pixel.
-    struct Span {
-        /// The first source pixel.
-        var first: Int
-        /// How many source pixels, from `first` on.
-        var count: Int
-        /// Where this span's weights start in ``ResamplingWeights/weights``.
-        var weightStart: Int
-    }
-
-    /// One span per destination pixel.
-    private(set) var spans: [Span] = []
+    /// The first source pixel of each destination pixel's span.
+    private(set) var firstSource: [Int] = []
+    /// Where each span's weights start in ``weights``; one extra entry marks the end.
+    private(set) var weightStart: [Int] = [0]
     /// All spans' weights, back to back.
     private(set) var weights: [Float] = []
 
+    /// The number of destination pixels.
+    var count: Int { firstSource.count }
+
     init(source: Int, destination: Int) {
-        spans.reserveCapacity(destination)
+        firstSource.reserveCapacity(destination)
+        weightStart.reserveCapacity(destination + 1)
         let ratio = Double(source) / Double(destination)
         for index in 0..<destination {
-            let start = weights.count
             if ratio >= 1 {
                 let low = Double(index) * ratio
                 let high = min(Double(source), low + ratio)
@@ -32,7 +28,7 @@ struct ResamplingWeights {
                     let covered = min(high, Double(pixel + 1)) - max(low, Double(pixel))
                     weights.append(Float(covered / ratio))
                 }
-                spans.append(Span(first: first, count: weights.count - start, weightStart: start))
+                firstSource.append(first)
             } else {
                 let centre = (Double(index) + 0.5) * ratio - 0.5
                 let clamped = min(max(centre, 0), Double(source - 1))
@@ -44,8 +40,9 @@ struct ResamplingWeights {
                 } else {
                     weights.append(1)
                 }
-                spans.append(Span(first: first, count: weights.count - start, weightStart: start))
+                firstSource.append(first)
             }
+            weightStart.append(weights.count)
         }
     }
 }
