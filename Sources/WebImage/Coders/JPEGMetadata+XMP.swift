@@ -12,7 +12,7 @@ extension JPEGMetadata {
             var cursor = found + name.count
             start = cursor
             func skipSpaces() {
-                while cursor < xmp.count, [0x20, 0x09, 0x0A, 0x0D].contains(xmp[cursor]) { cursor += 1 }
+                while cursor < xmp.count, isSpace(xmp[cursor]) { cursor += 1 }
             }
             skipSpaces()
             guard cursor < xmp.count else { return nil }
@@ -32,6 +32,11 @@ extension JPEGMetadata {
             if let value = digits(in: xmp, at: cursor) { return value }
         }
         return nil
+    }
+
+    /// Whether `byte` is XML white space.
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// The decimal number (at most three digits) starting at `offset`.
