@@ -1,0 +1,32 @@
+/// Where one chunk lies in a PNG byte stream; positions are offsets from the stream's start.
+struct PNGChunk: Sendable {
+    /// The chunk's type.
+    let type: PNGChunkType
+    /// The offset of the chunk's length field: the first byte of the chunk.
+    let start: Int
+    /// The chunk's data, between its type and its CRC.
+    let data: Range<Int>
+
+    /// The whole chunk, length field to CRC.
+    var bytes: Range<Int> { start..<(data.upperBound + 4) }
+
+    /// Whether the CRC stored after the data matches the chunk's type and data.
+    func hasValidChecksum(in stream: UnsafeRawBufferPointer) -> Bool {
+        var crc = CRC32()
+        crc.update(bigEndian: type.rawValue)
+        crc.update(UnsafeRawBufferPointer(rebasing: stream[data]))
+        return crc.value == stream.loadBigEndianUInt32(at: data.upperBound)
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The big-endian 32-bit integer at `offset` (the caller has checked the bounds).
+    func loadBigEndianUInt32(at offset: Int) -> UInt32 {
+        UInt32(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    /// The big-endian 16-bit integer at `offset` (the caller has checked the bounds).
+    func loadBigEndianUInt16(at offset: Int) -> UInt16 {
+        UInt16(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+    }
+}
