@@ -40,6 +40,7 @@ extension PNGCoder {
             count = byteCount
         }
         try context.check(status, "decode the image")
+        try context.checkTrailingChunks()
         let bitmap = Bitmap(width: size.width, height: size.height, pixelFormat: layout.pixelFormat, pixels: pixels)
         return (bitmap, hasAlpha)
     }

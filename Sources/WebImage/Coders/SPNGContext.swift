@@ -51,6 +51,15 @@ final class SPNGContext {
         return spng_get_trns(handle, &transparency) == 0
     }
 
+    /// Reads the chunks after the image data, so that the CRC of the last IDAT chunk and
+    /// of every later chunk is checked (libspng stops reading when the pixels are done).
+    /// Data that simply ends before IEND is accepted.
+    func checkTrailingChunks() throws(ImageError) {
+        let status = spng_decode_chunks(handle)
+        guard status != Int32(SPNG_IO_EOF.rawValue), status != Int32(SPNG_EOF.rawValue) else { return }
+        try check(status, "read the chunks after the image data")
+    }
+
     /// Throws the error libspng's `status` stands for, when it is not success.
     func check(_ status: Int32, _ action: String, code: ImageError.Code = .badImageData) throws(ImageError) {
         guard status != 0 else { return }
