@@ -49,30 +49,20 @@ extension PNGCoder {
         return Data(bytesNoCopy: buffer, count: length, deallocator: .free)
     }
 
-    /// The bitmap's samples as the PNG stores them: alpha dropped for RGB, 16-bit samples
-    /// big-endian (libspng's encoder takes them in file order).
+    /// The bitmap's samples in the order libspng's encoder takes them: RGBA as stored, or
+    /// RGB with alpha dropped. 16-bit samples stay in host byte order (libspng 0.7 swaps
+    /// them to the file's big-endian order itself).
     private static func pngSamples(of bitmap: Bitmap, keepingAlpha: Bool) -> [UInt8] {
-        if keepingAlpha, bitmap.pixelFormat == .rgba8 { return bitmap.pixels }
-        let channels = keepingAlpha ? 4 : 3
+        if keepingAlpha { return bitmap.pixels }
         let sampleBytes = bitmap.pixelFormat.bitsPerComponent / 8
         let pixelCount = bitmap.width * bitmap.height
-        let count = pixelCount * channels * sampleBytes
+        let count = pixelCount * 3 * sampleBytes
         return [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
-            bitmap.pixels.withUnsafeBytes { input in
-                if sampleBytes == 1 {
-                    for pixel in 0..<pixelCount {
-                        for channel in 0..<channels { output[pixel * channels + channel] = input[pixel * 4 + channel] }
-                    }
-                } else {
-                    let wide = input.bindMemory(to: UInt16.self)
-                    for pixel in 0..<pixelCount {
-                        for channel in 0..<channels {
-                            let value = wide[pixel * 4 + channel]
-                            let at = (pixel * channels + channel) * 2
-                            output[at] = UInt8(truncatingIfNeeded: value >> 8)
-                            output[at + 1] = UInt8(truncatingIfNeeded: value)
-                        }
-                    }
+            bitmap.pixels.withUnsafeBufferPointer { input in
+                for pixel in 0..<pixelCount {
+                    let from = pixel * 4 * sampleBytes
+                    let to = pixel * 3 * sampleBytes
+                    for byte in 0..<(3 * sampleBytes) { output[to + byte] = input[from + byte] }
                 }
             }
             initialized = count
