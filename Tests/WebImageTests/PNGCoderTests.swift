@@ -106,6 +106,45 @@ struct PNGCoderTests {
         #expect(decoded == bitmap)
     }
 
+    @Test func animationsRoundTripAsAPNG() throws {
+        let frames = [0.03, 0.1, 1.5].enumerated().map { index, duration in
+            ImageFrame(bitmap: Self.pattern(width: 12, height: 9, seed: index * 40), duration: duration)
+        }
+        let image = Image(frames: frames, loopCount: 4, format: .png)
+        let data = try coder.encode(image, as: .png, options: ImageEncodeOptions())
+        let types = try Self.chunkTypes(data)
+        #expect(types.prefix(3) == ["IHDR", "acTL", "fcTL"])
+        #expect(types.filter { $0 == "fcTL" }.count == 3)
+        #expect(types.contains("fdAT") && types.last == "IEND")
+        let decoded = try coder.decode(data, options: ImageDecodeOptions())
+        #expect(decoded.frames.count == 3)
+        #expect(decoded.loopCount == 4)
+        #expect(decoded.frames.map(\.duration) == [0.03, 0.1, 1.5])
+        let samePixels = zip(decoded.frames, frames).allSatisfy { $0.bitmap == $1.bitmap }
+        #expect(samePixels)
+        let still = try coder.encode(image, as: .png, options: ImageEncodeOptions(firstFrameOnly: true))
+        #expect(try !Self.chunkTypes(still).contains("acTL"))
+        #expect(try coder.decode(still, options: ImageDecodeOptions()).bitmap == frames[0].bitmap)
+    }
+
+    @Test func sixteenBitAnimationsRoundTrip() throws {
+        let first = Self.widePattern(width: 5, height: 4)
+        let second = Bitmap(width: 5, height: 4, pixelFormat: .rgba16, pixels: first.pixels.reversed())
+        let frames = [ImageFrame(bitmap: first, duration: 0.5), ImageFrame(bitmap: second, duration: 0.5)]
+        let data = try coder.encode(Image(frames: frames, loopCount: 0), as: .png, options: ImageEncodeOptions())
+        let decoded = try coder.decode(data, options: ImageDecodeOptions())
+        #expect(decoded.frames.count == 2 && decoded.bitDepth == 16)
+        #expect(decoded.frames[1].bitmap == frames[1].bitmap)
+    }
+
+    @Test func delaysBecomeFractionsThatFit() {
+        #expect(PNGCoder.delayFraction(seconds: 0.03) == (30, 1000))
+        #expect(PNGCoder.delayFraction(seconds: 100) == (10000, 100))
+        #expect(PNGCoder.delayFraction(seconds: 1000) == (10000, 10))
+        #expect(PNGCoder.delayFraction(seconds: -1) == (0, 1000))
+        #expect(PNGCoder.delayFraction(seconds: .infinity) == (0, 1000))
+    }
+
     @Test func refusesOtherFormats() {
         let error = #expect(throws: ImageError.self) {
             try coder.encode(Image(bitmap: Self.pattern(width: 2, height: 2)), as: .jpeg, options: ImageEncodeOptions())
@@ -227,6 +266,17 @@ struct PNGCoderTests {
         let withoutEnd = data.prefix(data.count - 12)
         let partial = try #require(try coder.decodeIncrementally(withoutEnd, isComplete: false, options: ImageDecodeOptions()))
         #expect(partial.bitmap == bitmap)
+    }
+
+    @Test(Corpus.required) func interlacedDataDecodesProgressivelyPassByPass() throws {
+        let data = try Corpus.data("pngsuite/basi2c08.png")
+        let full = try coder.decode(data, options: ImageDecodeOptions())
+        let withoutEnd = data.prefix(data.count - 12)
+        let complete = try #require(try coder.decodeIncrementally(withoutEnd, isComplete: false, options: ImageDecodeOptions()))
+        #expect(complete.bitmap == full.bitmap)
+        let early = try #require(try coder.decodeIncrementally(data.prefix(data.count / 3), isComplete: false, options: ImageDecodeOptions()))
+        #expect(early.bitmap.rgba8(x: 0, y: 0) == full.bitmap.rgba8(x: 0, y: 0))
+        #expect(early.bitmap.rgba8(x: 31, y: 31).alpha == 0)
     }
 
     // MARK: - CRC
