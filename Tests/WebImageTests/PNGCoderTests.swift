@@ -278,11 +278,4 @@ struct PNGCoderTests {
         #expect(early.bitmap.rgba8(x: 0, y: 0) == full.bitmap.rgba8(x: 0, y: 0))
         #expect(early.bitmap.rgba8(x: 31, y: 31).alpha == 0)
     }
-
-    // MARK: - CRC
-
-    @Test func crc32MatchesTheStandardCheckValue() {
-        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
-        #expect(CRC32.checksum([]) == 0)
-    }
 }

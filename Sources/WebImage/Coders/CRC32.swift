@@ -35,11 +35,6 @@ struct CRC32: Sendable {
         return crc.value
     }
 
-    /// The checksum of `bytes`.
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        bytes.withUnsafeBytes { checksum($0) }
-    }
-
     private static let table: [UInt32] = (0..<256).map { index in
         var entry = UInt32(index)
         for _ in 0..<8 {

@@ -16,9 +16,6 @@ struct PNGChunkType: RawRepresentable, Hashable, Sendable {
         rawValue = value
     }
 
-    /// Whether a decoder must understand the chunk (upper-case first letter).
-    var isCritical: Bool { rawValue & 0x2000_0000 == 0 }
-
     static let header = PNGChunkType("IHDR")
     static let palette = PNGChunkType("PLTE")
     static let transparency = PNGChunkType("tRNS")

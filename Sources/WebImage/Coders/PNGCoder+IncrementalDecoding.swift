@@ -12,7 +12,8 @@ extension PNGCoder {
     /// The result has the full image size; rows not decoded yet are transparent. An
     /// IDAT chunk cut off by the end of the data is used up to its last byte. Interlaced
     /// images show the Adam7 passes decoded so far, each pixel at its own place (the rest
-    /// stays transparent). Only the first frame of an APNG (its default image) is shown.
+    /// stays transparent). For an APNG, incomplete data shows the rows of its default
+    /// image; complete data decodes the first animation frame.
     /// Returns `nil` until the first row can be decoded.
     public func decodeIncrementally(_ data: Data, isComplete: Bool, options: ImageDecodeOptions) throws(ImageError) -> Image? {
         if isComplete {

@@ -28,11 +28,11 @@ struct PNGCoderCorpusTests {
         let data = try Corpus.data("pngsuite/\(name)")
         let image = try coder.decode(data, options: ImageDecodeOptions())
         let expected = try #require(Self.referenceChecksums["pngsuite/\(name)"], "no reference for \(name)")
-        let header = try PNGFileFacts(data)
+        let header = try FileFacts(data)
         #expect(image.bitDepth == (header.bitDepth == 16 ? 16 : 8))
         #expect(image.pixelSize == PixelSize(width: header.width, height: header.height))
         let bytes = Self.referenceLayout(of: image.bitmap, colorType: header.colorType, hasTransparency: header.hasTransparency)
-        #expect(CRC32.checksum(bytes) == expected, "\(name): pixels differ from the reference decoder")
+        #expect(bytes.withUnsafeBytes(CRC32.checksum) == expected, "\(name): pixels differ from the reference decoder")
     }
 
     @Test(arguments: corruptSuiteFiles)
@@ -56,9 +56,9 @@ struct PNGCoderCorpusTests {
     func pngSuiteExtraMatchesReference(_ path: String) throws {
         let data = try Corpus.data("image-png-misc/\(path)")
         let image = try coder.decode(data, options: ImageDecodeOptions())
-        let header = try PNGFileFacts(data)
+        let header = try FileFacts(data)
         let bytes = Self.referenceLayout(of: image.bitmap, colorType: header.colorType, hasTransparency: header.hasTransparency)
-        #expect(CRC32.checksum(bytes) == Self.referenceChecksums[path])
+        #expect(bytes.withUnsafeBytes(CRC32.checksum) == Self.referenceChecksums[path])
     }
 
     @Test func everyMiscFileDecodes() throws {
@@ -206,33 +206,33 @@ struct PNGCoderCorpusTests {
         }
         return table
     }()
-}
 
-/// What a PNG's IHDR and chunk list say, read by the test itself.
-struct PNGFileFacts {
-    let width: Int
-    let height: Int
-    let bitDepth: Int
-    let colorType: UInt8
-    let hasTransparency: Bool
+    /// What a PNG's IHDR and chunk list say, read by the test itself.
+    struct FileFacts {
+        let width: Int
+        let height: Int
+        let bitDepth: Int
+        let colorType: UInt8
+        let hasTransparency: Bool
 
-    init(_ data: Data) throws {
-        let bytes = [UInt8](data)
-        guard bytes.count > 33 else { throw ImageError(.badImageData, "too short") }
-        func word(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        width = word(16)
-        height = word(20)
-        bitDepth = Int(bytes[24])
-        colorType = bytes[25]
-        var offset = 8
-        var transparency = false
-        while offset + 8 <= bytes.count {
-            let length = word(offset)
-            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
-            if type == "tRNS" { transparency = true }
-            if type == "IDAT" { break }
-            offset += length + 12
+        init(_ data: Data) throws {
+            let bytes = [UInt8](data)
+            guard bytes.count > 33 else { throw ImageError(.badImageData, "too short") }
+            func word(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+            width = word(16)
+            height = word(20)
+            bitDepth = Int(bytes[24])
+            colorType = bytes[25]
+            var offset = 8
+            var transparency = false
+            while offset + 8 <= bytes.count {
+                let length = word(offset)
+                let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+                if type == "tRNS" { transparency = true }
+                if type == "IDAT" { break }
+                offset += length + 12
+            }
+            hasTransparency = transparency
         }
-        hasTransparency = transparency
     }
 }
