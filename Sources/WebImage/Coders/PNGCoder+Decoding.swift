@@ -33,7 +33,7 @@ extension PNGCoder {
         let size = PixelSize(width: Int(header.width), height: Int(header.height))
         try options.checkAllocation(size, bytesPerPixel: layout.pixelFormat.bytesPerPixel)
         let byteCount = try layout.byteCount(in: context, size: size)
-        let hasAlpha = layout.hasAlphaChannel || context.hasTransparencyChunk
+        let hasAlpha = try context.hasTransparencyChunk() || layout.hasAlphaChannel
         var status: Int32 = 0
         let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
             status = spng_decode_image(context.handle, buffer.baseAddress, byteCount, layout.format, layout.flags)

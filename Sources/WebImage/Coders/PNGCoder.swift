@@ -8,7 +8,9 @@ import Foundation
 /// ``PixelFormat/rgba8``; 16-bit sources keep their precision as ``PixelFormat/rgba16``.
 /// tRNS transparency is applied. ``Image/hasAlpha`` is `true` when the colour type
 /// carries alpha or a tRNS chunk is present (for an animation: when any frame shows a
-/// pixel that is not opaque). CRC errors are errors.
+/// pixel that is not opaque). CRC errors are errors. An ancillary chunk (text, ICC
+/// profile) larger than ``ImageDecodeOptions/maxChunkBytes`` once decompressed refuses
+/// the image with ``ImageError/Code/imageTooLarge``: libspng 0.7 cannot skip it.
 ///
 /// An APNG whose animation chunks are broken (bad CRC, out-of-order sequence numbers,
 /// frames outside the canvas, undecodable frame data) decodes as its still default

@@ -23,7 +23,7 @@ final class SPNGContext {
     /// A decoder over `stream`, with the limits of `options` in force.
     static func decoder(for stream: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws(ImageError) -> SPNGContext {
         let context = try SPNGContext(flags: 0)
-        let dimensionLimit = UInt32(min(options.maxPixelCount, Int(Int32.max)))
+        let dimensionLimit = UInt32(clamping: min(max(1, options.maxPixelCount), Int(Int32.max)))
         let chunkLimit = max(0, options.maxChunkBytes)
         try context.check(spng_set_image_limits(context.handle, dimensionLimit, dimensionLimit), "set image limits")
         try context.check(spng_set_chunk_limits(context.handle, chunkLimit, chunkLimit), "set chunk limits")
@@ -45,10 +45,15 @@ final class SPNGContext {
         return header
     }
 
-    /// Whether the image has a tRNS chunk (read from the chunks before the image data).
-    var hasTransparencyChunk: Bool {
+    /// Whether the image has a tRNS chunk; reads the chunks before the image data.
+    ///
+    /// - Throws: the error of any chunk read on the way (CRC, chunk limits).
+    func hasTransparencyChunk() throws(ImageError) -> Bool {
         var transparency = spng_trns()
-        return spng_get_trns(handle, &transparency) == 0
+        let status = spng_get_trns(handle, &transparency)
+        guard status != Int32(SPNG_ECHUNKAVAIL.rawValue) else { return false }
+        try check(status, "read the chunks before the image data")
+        return true
     }
 
     /// Reads the chunks after the image data, so that the CRC of the last IDAT chunk and
