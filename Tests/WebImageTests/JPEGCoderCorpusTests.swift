@@ -38,19 +38,6 @@ import Testing
         return sizes
     }
 
-    /// Every file under `folder` (recursively) whose extension is in `extensions`, as
-    /// paths inside the folder.
-    static func files(under folder: String, extensions: Set<String>?) -> [String] {
-        let root = Corpus.url(folder)
-        let paths = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
-        return paths.sorted().filter { path in
-            var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory)
-            guard !isDirectory.boolValue else { return false }
-            return extensions.map { $0.contains((path as NSString).pathExtension.lowercased()) } ?? true
-        }
-    }
-
     /// A corpus PNG decoded by libspng to 8-bit RGBA: the reference pictures.
     static func referencePNG(_ path: String) throws -> Bitmap {
         let data = try Corpus.data(path)
@@ -115,7 +102,7 @@ import Testing
     ] as [(String, Set<String>?)])
     func everyFileDecodesOrFailsWithAnImageError(folder: String, extensions: Set<String>?) throws {
         let sizes = try Self.manifest(folder)
-        let paths = Self.files(under: folder, extensions: extensions)
+        let paths = Corpus.relativePaths(under: folder, extensions: extensions)
         #expect(!paths.isEmpty)
         for path in paths {
             let data = try Corpus.data("\(folder)/\(path)")
@@ -205,7 +192,7 @@ import Testing
     @Test func thumbnailsOfLargePhotosHaveTheExactTargetSize() throws {
         let box = PixelSize(width: 320, height: 320)
         let options = ImageDecodeOptions(thumbnailPixelSize: box)
-        for path in Self.files(under: "large-images", extensions: ["jpg"]) {
+        for path in Corpus.relativePaths(under: "large-images", extensions: ["jpg"]) {
             let data = try Corpus.data("large-images/\(path)")
             let source = try #require(data.withUnsafeBytes { JPEGMetadata(reading: $0).frameSize })
             let image = try coder.decode(data, options: options)

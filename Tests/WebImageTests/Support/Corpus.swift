@@ -38,14 +38,24 @@ enum Corpus {
     /// The files in a corpus folder (not recursive), sorted by name, optionally only those
     /// with one of `extensions`.
     static func files(in folder: String, extensions: Set<String>? = nil) -> [URL] {
+        relativePaths(under: folder, extensions: extensions, recursive: false)
+            .map { url(folder).appendingPathComponent($0) }
+    }
+
+    /// The paths, relative to `folder`, of the files in it (and, when `recursive`, in its
+    /// subfolders), sorted, optionally only those with one of `extensions`.
+    static func relativePaths(under folder: String, extensions: Set<String>? = nil, recursive: Bool = true) -> [String] {
         let directory = url(folder)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.sorted().map { directory.appendingPathComponent($0) }.filter { file in
+        let manager = FileManager.default
+        let names = recursive
+            ? (manager.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? [])
+            : ((try? manager.contentsOfDirectory(atPath: directory.path)) ?? [])
+        return names.sorted().filter { name in
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
+            guard manager.fileExists(atPath: directory.appendingPathComponent(name).path, isDirectory: &isDirectory),
                   !isDirectory.boolValue
             else { return false }
-            return extensions.map { $0.contains(file.pathExtension.lowercased()) } ?? true
+            return extensions.map { $0.contains((name as NSString).pathExtension.lowercased()) } ?? true
         }
     }
 }
