@@ -162,18 +162,19 @@ struct GIFCoderCorpusTests {
                 case .loopCount:
                     break
                 case .frame(let frame):
-                    var pixels = [UInt8](repeating: 0, count: frame.width * frame.height * 4)
-                    try reader.readRows(of: frame) { row, indices in
-                        for (column, index) in indices.enumerated() {
-                            let color = UInt32(littleEndian: frame.colorTable[Int(index)])
-                            let offset = (row * frame.width + column) * 4
-                            pixels[offset] = UInt8(color & 0xFF)
-                            pixels[offset + 1] = UInt8(color >> 8 & 0xFF)
-                            pixels[offset + 2] = UInt8(color >> 16 & 0xFF)
-                            pixels[offset + 3] = Int(index) == transparent ? 0 : UInt8(color >> 24)
+                    var colors = frame.colorTable.map { UInt32(littleEndian: $0) }
+                    if let transparent { colors[transparent] &= 0x00FF_FFFF }
+                    var pixels = [UInt32](repeating: 0, count: frame.width * frame.height)
+                    try pixels.withUnsafeMutableBufferPointer { output in
+                        try colors.withUnsafeBufferPointer { table in
+                            try reader.readRows(of: frame) { row, indices in
+                                for column in 0..<indices.count {
+                                    output[row * frame.width + column] = table[Int(indices[column])].littleEndian
+                                }
+                            }
                         }
                     }
-                    crc.update(pixels)
+                    pixels.withUnsafeBytes { crc.update($0) }
                     transparent = nil
                 }
             }
@@ -306,9 +307,11 @@ private struct CRC32 {
 
     var value: UInt32 { state ^ 0xFFFF_FFFF }
 
-    mutating func update(_ bytes: [UInt8]) {
-        for byte in bytes {
-            state = Self.table[Int((state ^ UInt32(byte)) & 0xFF)] ^ (state >> 8)
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        Self.table.withUnsafeBufferPointer { table in
+            for byte in bytes {
+                state = table[Int((state ^ UInt32(byte)) & 0xFF)] ^ (state >> 8)
+            }
         }
     }
 }

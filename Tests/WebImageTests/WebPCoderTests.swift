@@ -192,10 +192,13 @@ struct WebPCoderCorpusTests {
                     let expected = try ImageCodersManager.shared.decode(Data(contentsOf: reference)).bitmap.convertedToRGBA8()
                     #expect(frame.bitmap.size == expected.size, "\(name)\(suffix)")
                     guard frame.bitmap.size == expected.size else { continue }
-                    if isLossless {
+                    // Lossless stills are exact. Lossy references come from dwebp, and animated
+                    // ones are frames extracted by webpmux before blending: allow ±1.
+                    if isLossless, !image.isAnimated {
                         #expect(frame.bitmap == expected, "\(name)\(suffix)")
                     } else {
-                        #expect(WebPCoderTests.meanDifference(frame.bitmap, expected) < 2, "\(name)\(suffix)")
+                        let largest = zip(frame.bitmap.pixels, expected.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+                        #expect(largest <= 1, "\(name)\(suffix)")
                     }
                 }
             }
