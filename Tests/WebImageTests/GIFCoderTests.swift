@@ -120,6 +120,27 @@ struct GIFCoderTests {
         #expect(error.code == .imageTooLarge)
     }
 
+    /// A hand-made 2×1 GIF: screen descriptor (with a 2-colour red/green map when
+    /// `colorMap`), one image and LZW codes clear, `first`, `second`, end (3-bit codes).
+    static func tinyGIF(colorMap: Bool, lzw: [UInt8]) -> Data {
+        var bytes = Array("GIF89a".utf8) + [2, 0, 1, 0, colorMap ? 0x80 : 0x00, 0, 0]
+        if colorMap { bytes += [255, 0, 0, 0, 255, 0] }
+        bytes += [0x2C, 0, 0, 0, 0, 2, 0, 1, 0, 0x00, 0x02, UInt8(lzw.count)] + lzw + [0x00, 0x3B]
+        return Data(bytes)
+    }
+
+    @Test("a missing colour map and out-of-range indices give transparent pixels")
+    func missingColors() throws {
+        let noMap = try coder.decode(Self.tinyGIF(colorMap: false, lzw: [0x4C, 0x0A]), options: ImageDecodeOptions())
+        #expect(noMap.pixelSize == PixelSize(width: 2, height: 1))
+        #expect(noMap.bitmap.pixels == [UInt8](repeating: 0, count: 8))
+        #expect(noMap.hasAlpha)
+        let outOfRange = try coder.decode(Self.tinyGIF(colorMap: true, lzw: [0xC4, 0x0A]), options: ImageDecodeOptions())
+        #expect(outOfRange.bitmap.rgba8(x: 0, y: 0) == RGBA8(red: 255, green: 0, blue: 0, alpha: 255))
+        #expect(outOfRange.bitmap.rgba8(x: 1, y: 0) == RGBA8(red: 0, green: 0, blue: 0, alpha: 0))
+        #expect(try coder.animationInfo(of: Self.tinyGIF(colorMap: true, lzw: [0xC4, 0x0A])).loopCount == 1)
+    }
+
     @Test("encoding refuses other formats")
     func encodeFormats() {
         #expect(coder.canEncode(to: .gif))

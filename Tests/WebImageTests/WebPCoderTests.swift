@@ -79,6 +79,16 @@ struct WebPCoderTests {
         #expect(try coder.decode(still, options: ImageDecodeOptions()).bitmap == original.bitmap)
     }
 
+    @Test("a frame of 10 ms or less shows for 100 ms, as in browsers")
+    func shortFrames() throws {
+        let frames = [0.005, 0.2].enumerated().map { index, duration in
+            ImageFrame(bitmap: Self.makeBitmap(width: 8, height: 8, seed: index), duration: duration)
+        }
+        let data = try coder.encode(Image(frames: frames), as: .webp, options: ImageEncodeOptions(lossless: true))
+        #expect(try coder.decode(data, options: ImageDecodeOptions()).frames.map(\.duration) == [0.1, 0.2])
+        #expect(try coder.animationInfo(of: data).frameDurations == [0.1, 0.2])
+    }
+
     @Test("thumbnails use libwebp's scaler for stills and resize animation frames")
     func thumbnails() throws {
         let box = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 20, height: 20), scaleFactor: 2)

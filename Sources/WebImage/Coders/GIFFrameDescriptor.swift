@@ -1,9 +1,13 @@
 /// Where a GIF image lies on the canvas and the colours its indices stand for.
 struct GIFFrameDescriptor {
-    /// The rectangle as the file declares it (it may reach past the canvas).
+    /// The left edge on the canvas, as the file declares it (the rectangle may reach
+    /// past the canvas).
     var left: Int
+    /// The top edge on the canvas.
     var top: Int
+    /// The width in pixels: the length of every row of indices.
     var width: Int
+    /// The height in pixels: the number of rows.
     var height: Int
     /// Whether the rows come in the four interlaced passes.
     var isInterlaced: Bool

@@ -14,6 +14,7 @@ struct GIFGraphicControl: Equatable {
     var delay = 0
     /// The palette index drawn as transparent, if any.
     var transparentIndex: Int?
+    /// What happens to the frame's area after it has shown.
     var disposal = Disposal.keep
 
     /// The seconds a frame shows: a delay under 0.011 s shows for 0.1 s, as browsers do.

@@ -45,7 +45,7 @@ extension WebPCoder {
                 initialized = byteCount
             }
             let bitmap = Bitmap(width: canvas.width, height: canvas.height, pixels: pixels)
-            let duration = Double(timestamp - previousTimestamp) / 1000
+            let duration = WebPCoder.frameDuration(milliseconds: timestamp - previousTimestamp)
             frames.append(ImageFrame(bitmap: bitmap.resized(to: target), duration: duration))
             previousTimestamp = timestamp
         }
@@ -71,12 +71,17 @@ extension WebPCoder {
         var iterator = WebPIterator()
         if WebPDemuxGetFrame(demuxer, 1, &iterator) != 0 {
             repeat {
-                durations.append(isAnimated ? Double(iterator.duration) / 1000 : 0)
+                durations.append(isAnimated ? WebPCoder.frameDuration(milliseconds: iterator.duration) : 0)
             } while WebPDemuxNextFrame(&iterator) != 0
             WebPDemuxReleaseIterator(&iterator)
         }
         guard !durations.isEmpty else { throw ImageError(.badImageData, "WebP data is invalid: it has no frames") }
         let loopCount = Int(WebPDemuxGetI(demuxer, WEBP_FF_LOOP_COUNT))
         return AnimationInfo(canvasSize: canvas, loopCount: loopCount, frameDurations: durations)
+    }
+
+    /// Seconds a frame shows: 10 ms or less counts as 100 ms, as browsers (and GIF) do.
+    static func frameDuration(milliseconds: Int32) -> Double {
+        milliseconds <= 10 ? 0.1 : Double(milliseconds) / 1000
     }
 }

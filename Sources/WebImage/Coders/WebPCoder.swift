@@ -7,7 +7,8 @@ import Foundation
 /// Still images decode straight into the output buffer, using libwebp's own scaler for
 /// thumbnails; animations are composed by libwebp's animation decoder into full-canvas
 /// RGBA8 frames. Sizes are checked against ``ImageDecodeOptions`` before any pixel
-/// memory is allocated. Frame durations are kept as the file states them.
+/// memory is allocated. A frame duration of 10 ms or less shows for 100 ms, as in
+/// browsers.
 public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// Creates the coder.
     public init() {}
