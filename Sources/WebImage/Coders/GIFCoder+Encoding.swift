@@ -6,13 +6,15 @@ extension GIFCoder {
     ///
     /// Every frame is written full-canvas with its own colour table. An animation gets a
     /// Graphics Control Extension per frame (delay in hundredths of a second, disposal
-    /// "restore to background" when the image has alpha so transparent pixels never show
+    /// "restore to background" when any frame has transparent pixels, so they never show
     /// the previous frame) and a NETSCAPE2.0 block unless its loop count is 1, which is
     /// what a GIF without the block means; a still image gets a control block only for
     /// transparency.
     func encodeImage(_ image: Image, options: ImageEncodeOptions) throws(ImageError) -> Data {
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
+        let bitmaps = frames.map { $0.bitmap.convertedToRGBA8() }
         let isAnimated = frames.count > 1
+        let disposal: UInt8 = isAnimated && bitmaps.contains(where: GIFIndexedImage.hasTransparentPixels) ? 2 : 1
         let width = image.pixelWidth, height = image.pixelHeight
         guard width > 0, height > 0, width <= 0xFFFF, height <= 0xFFFF else {
             throw ImageError(.encodingFailed, "GIF cannot hold an image of \(image.pixelSize)")
@@ -29,11 +31,10 @@ extension GIFCoder {
         if isAnimated, image.loopCount != 1 {
             try putLoopCount(min(image.loopCount, 0xFFFF), file)
         }
-        for frame in frames {
-            let indexed = GIFIndexedImage(frame.bitmap.convertedToRGBA8())
+        for (frame, bitmap) in zip(frames, bitmaps) {
+            let indexed = GIFIndexedImage(bitmap)
             if isAnimated || indexed.transparentIndex != nil {
                 let delay = isAnimated ? min(max(Int((frame.duration * 100).rounded()), 0), 0xFFFF) : 0
-                let disposal: UInt8 = isAnimated && image.hasAlpha ? 2 : 1
                 try putGraphicControl(delay: delay, disposal: disposal, transparentIndex: indexed.transparentIndex, file)
             }
             try putFrame(indexed, width: width, height: height, file)

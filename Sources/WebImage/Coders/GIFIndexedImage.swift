@@ -20,9 +20,7 @@ struct GIFIndexedImage {
         let pixelCount = bitmap.width * bitmap.height
         var indices = [UInt8](repeating: 0, count: pixelCount)
         var colors: [UInt32] = []
-        let hasTransparency = bitmap.pixels.withUnsafeBufferPointer { source in
-            (0..<pixelCount).contains { source[$0 * 4 + 3] < 128 }
-        }
+        let hasTransparency = GIFIndexedImage.hasTransparentPixels(bitmap)
         let maximumColors = hasTransparency ? 255 : 256
         let isExact = bitmap.pixels.withUnsafeBufferPointer { source in
             indices.withUnsafeMutableBufferPointer { output in
@@ -56,6 +54,14 @@ struct GIFIndexedImage {
         }
         self.palette = palette
         self.indices = indices
+    }
+
+    /// Whether any pixel of the RGBA8 `bitmap` is transparent enough (alpha under 128)
+    /// to take the transparent index.
+    static func hasTransparentPixels(_ bitmap: Bitmap) -> Bool {
+        bitmap.pixels.withUnsafeBufferPointer { source in
+            stride(from: 3, to: source.count, by: 4).contains { source[$0] < 128 }
+        }
     }
 
     /// Gives every distinct opaque colour its own index; returns `false` as soon as there
