@@ -22,7 +22,8 @@ struct InfoCommand: ParsableCommand {
             let line: String
             do {
                 let data = try read(file)
-                let image = try ImageCodersManager.shared.decode(data)
+                let options = ImageDecodeOptions(scaleFactor: Image.scale(forKey: file))
+                let image = try ImageCodersManager.shared.decode(data, options: options)
                 line = json ? describeJSON(image, file: file) : describeText(image, file: file)
             } catch {
                 failures += 1

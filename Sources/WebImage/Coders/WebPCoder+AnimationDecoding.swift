@@ -49,9 +49,10 @@ extension WebPCoder {
             frames.append(ImageFrame(bitmap: bitmap.resized(to: target), duration: duration))
             previousTimestamp = timestamp
         }
+        // The animation encoder flags every canvas as having alpha, so only the pixels can tell.
         return Image(
             frames: frames, loopCount: Int(info.loop_count), scale: options.scaleFactor ?? 1,
-            format: .webp, hasAlpha: features.has_alpha != 0
+            format: .webp, hasAlpha: features.has_alpha != 0 ? nil : false
         )
     }
 
