@@ -54,10 +54,17 @@ extension DiskCache {
         if usesSidecars && removedAny {
             removeOrphanedSidecars(keeping: Set(entries.map(\.name)))
         }
-        accounting.withLockedValue { state in
-            state.size = size + state.changeSinceScan
+        // Stores made during the scan may have pushed the folder past the limit again.
+        let trimsAgain = accounting.withLockedValue { state in
+            let total = size + state.changeSinceScan
+            let grewMeanwhile = state.changeSinceScan > 0
+            state.size = total
             state.changeSinceScan = 0
-            state.isTrimScheduled = false
+            state.isTrimScheduled = grewMeanwhile && maxSize > 0 && total > maxSize
+            return state.isTrimScheduled
+        }
+        if trimsAgain {
+            maintenanceQueue.async { [self] in clean(removingExpired: true) }
         }
     }
 
