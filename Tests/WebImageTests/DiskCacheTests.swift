@@ -241,7 +241,7 @@ struct DiskCacheTests {
         try FileManager.default.createDirectory(at: bundled, withIntermediateDirectories: true)
         let bundledFile = bundled.appendingPathComponent(DiskCache.fileName(forKey: "https://x/logo.png"))
         try bytes(64).write(to: bundledFile)
-        let cache = makeCache(maxAge: 0, maxSize: 1, readOnly: [bundled])
+        let cache = makeCache(maxAge: 0, readOnly: [bundled])
         #expect(cache.data(forKey: "https://x/logo.png") == bytes(64))
         #expect(cache.containsData(forKey: "https://x/logo.png"))
         #expect(cache.totalCount() == 0)

@@ -22,10 +22,12 @@ enum StressTool {
     struct ToolNotFound: Error {}
 
     /// Starts the tool storing into `<directory>/stress`; its standard output is piped.
-    static func start(directory: URL, prefix: String, count: Int, maxSize: Int, variety: Int) throws -> (Process, Pipe) {
+    static func start(
+        directory: URL, prefix: String, count: Int, maxSize: Int, variety: Int, largestEntry: Int = 256 * 1024
+    ) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = try executable
-        process.arguments = [directory.path, prefix, String(count), String(maxSize), String(variety)]
+        process.arguments = [directory.path, prefix, String(count), String(maxSize), String(variety), String(largestEntry)]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -55,9 +57,16 @@ enum StressTool {
         let length = bytes[0..<8].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
         guard length >= 0, bytes.count == 16 + length else { return false }
         let body = bytes[8..<(8 + length)]
-        var checksum: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in body {
-            checksum = (checksum ^ UInt64(byte)) &* 0x100_0000_01B3
+        let checksum = body.withUnsafeBytes { raw in
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            let words = raw.count / 8
+            for index in 0..<words {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x100_0000_01B3
+            }
+            for index in (words * 8)..<raw.count {
+                hash = (hash ^ UInt64(raw[index])) &* 0x100_0000_01B3
+            }
+            return hash
         }
         let stored = bytes[(8 + length)...].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
         return stored == checksum && body.starts(with: Array(key.utf8) + [UInt8(ascii: "\n")])
