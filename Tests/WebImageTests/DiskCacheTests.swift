@@ -233,6 +233,16 @@ struct DiskCacheTests {
         #expect(cache.data(forKey: "after") != nil)
     }
 
+    @Test("deletes at open a swapped-out folder its process did not live to delete")
+    func abandonedTrash() throws {
+        let trash = folder.appending(".entries-removed-1234")
+        try FileManager.default.createDirectory(at: trash, withIntermediateDirectories: true)
+        try bytes(10).write(to: trash.appendingPathComponent("0123"))
+        let cache = makeCache()
+        cache.waitForMaintenance()
+        #expect(try names(in: folder.url) == ["entries"])
+    }
+
     // MARK: Read-only folders
 
     @Test("reads pre-bundled files from read-only folders and never writes or deletes them")

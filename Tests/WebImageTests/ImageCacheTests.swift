@@ -26,8 +26,7 @@ struct ImageCacheTests {
         #expect(config.maxDiskSize == 0 && config.maxMemoryCost == 0 && config.maxMemoryCount == 0)
         #expect(config.diskCacheExpiryType == .accessDate)
         #expect(ImageCacheConfig.defaultDiskCacheDirectory.lastPathComponent == "SwiftWebImage")
-        #expect(ImageCache.shared.namespace == "default")
-        #expect(ImageCache.shared.diskCache.directory.lastPathComponent == "default")
+        #expect(ImageCache(directory: folder.url).diskCache.directory.lastPathComponent == "default")
     }
 
     @Test("answers a memory hit synchronously with the same image")

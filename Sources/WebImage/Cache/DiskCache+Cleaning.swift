@@ -13,6 +13,22 @@ extension DiskCache {
     /// temporary files left by crashed writers and trims when the folder is too large.
     func indexAtOpen() {
         clean(removingExpired: false)
+        removeAbandonedTrash()
+    }
+
+    /// The name ``removeAll()`` gives the folder it swaps out, before deleting it.
+    func trashName() -> String {
+        ".\(directory.lastPathComponent)-removed-\(UUID().uuidString)"
+    }
+
+    /// Deletes folders ``removeAll()`` swapped out but a process did not live to delete.
+    private func removeAbandonedTrash() {
+        let parent = directory.deletingLastPathComponent()
+        let prefix = ".\(directory.lastPathComponent)-removed-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+        }
     }
 
     /// Scans the folder, deletes what the rules say and resets the running total from what

@@ -178,8 +178,7 @@ public final class DiskCache: Sendable {
     /// Empties ``directory`` at once: the folder is swapped for an empty one and the old
     /// files are deleted in the background.
     public func removeAll() {
-        let trash = directory.deletingLastPathComponent()
-            .appendingPathComponent(".\(directory.lastPathComponent)-removed-\(UUID().uuidString)").path
+        let trash = directory.deletingLastPathComponent().appendingPathComponent(trashName()).path
         let moved = rename(path, trash) == 0
         try? FileSystem.createDirectory(atPath: path)
         accounting.withLockedValue { state in
