@@ -46,9 +46,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "CacheStressTool",
+            dependencies: ["WebImage"],
+            path: "Tests/CacheStressTool"
+        ),
         .testTarget(
             name: "WebImageTests",
-            dependencies: ["WebImage"]
+            dependencies: ["WebImage", "CacheStressTool"]
         ),
     ],
     swiftLanguageModes: [.v6]

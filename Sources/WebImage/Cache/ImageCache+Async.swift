@@ -1,0 +1,91 @@
+import Foundation
+
+extension ImageCache {
+    /// Looks `key` up in the levels `scope` names, memory first, then disk (decoding a hit
+    /// on the I/O queue); `nil` on a miss.
+    ///
+    /// - Throws: ``ImageError/Code/cancelled`` when the task is cancelled before the disk
+    ///   answers.
+    public func image(
+        forKey key: String,
+        scope: ImageCacheType = .all,
+        decodeOptions: ImageDecodeOptions? = nil
+    ) async throws(ImageError) -> ImageCacheResult? {
+        if scope.includesMemory, let result = memoryResult(forKey: key, decodeOptions: decodeOptions) {
+            return result
+        }
+        guard scope.includesDisk else { return nil }
+        let continuation = CancellableContinuation<ImageCacheResult?>()
+        let outcome = await withTaskCancellationHandler {
+            await continuation.wait { resume in
+                let query = ImageCacheQuery()
+                ioQueue.async { [self] in
+                    guard !query.isCancelled else { return }
+                    let result = diskResult(forKey: key, decodeOptions: decodeOptions)
+                    if query.finish() { resume(result) }
+                }
+                return query
+            }
+        } onCancel: {
+            continuation.cancel()
+        }
+        return try outcome.get()
+    }
+
+    /// Stores an image, its original bytes, or both, for `key`, and returns once the disk
+    /// write is done. See ``store(_:data:forKey:scope:metadata:callbackQueue:completion:)``.
+    public func store(
+        _ image: Image?,
+        data: Data? = nil,
+        forKey key: String,
+        scope: ImageCacheType = .all,
+        metadata: DiskCacheEntryMetadata? = nil
+    ) async throws(ImageError) {
+        let failure = await withCheckedContinuation { continuation in
+            store(image, data: data, forKey: key, scope: scope, metadata: metadata) { continuation.resume(returning: $0) }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Removes the entry for `key` from the levels `scope` names.
+    public func removeImage(forKey key: String, scope: ImageCacheType = .all) async {
+        await withCheckedContinuation { continuation in
+            removeImage(forKey: key, scope: scope) { continuation.resume() }
+        }
+    }
+
+    /// Empties the disk level.
+    public func clearDisk() async {
+        await withCheckedContinuation { continuation in
+            clearDisk { continuation.resume() }
+        }
+    }
+
+    /// Cleans the disk level as the seed does (see ``deleteOldFiles(callbackQueue:completion:)``).
+    public func deleteOldFiles() async {
+        await withCheckedContinuation { continuation in
+            deleteOldFiles { continuation.resume() }
+        }
+    }
+
+    /// Whether the disk holds an entry for `key`.
+    public func diskImageExists(forKey key: String) async -> Bool {
+        await withCheckedContinuation { continuation in
+            diskImageExists(forKey: key) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// The bytes of all disk entries, counted now.
+    public func totalDiskSize() async -> Int {
+        await withCheckedContinuation { continuation in
+            calculateDiskSize { _, size in continuation.resume(returning: size) }
+        }
+    }
+
+    /// The number of disk entries, counted now.
+    public func totalDiskCount() async -> Int {
+        await withCheckedContinuation { continuation in
+            calculateDiskSize { count, _ in continuation.resume(returning: count) }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+extension ImageCache {
+    /// Stores an image, its original bytes, or both, for `key` in the levels `scope` names.
+    ///
+    /// The memory level (when ``ImageCacheConfig/shouldCacheImagesInMemory`` is on) is
+    /// updated before this method returns. The disk level gets `data` when given, else
+    /// the image encoded by the cache's coders (an animation in its own format, an image
+    /// with alpha as PNG, anything else as JPEG), written atomically on the I/O queue with
+    /// `metadata`. `completion` runs on `callbackQueue` once the disk write is done, with
+    /// the error if it failed.
+    public func store(
+        _ image: Image?,
+        data: Data? = nil,
+        forKey key: String,
+        scope: ImageCacheType = .all,
+        metadata: DiskCacheEntryMetadata? = nil,
+        callbackQueue: DispatchQueue = .global(qos: .userInitiated),
+        completion: (@Sendable (ImageError?) -> Void)? = nil
+    ) {
+        if let image, scope.includesMemory, config.shouldCacheImagesInMemory {
+            storeInMemory(image, data: data, forKey: key)
+        }
+        guard scope.includesDisk, image != nil || data != nil else {
+            if let completion { callbackQueue.async { completion(nil) } }
+            return
+        }
+        ioQueue.async { [self] in
+            let failure: ImageError?
+            do throws(ImageError) {
+                try storeOnDisk(image, data: data, forKey: key, metadata: metadata)
+                failure = nil
+            } catch {
+                failure = error
+            }
+            if let completion { callbackQueue.async { completion(failure) } }
+        }
+    }
+
+    /// Writes `data`, or `image` encoded, to disk. Blocks.
+    private func storeOnDisk(
+        _ image: Image?,
+        data: Data?,
+        forKey key: String,
+        metadata: DiskCacheEntryMetadata?
+    ) throws(ImageError) {
+        let bytes: Data
+        if let data {
+            bytes = data
+        } else if let image {
+            bytes = try coders.encode(image)
+        } else {
+            return
+        }
+        try diskCache.store(bytes, forKey: key, metadata: metadata)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// The two-level image cache: decoded images in a ``MemoryCache``, their bytes in a
+/// ``DiskCache``.
+///
+/// Memory lookups answer synchronously under a lock. Disk work — reads, decoding a hit,
+/// encoding and writing a store — runs on the cache's own serial I/O queue, never on
+/// the cooperative pool or an event loop. A disk hit is decoded with the cache's
+/// ``ImageCodersManager`` and, when ``ImageCacheConfig/shouldCacheImagesInMemory`` is on,
+/// promoted into memory.
+///
+/// Completion handlers run on the `callbackQueue` each call takes. It defaults to a
+/// global queue rather than the main queue: on Linux the main queue only runs when the
+/// program services it (`dispatchMain()` or a run loop), which servers, tools and test
+/// runners usually do not.
+public final class ImageCache: Sendable {
+    /// The cache for namespace `"default"` in ``ImageCacheConfig/defaultDiskCacheDirectory``.
+    public static let shared = ImageCache()
+
+    /// The configuration the cache was created with.
+    public let config: ImageCacheConfig
+    /// The namespace: the name of the cache's folder inside its directory.
+    public let namespace: String
+    /// The disk level.
+    public let diskCache: DiskCache
+    /// The coders that decode disk hits and encode images stored without bytes.
+    public let coders: ImageCodersManager
+
+    let memoryCache: MemoryCache<String, ImageCacheEntry>
+    let ioQueue: DispatchQueue
+
+    /// Creates a cache whose disk level lives in `<directory>/<namespace>`.
+    ///
+    /// - Parameters:
+    ///   - namespace: The folder name inside `directory`; caches with different
+    ///     namespaces never see each other's entries.
+    ///   - directory: The folder holding the namespaces.
+    ///   - config: Limits and behaviour, copied.
+    ///   - coders: The coders for decoding disk hits and encoding stores without bytes.
+    public init(
+        namespace: String = "default",
+        directory: URL = ImageCacheConfig.defaultDiskCacheDirectory,
+        config: ImageCacheConfig = ImageCacheConfig(),
+        coders: ImageCodersManager = .shared
+    ) {
+        self.config = config
+        self.namespace = namespace
+        self.coders = coders
+        memoryCache = MemoryCache(costLimit: config.maxMemoryCost, countLimit: config.maxMemoryCount)
+        diskCache = DiskCache(
+            directory: directory.appendingPathComponent(namespace, isDirectory: true),
+            maxAge: config.maxDiskAge,
+            maxSize: config.maxDiskSize,
+            expiryType: config.diskCacheExpiryType,
+            readOnlyDirectories: config.readOnlyDirectories
+        )
+        ioQueue = DispatchQueue(label: "SwiftWebImage.ImageCache.io.\(namespace)", qos: .userInitiated)
+    }
+
+    // MARK: Queries
+
+    /// The image in memory for `key`, at once; `nil` on a miss.
+    public func imageFromMemory(forKey key: String) -> Image? {
+        memoryCache.value(forKey: key)?.image
+    }
+
+    /// Looks `key` up in the levels `scope` names: memory first, then disk.
+    ///
+    /// A memory hit, and any query that does not include the disk, calls `completion`
+    /// before this method returns, on the calling thread, and returns `nil`. Otherwise the
+    /// disk is read on the I/O queue, a hit is decoded (with `decodeOptions`, whose scale
+    /// defaults to the key's `@2x`/`@3x`), and `completion` runs on `callbackQueue` — with
+    /// `nil` on a miss or when the bytes do not decode.
+    ///
+    /// - Returns: The disk lookup, which can be cancelled; a cancelled query never calls
+    ///   `completion`.
+    @discardableResult
+    public func queryImage(
+        forKey key: String,
+        scope: ImageCacheType = .all,
+        decodeOptions: ImageDecodeOptions? = nil,
+        callbackQueue: DispatchQueue = .global(qos: .userInitiated),
+        completion: @escaping @Sendable (ImageCacheResult?) -> Void
+    ) -> ImageCacheQuery? {
+        if scope.includesMemory, let result = memoryResult(forKey: key, decodeOptions: decodeOptions) {
+            completion(result)
+            return nil
+        }
+        guard scope.includesDisk else {
+            completion(nil)
+            return nil
+        }
+        let query = ImageCacheQuery()
+        ioQueue.async { [self] in
+            guard !query.isCancelled else { return }
+            let result = diskResult(forKey: key, decodeOptions: decodeOptions)
+            callbackQueue.async {
+                if query.finish() { completion(result) }
+            }
+        }
+        return query
+    }
+
+    /// The image for `key` from disk, read and decoded on the calling thread (which it
+    /// blocks), and promoted into memory; `nil` on a miss.
+    public func imageFromDisk(forKey key: String, decodeOptions: ImageDecodeOptions? = nil) -> Image? {
+        diskResult(forKey: key, decodeOptions: decodeOptions)?.image
+    }
+
+    /// A memory hit for `key`, reduced to its first frame when the options ask for it.
+    func memoryResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
+        guard let entry = memoryCache.value(forKey: key) else { return nil }
+        if decodeOptions?.firstFrameOnly == true, entry.image.isAnimated {
+            let image = entry.image
+            let still = Image(
+                frames: [image.frames[0]], loopCount: image.loopCount, scale: image.scale,
+                orientation: image.orientation, format: image.format, hasAlpha: image.hasAlpha
+            )
+            return ImageCacheResult(image: still, data: nil, cacheType: .memory)
+        }
+        return ImageCacheResult(image: entry.image, data: entry.data, cacheType: .memory)
+    }
+
+    /// Reads and decodes the disk entry for `key`, promoting it into memory. Blocks.
+    func diskResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
+        guard let data = diskCache.data(forKey: key) else { return nil }
+        var options = decodeOptions ?? ImageDecodeOptions()
+        // Another query may have decoded the same key while this one waited.
+        if Self.isFullSize(options), let entry = memoryCache.value(forKey: key) {
+            return ImageCacheResult(image: entry.image, data: data, cacheType: .disk)
+        }
+        if options.scaleFactor == nil {
+            options.scaleFactor = Image.scale(forKey: key)
+        }
+        guard let image = try? coders.decode(data, options: options) else { return nil }
+        if config.shouldCacheImagesInMemory, Self.isFullSize(options) {
+            storeInMemory(image, data: data, forKey: key)
+        }
+        return ImageCacheResult(image: image, data: data, cacheType: .disk)
+    }
+
+    /// Stores `image` in memory, keeping `data` only for an animated image.
+    func storeInMemory(_ image: Image, data: Data?, forKey key: String) {
+        let entry = ImageCacheEntry(image: image, data: image.isAnimated ? data : nil)
+        memoryCache.setValue(entry, forKey: key, cost: entry.cost)
+    }
+
+    /// Whether decoding with `options` gives the full image, which may stand for the key
+    /// in memory (a thumbnail or a first frame must not).
+    private static func isFullSize(_ options: ImageDecodeOptions) -> Bool {
+        options.thumbnailPixelSize == nil && options.scaleDownLimitBytes == nil && !options.firstFrameOnly
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// How an ``ImageCache`` behaves; the defaults are the seed's.
+///
+/// A cache copies its configuration when it is created.
+public struct ImageCacheConfig: Sendable, Hashable {
+    /// Keep decoded images in memory (and promote disk hits there).
+    public var shouldCacheImagesInMemory = true
+    /// Hand out fully decoded bitmaps. The library's coders always decode to bitmaps
+    /// ready to draw, so this stays `true`; it is here so configurations read like the
+    /// seed's.
+    public var shouldDecompressImages = true
+    /// Seconds after which a disk entry expires (one week); negative means never.
+    public var maxDiskAge: TimeInterval = 7 * 24 * 60 * 60
+    /// The size in bytes the disk folder is kept under; 0 means unlimited.
+    public var maxDiskSize = 0
+    /// The total decoded bytes the memory cache keeps; 0 means unlimited.
+    public var maxMemoryCost = 0
+    /// The number of images the memory cache keeps; 0 means unlimited.
+    public var maxMemoryCount = 0
+    /// Which file date decides expiry and oldest-first trimming.
+    public var diskCacheExpiryType = DiskCacheExpiryType.accessDate
+    /// Folders searched, read-only, after the cache's own folder (pre-bundled images).
+    public var readOnlyDirectories: [URL] = []
+
+    /// The default configuration.
+    public init() {}
+
+    /// The folder that holds the caches' namespaces unless told otherwise:
+    /// `$XDG_CACHE_HOME/SwiftWebImage`, or `~/.cache/SwiftWebImage`.
+    public static var defaultDiskCacheDirectory: URL {
+        let root: URL
+        if let xdg = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            root = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else {
+            root = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+        }
+        return root.appendingPathComponent("SwiftWebImage", isDirectory: true)
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// What a cache query found: the image, the bytes it came from when the cache has them,
+/// and the level that answered.
+public struct ImageCacheResult: Sendable {
+    /// The decoded image.
+    public let image: Image
+    /// The original bytes: always for a disk hit, and for a memory hit of an animated
+    /// image stored with its bytes; otherwise `nil`.
+    public let data: Data?
+    /// ``ImageCacheType/memory`` or ``ImageCacheType/disk``.
+    public let cacheType: ImageCacheType
+
+    /// Creates a result.
+    public init(image: Image, data: Data?, cacheType: ImageCacheType) {
+        self.image = image
+        self.data = data
+        self.cacheType = cacheType
+    }
+}

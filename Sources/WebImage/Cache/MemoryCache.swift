@@ -1,0 +1,122 @@
+import NIOConcurrencyHelpers
+
+/// A thread-safe, strictly least-recently-used cache in memory, bounded by total cost
+/// and by count.
+///
+/// Each entry carries a cost (for images, the bytes of decoded pixels). When an insert
+/// pushes the totals past ``costLimit`` or ``countLimit``, the least recently used
+/// entries leave first. A single entry costing more than ``maxEntryCostFraction`` of the
+/// cost limit is refused, so one huge image cannot flush everything else.
+///
+/// A hit takes one lock and moves the entry to the front of the recency list in place:
+/// it allocates nothing beyond the returned value.
+public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private struct State: Sendable {
+        var storage = MemoryCacheStorage<Key, Value>()
+        var costLimit: Int
+        var countLimit: Int
+        var maxEntryCostFraction: Double
+
+        mutating func trim() {
+            storage.trim(costLimit: costLimit, countLimit: countLimit)
+        }
+    }
+
+    private let state: NIOLockedValueBox<State>
+
+    /// Creates an empty cache.
+    ///
+    /// - Parameters:
+    ///   - costLimit: The largest total cost kept; 0 means unlimited.
+    ///   - countLimit: The largest number of entries kept; 0 means unlimited.
+    ///   - maxEntryCostFraction: The share of `costLimit` one entry may take (0…1).
+    public init(costLimit: Int = 0, countLimit: Int = 0, maxEntryCostFraction: Double = 0.25) {
+        state = NIOLockedValueBox(
+            State(
+                costLimit: max(0, costLimit),
+                countLimit: max(0, countLimit),
+                maxEntryCostFraction: min(max(maxEntryCostFraction, 0), 1)
+            )
+        )
+    }
+
+    /// The largest total cost kept; 0 means unlimited. Lowering it evicts at once.
+    public var costLimit: Int {
+        get { state.withLockedValue { $0.costLimit } }
+        set {
+            state.withLockedValue { state in
+                state.costLimit = max(0, newValue)
+                state.trim()
+            }
+        }
+    }
+
+    /// The largest number of entries kept; 0 means unlimited. Lowering it evicts at once.
+    public var countLimit: Int {
+        get { state.withLockedValue { $0.countLimit } }
+        set {
+            state.withLockedValue { state in
+                state.countLimit = max(0, newValue)
+                state.trim()
+            }
+        }
+    }
+
+    /// The share of ``costLimit`` a single entry may take; larger entries are refused.
+    public var maxEntryCostFraction: Double {
+        get { state.withLockedValue { $0.maxEntryCostFraction } }
+        set { state.withLockedValue { $0.maxEntryCostFraction = min(max(newValue, 0), 1) } }
+    }
+
+    /// The number of entries.
+    public var count: Int { state.withLockedValue { $0.storage.count } }
+
+    /// The sum of the entries' costs.
+    public var totalCost: Int { state.withLockedValue { $0.storage.totalCost } }
+
+    /// The value for `key`, which becomes the most recently used entry.
+    public func value(forKey key: Key) -> Value? {
+        state.withLockedValue { $0.storage.value(forKey: key) }
+    }
+
+    /// Whether the cache holds a value for `key`; the recency order does not change.
+    public func containsValue(forKey key: Key) -> Bool {
+        state.withLockedValue { $0.storage.contains(key) }
+    }
+
+    /// Stores `value` for `key` as the most recently used entry, then evicts the least
+    /// recently used entries until the limits hold.
+    ///
+    /// - Returns: `false` when the entry was refused because its cost passes the
+    ///   per-entry limit; any older value for `key` is then removed too, so the cache never
+    ///   answers with a stale value.
+    @discardableResult
+    public func setValue(_ value: Value, forKey key: Key, cost: Int = 0) -> Bool {
+        let cost = max(0, cost)
+        return state.withLockedValue { state in
+            if state.costLimit > 0, Double(cost) > Double(state.costLimit) * state.maxEntryCostFraction {
+                _ = state.storage.removeValue(forKey: key)
+                return false
+            }
+            state.storage.insert(value, forKey: key, cost: cost)
+            state.trim()
+            return true
+        }
+    }
+
+    /// Removes the value for `key` and returns it.
+    @discardableResult
+    public func removeValue(forKey key: Key) -> Value? {
+        state.withLockedValue { $0.storage.removeValue(forKey: key) }
+    }
+
+    /// Removes every entry (for example when the system is short of memory).
+    public func removeAll() {
+        state.withLockedValue { $0.storage.removeAll() }
+    }
+
+    /// The keys from most to least recently used.
+    var keysByRecency: [Key] {
+        state.withLockedValue { $0.storage.keysByRecency }
+    }
+}

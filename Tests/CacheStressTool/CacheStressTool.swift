@@ -1,0 +1,90 @@
+import Foundation
+import WebImage
+
+/// A child process for the cache tests: stores self-checking entries into a shared
+/// `ImageCache` folder and reports each store on standard output, so a test can run
+/// several at once or kill one in the middle of a write.
+///
+/// Usage: `CacheStressTool <directory> <key prefix> <count (0 = until killed)> <max disk size>
+/// <key variety> <largest entry in bytes>`
+///
+/// Store `i` writes key `<prefix>-<i % variety>.bin`. The entries are made up front (so the
+/// loop does nothing but store, and a kill lands in a write) as
+/// `[body length: 8 bytes LE][body: key, newline, pseudo-random bytes][checksum: 8 bytes LE]`,
+/// the checksum being FNV-1a over the body's 64-bit words then its tail bytes.
+@main
+struct CacheStressTool {
+    static func main() async throws {
+        let arguments = CommandLine.arguments
+        guard arguments.count == 7, let count = Int(arguments[3]), let maxSize = Int(arguments[4]),
+            let variety = Int(arguments[5]), variety > 0, let largest = Int(arguments[6]), largest > 1024
+        else {
+            FileHandle.standardError.write(Data("usage: CacheStressTool <directory> <prefix> <count> <max size> <variety> <largest>\n".utf8))
+            exit(2)
+        }
+        var config = ImageCacheConfig()
+        config.maxDiskSize = maxSize
+        let cache = ImageCache(
+            namespace: "stress",
+            directory: URL(fileURLWithPath: arguments[1], isDirectory: true),
+            config: config
+        )
+        var generator = XorShift(seed: UInt64(getpid()) &* 0x9E37_79B9_7F4A_7C15 | 1)
+        let entries = (0..<variety).map { index in
+            let key = "\(arguments[2])-\(index).bin"
+            let payloadSize = 1024 + Int(generator.next() % UInt64(largest - 1024))
+            return (key, entry(key: key, payloadSize: payloadSize, generator: &generator))
+        }
+        var index = 0
+        while count == 0 || index < count {
+            let (key, data) = entries[index % variety]
+            try await cache.store(nil, data: data, forKey: key, scope: .disk)
+            FileHandle.standardOutput.write(Data("stored \(index)\n".utf8))
+            index += 1
+        }
+        cache.diskCache.waitForMaintenance()
+    }
+
+    static func entry(key: String, payloadSize: Int, generator: inout XorShift) -> Data {
+        var body = Array(key.utf8) + [UInt8(ascii: "\n")]
+        body.reserveCapacity(body.count + payloadSize)
+        for _ in 0..<(payloadSize / 8) {
+            withUnsafeBytes(of: generator.next()) { body.append(contentsOf: $0) }
+        }
+        let checksum = body.withUnsafeBytes(checksum(of:))
+        var data = Data()
+        withUnsafeBytes(of: UInt64(body.count).littleEndian) { data.append(contentsOf: $0) }
+        data.append(contentsOf: body)
+        withUnsafeBytes(of: checksum.littleEndian) { data.append(contentsOf: $0) }
+        return data
+    }
+}
+
+/// FNV-1a over the 64-bit words of `bytes`, then over its remaining bytes.
+func checksum(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    let words = bytes.count / 8
+    for index in 0..<words {
+        hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x100_0000_01B3
+    }
+    for index in (words * 8)..<bytes.count {
+        hash = (hash ^ UInt64(bytes[index])) &* 0x100_0000_01B3
+    }
+    return hash
+}
+
+/// A fast pseudo-random generator for payload bytes.
+struct XorShift {
+    var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return state
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Testing
+
+@testable import WebImage
+
+@Suite("ImageCache")
+struct ImageCacheTests {
+    private let folder = TemporaryDirectory(prefix: "image-cache")
+
+    private func makeCache(_ configure: (inout ImageCacheConfig) -> Void = { _ in }) -> ImageCache {
+        var config = ImageCacheConfig()
+        configure(&config)
+        return ImageCache(namespace: "test", directory: folder.url, config: config, coders: RawTestCoder.manager())
+    }
+
+    private func encoded(_ image: Image) throws -> Data {
+        try RawTestCoder().encode(image, as: .png, options: ImageEncodeOptions())
+    }
+
+    @Test("uses the seed's defaults")
+    func defaults() {
+        let config = ImageCacheConfig()
+        #expect(config.shouldCacheImagesInMemory && config.shouldDecompressImages)
+        #expect(config.maxDiskAge == 604_800)
+        #expect(config.maxDiskSize == 0 && config.maxMemoryCost == 0 && config.maxMemoryCount == 0)
+        #expect(config.diskCacheExpiryType == .accessDate)
+        #expect(ImageCacheConfig.defaultDiskCacheDirectory.lastPathComponent == "SwiftWebImage")
+        #expect(ImageCache(directory: folder.url).diskCache.directory.lastPathComponent == "default")
+    }
+
+    @Test("answers a memory hit synchronously with the same image")
+    func memoryHit() throws {
+        let cache = makeCache()
+        let image = RawTestCoder.image(width: 4, height: 3)
+        cache.store(image, forKey: "k", scope: .memory)
+        let answer = NIOLockedValueBox<ImageCacheResult?>(nil)
+        let query = cache.queryImage(forKey: "k") { result in answer.withLockedValue { $0 = result } }
+        #expect(query == nil)
+        let result = try #require(answer.withLockedValue { $0 })
+        #expect(result.image === image)
+        #expect(result.cacheType == .memory)
+        #expect(result.data == nil)
+        #expect(cache.diskCache.totalCount() == 0)
+    }
+
+    @Test("encodes an image stored without bytes, decodes it from disk and promotes it")
+    func diskRoundTrip() async throws {
+        let cache = makeCache()
+        let image = RawTestCoder.image(width: 5, height: 2)
+        try await cache.store(image, forKey: "https://x/photo.png")
+        let file = try Data(contentsOf: URL(fileURLWithPath: cache.cachePath(forKey: "https://x/photo.png")))
+        #expect(file.starts(with: RawTestCoder.magic))
+        cache.clearMemory()
+        #expect(cache.imageFromMemory(forKey: "https://x/photo.png") == nil)
+        let result = try #require(try await cache.image(forKey: "https://x/photo.png"))
+        #expect(result.cacheType == .disk)
+        #expect(result.data == file)
+        #expect(result.image.pixelSize == PixelSize(width: 5, height: 2))
+        #expect(result.image.bitmap.rgba8(x: 4, y: 1) == RGBA8(red: 4, green: 1, blue: 0, alpha: 255))
+        let promoted = try #require(cache.imageFromMemory(forKey: "https://x/photo.png"))
+        #expect(promoted === result.image)
+    }
+
+    @Test("stores original bytes as given and honours the scope of stores and queries")
+    func scopes() async throws {
+        let cache = makeCache()
+        let image = RawTestCoder.image(width: 2, height: 2)
+        let bytes = try encoded(RawTestCoder.image(width: 3, height: 1))
+        try await cache.store(image, data: bytes, forKey: "both")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cache.cachePath(forKey: "both"))) == bytes)
+        try await cache.store(image, forKey: "memory-only", scope: .memory)
+        try await cache.store(image, forKey: "disk-only", scope: .disk)
+        #expect(cache.imageFromMemory(forKey: "disk-only") == nil)
+        #expect(await cache.diskImageExists(forKey: "memory-only") == false)
+        #expect(try await cache.image(forKey: "disk-only", scope: .memory) == nil)
+        #expect(try await cache.image(forKey: "memory-only", scope: .disk) == nil)
+        #expect(try await cache.image(forKey: "both", scope: .none) == nil)
+        let fromDisk = try #require(try await cache.image(forKey: "disk-only", scope: .disk))
+        #expect(fromDisk.cacheType == .disk)
+    }
+
+    @Test("keeps an animated image's bytes in memory and can give its first frame only")
+    func animatedMemoryHit() async throws {
+        let cache = makeCache()
+        let animation = RawTestCoder.image(width: 2, height: 2, frameCount: 3)
+        let bytes = try encoded(animation)
+        try await cache.store(animation, data: bytes, forKey: "anim", scope: .memory)
+        let hit = try #require(try await cache.image(forKey: "anim"))
+        #expect(hit.data == bytes)
+        #expect(hit.image.frames.count == 3)
+        let still = try #require(try await cache.image(forKey: "anim", decodeOptions: ImageDecodeOptions(firstFrameOnly: true)))
+        #expect(still.image.frames.count == 1)
+        #expect(still.image.bitmap == animation.bitmap)
+        #expect(cache.memoryCache.totalCost == animation.memoryCost + bytes.count)
+    }
+
+    @Test("gives a disk hit the scale its key names, and does not promote a thumbnail")
+    func scaleAndThumbnails() async throws {
+        let cache = makeCache()
+        let bytes = try encoded(RawTestCoder.image(width: 4, height: 4))
+        try await cache.store(nil, data: bytes, forKey: "https://x/icon@2x.png")
+        let hit = try #require(try await cache.image(forKey: "https://x/icon@2x.png"))
+        #expect(hit.image.scale == 2)
+        try await cache.store(nil, data: bytes, forKey: "thumb")
+        let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 2, height: 2))
+        _ = try #require(try await cache.image(forKey: "thumb", decodeOptions: options))
+        #expect(cache.imageFromMemory(forKey: "thumb") == nil)
+    }
+
+    @Test("answers a miss, or undecodable bytes, with nil")
+    func misses() async throws {
+        let cache = makeCache()
+        #expect(try await cache.image(forKey: "absent") == nil)
+        try await cache.store(nil, data: Data("not an image".utf8), forKey: "junk")
+        #expect(await cache.diskImageExists(forKey: "junk"))
+        #expect(try await cache.image(forKey: "junk") == nil)
+        #expect(cache.imageFromDisk(forKey: "junk") == nil)
+    }
+
+    @Test("a cancelled query never calls back")
+    func cancelledQuery() throws {
+        let cache = makeCache()
+        try cache.diskCache.store(try encoded(RawTestCoder.image(width: 1, height: 1)), forKey: "k")
+        let callbackQueue = DispatchQueue(label: "test.callbacks")
+        let called = NIOLockedValueBox(false)
+        let gate = DispatchSemaphore(value: 0)
+        cache.ioQueue.async { gate.wait() }
+        let query = try #require(cache.queryImage(forKey: "k", callbackQueue: callbackQueue) { _ in
+            called.withLockedValue { $0 = true }
+        })
+        query.cancel()
+        #expect(query.isCancelled)
+        gate.signal()
+        cache.ioQueue.sync {}
+        callbackQueue.sync {}
+        #expect(called.withLockedValue { $0 } == false)
+        #expect(cache.imageFromMemory(forKey: "k") == nil)
+
+        let delivered = NIOLockedValueBox<ImageCacheResult?>(nil)
+        let second = cache.queryImage(forKey: "k", callbackQueue: callbackQueue) { result in
+            delivered.withLockedValue { $0 = result }
+        }
+        cache.ioQueue.sync {}
+        callbackQueue.sync {}
+        #expect(second?.isCancelled == false)
+        #expect(delivered.withLockedValue { $0?.cacheType } == .disk)
+    }
+
+    @Test("cancelling the task of an async query throws cancelled")
+    func cancelledAsyncQuery() async throws {
+        let cache = makeCache()
+        try cache.diskCache.store(try encoded(RawTestCoder.image(width: 1, height: 1)), forKey: "k")
+        let gate = DispatchSemaphore(value: 0)
+        cache.ioQueue.async { gate.wait() }
+        let task = Task { try await cache.image(forKey: "k") }
+        task.cancel()
+        let outcome = await task.result
+        gate.signal()
+        #expect(throws: ImageError(.cancelled, "the cache query was cancelled")) { try outcome.get() }
+    }
+
+    @Test("removes, clears and counts")
+    func maintenance() async throws {
+        let cache = makeCache()
+        let bytes = try encoded(RawTestCoder.image(width: 2, height: 2))
+        for index in 0..<4 {
+            try await cache.store(RawTestCoder.image(width: 2, height: 2), data: bytes, forKey: "k\(index)")
+        }
+        #expect(await cache.totalDiskCount() == 4)
+        #expect(await cache.totalDiskSize() == 4 * bytes.count)
+        await cache.removeImage(forKey: "k0")
+        #expect(cache.imageFromMemory(forKey: "k0") == nil)
+        #expect(await cache.diskImageExists(forKey: "k0") == false)
+        await cache.removeImage(forKey: "k1", scope: .memory)
+        #expect(await cache.diskImageExists(forKey: "k1"))
+        cache.clearMemory()
+        #expect(cache.imageFromMemory(forKey: "k2") == nil)
+        await cache.clearDisk()
+        #expect(await cache.totalDiskCount() == 0)
+        #expect(cache.cachePath(forKey: "k1").hasPrefix(folder.url.appendingPathComponent("test").path + "/"))
+    }
+
+    @Test("deleteOldFiles cleans the disk as the seed")
+    func deleteOldFiles() async throws {
+        let cache = makeCache { $0.maxDiskAge = 0 }
+        try await cache.store(nil, data: Data([1, 2, 3]), forKey: "k")
+        await cache.deleteOldFiles()
+        #expect(await cache.totalDiskCount() == 0)
+    }
+
+    @Test("keeps disk metadata with a store")
+    func metadata() async throws {
+        let cache = makeCache()
+        let metadata = DiskCacheEntryMetadata(contentType: "image/png", entityTag: "\"v1\"")
+        try await cache.store(nil, data: Data([1]), forKey: "k", metadata: metadata)
+        #expect(cache.diskCache.metadata(forKey: "k") == metadata)
+    }
+
+    @Test("respects the memory limits and the switch for memory caching")
+    func memoryConfiguration() async throws {
+        let limited = makeCache { $0.maxMemoryCount = 2 }
+        for index in 0..<3 {
+            try await limited.store(RawTestCoder.image(width: 1, height: 1), forKey: "k\(index)", scope: .memory)
+        }
+        #expect(limited.imageFromMemory(forKey: "k0") == nil)
+        #expect(limited.imageFromMemory(forKey: "k2") != nil)
+        let diskOnly = makeCache { $0.shouldCacheImagesInMemory = false }
+        try await diskOnly.store(RawTestCoder.image(width: 1, height: 1), forKey: "k")
+        #expect(diskOnly.imageFromMemory(forKey: "k") == nil)
+        #expect(try await diskOnly.image(forKey: "k")?.cacheType == .disk)
+        #expect(diskOnly.imageFromMemory(forKey: "k") == nil)
+    }
+
+    @Test("reports an image no coder can encode")
+    func encodingFailure() async {
+        let cache = ImageCache(namespace: "none", directory: folder.url, coders: ImageCodersManager(coders: []))
+        await #expect(throws: ImageError.self) {
+            try await cache.store(RawTestCoder.image(width: 1, height: 1), forKey: "k", scope: .disk)
+        }
+        #expect(await cache.totalDiskCount() == 0)
+    }
+}

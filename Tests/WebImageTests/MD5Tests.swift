@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import WebImage
+
+@Suite("MD5")
+struct MD5Tests {
+    @Test("matches the RFC 1321 test suite", arguments: [
+        ("", "d41d8cd98f00b204e9800998ecf8427e"),
+        ("a", "0cc175b9c0f1b6a831c399e269772661"),
+        ("abc", "900150983cd24fb0d6963f7d28e17f72"),
+        ("message digest", "f96b697d7cb7938d525a2f31aaf161d0"),
+        ("abcdefghijklmnopqrstuvwxyz", "c3fcd3d76192e4007dfb496cca67e13b"),
+        ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", "d174ab98d277d9f5a5611c2c9f419d9f"),
+        (String(repeating: "1234567890", count: 8), "57edf4a22be3c955ac49da2e2107b67a"),
+    ])
+    func rfcVectors(input: String, expected: String) {
+        #expect(MD5.hexDigest(of: input) == expected)
+    }
+
+    @Test("matches md5sum at every padding boundary")
+    func paddingBoundaries() throws {
+        for length in [55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000] {
+            let input = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+            #expect(MD5.hexDigest(of: input) == (try md5sum(input)), "length \(length)")
+        }
+    }
+
+    @Test("hashes the UTF-8 bytes of non-ASCII keys")
+    func unicode() throws {
+        let key = "https://example.com/über/画像.png"
+        #expect(MD5.hexDigest(of: key) == (try md5sum(key)))
+    }
+
+    private func md5sum(_ input: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/md5sum")
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output.prefix(32), as: UTF8.self)
+    }
+}
