@@ -10,13 +10,25 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        .target(name: "BenchmarkSupport"),
         .executableTarget(
             name: "CoderBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "WebImage", package: "SwiftWebImage"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CoderBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "CacheBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "WebImage", package: "SwiftWebImage"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/CacheBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import CJPEG
 import CPNG
 import CWebP
@@ -56,16 +57,4 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations { blackHole(try WebPCoder().decode(data, options: ImageDecodeOptions())) }
         }
     }
-}
-
-/// Reads a file of `../shared/corpora`, found from this file's path.
-func corpusData(_ relativePath: String) -> Data {
-    let projectRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    let url = projectRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora/\(relativePath)")
-    guard let data = FileManager.default.contents(atPath: url.path) else {
-        fatalError("the benchmarks need \(url.path) (the shared corpora beside the project)")
-    }
-    return data
 }
