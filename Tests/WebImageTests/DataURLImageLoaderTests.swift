@@ -25,7 +25,7 @@ struct DataURLImageLoaderTests {
     }
 
     @Test func malformedDataURLsAreInvalid() async throws {
-        for text in ["data:image/png;base64", "data:,%G1", "data:;base64,@@@@"] {
+        for text in ["data:image/png;base64", "data:;base64,QQ", "data:;base64,Q==="] {
             let url = try #require(URL(string: text))
             let error = await capturedError { () async throws(ImageError) in try await loader.loadImage(ImageLoadRequest(url: url)) }
             #expect(error?.code == .invalidURL, "\(text)")

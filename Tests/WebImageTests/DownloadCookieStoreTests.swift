@@ -8,7 +8,7 @@ struct DownloadCookieStoreTests {
         let store = DownloadCookieStore()
         store.store(setCookieHeaders: [
             "a=1; Path=/images",
-            "b=2; Domain=example.com",
+            "b=2; Domain=example.com; Path=/",
             "c=3; Secure",
         ], from: URL(string: "http://cdn.example.com/images/x.png")!)
         #expect(store.count == 3)
