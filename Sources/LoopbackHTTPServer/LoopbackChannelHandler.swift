@@ -31,7 +31,12 @@ final class LoopbackChannelHandler: ChannelInboundHandler {
         }
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        server.connectionOpened(context.channel)
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
+        server.connectionClosed(context.channel)
         if connection.wasAbortedByClient {
             server.recordConnectionAbortedByClient()
         }

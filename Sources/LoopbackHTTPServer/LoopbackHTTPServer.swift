@@ -27,6 +27,7 @@ public final class LoopbackHTTPServer: Sendable {
         var routes: [String: Route] = [:]
         var requests: [LoopbackRequest] = []
         var abortedConnections = 0
+        var connections: [ObjectIdentifier: any Channel] = [:]
         var waiters: [(condition: @Sendable (State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
@@ -111,9 +112,21 @@ public final class LoopbackHTTPServer: Sendable {
         await waitUntil { $0.abortedConnections >= count }
     }
 
-    /// Closes the listening socket. Open connections end as their clients close them.
+    /// Stops listening and closes every open connection.
     public func stop() async throws {
         try await channel.close()
+        let connections = state.withLockedValue { Array($0.connections.values) }
+        for connection in connections {
+            try? await connection.close()
+        }
+    }
+
+    func connectionOpened(_ connection: any Channel) {
+        state.withLockedValue { $0.connections[ObjectIdentifier(connection)] = connection }
+    }
+
+    func connectionClosed(_ connection: any Channel) {
+        state.withLockedValue { _ = $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }
     }
 
     func handle(_ request: LoopbackRequest, writer: LoopbackResponseWriter) {

@@ -80,6 +80,26 @@ struct DownloadOperationTests {
         }
     }
 
+    @Test func minimumProgressIntervalThinsProgressReports() async throws {
+        try await withDownloader(configure: { $0.minimumProgressInterval = 0.5 }) { server, downloader, _ in
+            server.route("/steps") { _, response in
+                await response.writeHead(status: 200, headers: [("Content-Length", "1000")])
+                for _ in 0..<10 {
+                    await response.writeBody([UInt8](repeating: 0, count: 100))
+                }
+                await response.end()
+            }
+            let progress = Recorder<[Int64]>()
+            let request = ImageLoadRequest(url: server.url(for: "/steps"), progress: { progress.append([$0, $1]) })
+            _ = await capturedError { () async throws(ImageError) in try await downloader.image(for: request) }
+            let received = progress.values.map { $0[0] }
+            #expect(received.first == 0)
+            #expect(received.last == 1000)
+            #expect(received.count <= 4)
+            #expect(zip(received, received.dropFirst()).allSatisfy { $1 == 1000 || $1 - $0 >= 500 })
+        }
+    }
+
     @Test func scaleDownLargeImagesSetsTheMemoryBudget() async throws {
         try await withDownloader(configure: { $0.scaleDownLimitBytes = 1024 }) { _, downloader, _ in
             let operation = DownloadOperation(

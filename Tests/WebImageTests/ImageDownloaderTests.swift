@@ -194,6 +194,53 @@ struct ImageDownloaderTests {
         }
     }
 
+    @Test func raisingTheConcurrencyLimitStartsQueuedDownloads() async throws {
+        try await withDownloader(configure: { $0.maxConcurrentDownloads = 1 }) { server, downloader, _ in
+            let gate = LoopbackGate()
+            for path in ["/one", "/two"] {
+                server.route(path) { _, response in
+                    await gate.wait()
+                    await response.respondWithRawImage()
+                }
+            }
+            let collector = ResultCollector()
+            for path in ["/one", "/two"] {
+                downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: path))) { collector.record($0) }
+            }
+            await server.waitForRequests(to: "/one")
+            #expect(server.requestCount(for: "/two") == 0)
+            downloader.maxConcurrentDownloads = 2
+            await server.waitForRequests(to: "/two")
+            #expect(collector.results.isEmpty)
+            gate.open()
+            await collector.wait(for: 2)
+            #expect(collector.images.count == 2)
+        }
+    }
+
+    @Test func cancelAllDownloadsCancelsRunningAndQueuedOnes() async throws {
+        try await withDownloader(configure: { $0.maxConcurrentDownloads = 1 }) { server, downloader, _ in
+            let gate = LoopbackGate()
+            server.route("/running") { _, response in
+                await response.writeHead(status: 200)
+                await response.writeBody([1])
+                await gate.wait()
+            }
+            let collector = ResultCollector()
+            for path in ["/running", "/queued"] {
+                downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: path))) { collector.record($0) }
+            }
+            await server.waitForRequests(to: "/running")
+            #expect(downloader.currentDownloadCount == 2)
+            downloader.cancelAllDownloads()
+            await collector.wait(for: 2)
+            #expect(collector.errors.map(\.code) == [.cancelled, .cancelled])
+            await server.waitForConnectionsAbortedByClient(count: 1)
+            #expect(server.requestCount(for: "/queued") == 0)
+            gate.open()
+        }
+    }
+
     @Test func callbacksRunOnTheGivenQueue() async throws {
         try await withDownloader { server, downloader, _ in
             server.route("/q.raw") { _, response in await response.respondWithRawImage() }

@@ -56,11 +56,15 @@ final class DownloadOperation: Sendable {
     /// Ends one caller's share: its completion reports ``ImageError/Code/cancelled``.
     /// The transfer stops when no caller is left.
     func cancel(handlerID: Int) {
-        let (handler, task) = state.withLockedValue { state -> (DownloadHandler?, Task<Void, Never>?) in
-            guard let handler = state.handlers.removeValue(forKey: handlerID) else { return (nil, nil) }
-            guard state.handlers.isEmpty, state.phase == .running else { return (handler, nil) }
+        let (handler, abandonedPhase, task) = state.withLockedValue { state -> (DownloadHandler?, Phase?, Task<Void, Never>?) in
+            guard let handler = state.handlers.removeValue(forKey: handlerID) else { return (nil, nil, nil) }
+            guard state.handlers.isEmpty, state.phase == .running || state.phase == .queued else { return (handler, nil, nil) }
+            let phase = state.phase
             state.phase = .finished
-            return (handler, state.task)
+            return (handler, phase, state.task)
+        }
+        if abandonedPhase == .queued {
+            downloader.removeQueuedOperation(self)
         }
         task?.cancel()
         handler?.complete(with: .failure(ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled")))

@@ -47,7 +47,8 @@ public final class ImageDownloader: Sendable {
     /// Creates a downloader with its own HTTP client.
     public init(config: ImageDownloaderConfig = ImageDownloaderConfig()) {
         self.config = config
-        let timeout = TimeAmount.nanoseconds(Int64(max(config.downloadTimeout, 0.001) * 1_000_000_000))
+        let seconds = config.downloadTimeout > 0 ? config.downloadTimeout : 15
+        let timeout = TimeAmount.nanoseconds(Int64(seconds * 1_000_000_000))
         var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: HTTPClient.Configuration.Timeout(connect: timeout, read: timeout)
@@ -172,8 +173,10 @@ public final class ImageDownloader: Sendable {
         return stream
     }
 
-    /// Cancels every download and closes the HTTP client. The downloader cannot be used after.
+    /// Cancels every download and closes the HTTP client; the downloader cannot be used
+    /// after. Does nothing on ``shared``, which lives as long as the process.
     public func shutdown() async throws {
+        guard self !== Self.shared else { return }
         cancelAllDownloads()
         let observers = state.withLockedValue { state in
             defer { state.observers = [:] }
@@ -241,6 +244,16 @@ public final class ImageDownloader: Sendable {
             }!
             state.running += 1
             return state.queue.remove(at: index).operation
+        }
+    }
+
+    /// Forgets an operation every caller left before it started.
+    func removeQueuedOperation(_ operation: DownloadOperation) {
+        state.withLockedValue { state in
+            state.queue.removeAll { $0.operation === operation }
+            if state.operations[operation.key] === operation {
+                state.operations[operation.key] = nil
+            }
         }
     }
 

@@ -16,7 +16,7 @@ public struct ImageDownloaderConfig: Sendable {
     /// How many transfers run at once.
     public var maxConcurrentDownloads = 6
     /// How long a connection may take to open, and how long a response may stay silent,
-    /// before the download fails with ``ImageError/Code/timedOut``.
+    /// before the download fails with ``ImageError/Code/timedOut``; 0 or less means 15 s.
     public var downloadTimeout: TimeInterval = 15
     /// Which queued download starts next among those of one priority.
     public var executionOrder = DownloadExecutionOrder.fifo
