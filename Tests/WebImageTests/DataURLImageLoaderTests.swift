@@ -4,10 +4,10 @@ import Testing
 
 @Suite("DataURLImageLoader")
 struct DataURLImageLoaderTests {
-    private let loader = DataURLImageLoader(coders: ImageCodersManager(coders: [RawTestCoder()]))
+    private let loader = DataURLImageLoader(coders: ImageCodersManager(coders: [RawRGBATestCoder()]))
 
     @Test func decodesABase64DataURL() async throws {
-        let bytes = RawTestCoder.encode(width: 2, height: 2, blue: 9)
+        let bytes = RawRGBATestCoder.encode(width: 2, height: 2, blue: 9)
         let url = try #require(URL(string: "data:image/x-raw;base64," + Data(bytes).base64EncodedString()))
         #expect(loader.canLoad(url))
         let result = try await loader.loadImage(ImageLoadRequest(url: url))
@@ -16,7 +16,7 @@ struct DataURLImageLoaderTests {
     }
 
     @Test func decodesAPercentEncodedDataURL() async throws {
-        let bytes = RawTestCoder.encode(width: 1, height: 1, blue: 200)
+        let bytes = RawRGBATestCoder.encode(width: 1, height: 1, blue: 200)
         let encoded = bytes.map { String(format: "%%%02X", $0) }.joined()
         let url = try #require(URL(string: "data:," + encoded))
         let result = try await loader.loadImage(ImageLoadRequest(url: url))

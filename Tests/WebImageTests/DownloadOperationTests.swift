@@ -8,7 +8,7 @@ struct DownloadOperationTests {
     @Test func progressiveDownloadDeliversPartialImagesBeforeTheFinalOne() async throws {
         try await withDownloader { server, downloader, coder in
             let width = 4, height = 4
-            let bytes = RawTestCoder.encode(width: width, height: height)
+            let bytes = RawRGBATestCoder.encode(width: width, height: height)
             let rowBytes = width * 4
             let gates = [LoopbackGate(), LoopbackGate()]
             server.route("/progressive.raw") { _, response in
@@ -20,7 +20,7 @@ struct DownloadOperationTests {
                 await response.writeBody(bytes[(8 + 2 * rowBytes)...])
                 await response.end()
             }
-            let partials = Recorder<Image>()
+            let partials = DownloadCallbackRecorder<Image>()
             let request = ImageLoadRequest(
                 url: server.url(for: "/progressive.raw"),
                 options: .progressiveDownload,
@@ -50,10 +50,10 @@ struct DownloadOperationTests {
         try await withDownloader { server, downloader, coder in
             server.route("/plain.raw") { _, response in
                 await response.writeHead(status: 200)
-                await response.writeBody(RawTestCoder.encode(width: 2, height: 2))
+                await response.writeBody(RawRGBATestCoder.encode(width: 2, height: 2))
                 await response.end()
             }
-            let partials = Recorder<Image>()
+            let partials = DownloadCallbackRecorder<Image>()
             let request = ImageLoadRequest(url: server.url(for: "/plain.raw"), partialImage: { partials.append($0) })
             let result = try await downloader.image(for: request)
             #expect(result.image?.pixelWidth == 2)
@@ -64,13 +64,13 @@ struct DownloadOperationTests {
 
     @Test func chunkedProgressReportsAnUnknownLength() async throws {
         try await withDownloader { server, downloader, _ in
-            let bytes = RawTestCoder.encode(width: 2, height: 2)
+            let bytes = RawRGBATestCoder.encode(width: 2, height: 2)
             server.route("/chunked.raw") { _, response in
                 await response.writeHead(status: 200)
                 await response.writeBody(bytes)
                 await response.end()
             }
-            let progress = Recorder<[Int64]>()
+            let progress = DownloadCallbackRecorder<[Int64]>()
             let request = ImageLoadRequest(url: server.url(for: "/chunked.raw"), progress: { progress.append([$0, $1]) })
             let result = try await downloader.image(for: request)
             #expect(server.requests.count == 1)
@@ -89,7 +89,7 @@ struct DownloadOperationTests {
                 }
                 await response.end()
             }
-            let progress = Recorder<[Int64]>()
+            let progress = DownloadCallbackRecorder<[Int64]>()
             let request = ImageLoadRequest(url: server.url(for: "/steps"), progress: { progress.append([$0, $1]) })
             _ = await capturedError { () async throws(ImageError) in try await downloader.image(for: request) }
             let received = progress.values.map { $0[0] }

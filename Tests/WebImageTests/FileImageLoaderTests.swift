@@ -7,11 +7,11 @@ struct FileImageLoaderTests {
     @Test func loadsAndDecodesAFile() async throws {
         let folder = TemporaryDirectory()
         let file = folder.appending("picture.raw")
-        try Data(RawTestCoder.encode(width: 3, height: 2, blue: 42)).write(to: file)
-        let loader = FileImageLoader(coders: ImageCodersManager(coders: [RawTestCoder()]))
+        try Data(RawRGBATestCoder.encode(width: 3, height: 2, blue: 42)).write(to: file)
+        let loader = FileImageLoader(coders: ImageCodersManager(coders: [RawRGBATestCoder()]))
         #expect(loader.canLoad(file))
         #expect(!loader.canLoad(URL(string: "https://example.com/a.png")!))
-        let progress = Recorder<[Int64]>()
+        let progress = DownloadCallbackRecorder<[Int64]>()
         let result = try await loader.loadImage(ImageLoadRequest(url: file, progress: { progress.append([$0, $1]) }))
         let image = try #require(result.image)
         #expect(image.pixelSize == PixelSize(width: 3, height: 2))
@@ -22,7 +22,7 @@ struct FileImageLoaderTests {
     }
 
     @Test func aMissingFileIsAFileSystemError() async {
-        let loader = FileImageLoader(coders: ImageCodersManager(coders: [RawTestCoder()]))
+        let loader = FileImageLoader(coders: ImageCodersManager(coders: [RawRGBATestCoder()]))
         let url = TemporaryDirectory().appending("absent.raw")
         let error = await capturedError { () async throws(ImageError) in try await loader.loadImage(ImageLoadRequest(url: url)) }
         #expect(error?.code == .fileSystem)
@@ -32,7 +32,7 @@ struct FileImageLoaderTests {
         let folder = TemporaryDirectory()
         let file = folder.appending("junk.raw")
         try Data("junk".utf8).write(to: file)
-        let loader = FileImageLoader(coders: ImageCodersManager(coders: [RawTestCoder()]))
+        let loader = FileImageLoader(coders: ImageCodersManager(coders: [RawRGBATestCoder()]))
         let error = await capturedError { () async throws(ImageError) in try await loader.loadImage(ImageLoadRequest(url: file)) }
         #expect(error?.code == .badImageData)
     }

@@ -29,7 +29,7 @@ struct ImageDownloaderTests {
                 await gate.wait()
                 await response.respondWithRawImage()
             }
-            let collector = ResultCollector()
+            let collector = DownloadResultCollector()
             let url = server.url(for: "/shared.raw")
             for _ in 0..<100 {
                 downloader.downloadImage(with: ImageLoadRequest(url: url)) { collector.record($0) }
@@ -52,7 +52,7 @@ struct ImageDownloaderTests {
                 await response.respondWithRawImage(width: 8, height: 8)
             }
             let url = server.url(for: "/big.raw")
-            let collector = ResultCollector()
+            let collector = DownloadResultCollector()
             let thumbnail = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 2, height: 2))
             for options in [ImageDecodeOptions(), thumbnail, ImageDecodeOptions(), thumbnail] {
                 downloader.downloadImage(with: ImageLoadRequest(url: url, decodeOptions: options)) { collector.record($0) }
@@ -74,7 +74,7 @@ struct ImageDownloaderTests {
                 await response.respondWithRawImage()
             }
             let url = server.url(for: "/three.raw")
-            let collector = ResultCollector()
+            let collector = DownloadResultCollector()
             let tokens = (0..<3).map { _ in
                 downloader.downloadImage(with: ImageLoadRequest(url: url)) { collector.record($0) }
             }
@@ -100,7 +100,7 @@ struct ImageDownloaderTests {
                 await gate.wait()
             }
             let url = server.url(for: "/slow.raw")
-            let collector = ResultCollector()
+            let collector = DownloadResultCollector()
             let tokens = (0..<2).map { _ in
                 downloader.downloadImage(with: ImageLoadRequest(url: url)) { collector.record($0) }
             }
@@ -166,7 +166,7 @@ struct ImageDownloaderTests {
             for (path, _) in requests {
                 server.route(path) { _, response in await response.respondWithRawImage() }
             }
-            let collector = ResultCollector()
+            let collector = DownloadResultCollector()
             downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: "/first"))) { collector.record($0) }
             await server.waitForRequests(to: "/first")
             for (path, options) in requests {
@@ -184,7 +184,7 @@ struct ImageDownloaderTests {
         try await withDownloader { server, downloader, _ in
             server.route("/held.raw") { _, response in await response.respondWithRawImage() }
             downloader.isSuspended = true
-            let collector = ResultCollector()
+            let collector = DownloadResultCollector()
             downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: "/held.raw"))) { collector.record($0) }
             #expect(downloader.currentDownloadCount == 1)
             #expect(server.requestCount(for: "/held.raw") == 0)
@@ -203,7 +203,7 @@ struct ImageDownloaderTests {
                     await response.respondWithRawImage()
                 }
             }
-            let collector = ResultCollector()
+            let collector = DownloadResultCollector()
             for path in ["/one", "/two"] {
                 downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: path))) { collector.record($0) }
             }
@@ -226,7 +226,7 @@ struct ImageDownloaderTests {
                 await response.writeBody([1])
                 await gate.wait()
             }
-            let collector = ResultCollector()
+            let collector = DownloadResultCollector()
             for path in ["/running", "/queued"] {
                 downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: path))) { collector.record($0) }
             }
@@ -247,8 +247,8 @@ struct ImageDownloaderTests {
             let key = DispatchSpecificKey<String>()
             let queue = DispatchQueue(label: "test.callbacks")
             queue.setSpecific(key: key, value: "callbacks")
-            let seen = Recorder<String?>()
-            let collector = ResultCollector()
+            let seen = DownloadCallbackRecorder<String?>()
+            let collector = DownloadResultCollector()
             let request = ImageLoadRequest(url: server.url(for: "/q.raw"), progress: { _, _ in
                 seen.append(DispatchQueue.getSpecific(key: key))
             })
@@ -265,7 +265,7 @@ struct ImageDownloaderTests {
     @Test func progressStartsAtZeroAndEndsAtTheLength() async throws {
         try await withDownloader { server, downloader, _ in
             server.route("/p.raw") { _, response in await response.respondWithRawImage(width: 10, height: 10) }
-            let progress = Recorder<[Int64]>()
+            let progress = DownloadCallbackRecorder<[Int64]>()
             let request = ImageLoadRequest(url: server.url(for: "/p.raw"), progress: { progress.append([$0, $1]) })
             _ = try await downloader.image(for: request)
             #expect(progress.values.first == [0, 408])

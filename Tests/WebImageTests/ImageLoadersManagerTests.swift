@@ -23,8 +23,8 @@ struct ImageLoadersManagerTests {
             manager.addLoader(MemoryImageLoader())
             let folder = TemporaryDirectory()
             let file = folder.appending("local.raw")
-            try Data(RawTestCoder.encode(width: 2, height: 1)).write(to: file)
-            let dataURL = try #require(URL(string: "data:;base64," + Data(RawTestCoder.encode(width: 3, height: 1)).base64EncodedString()))
+            try Data(RawRGBATestCoder.encode(width: 2, height: 1)).write(to: file)
+            let dataURL = try #require(URL(string: "data:;base64," + Data(RawRGBATestCoder.encode(width: 3, height: 1)).base64EncodedString()))
 
             let widths = try await [server.url(for: "/web.raw"), file, dataURL, URL(string: "memory:pixel")!].asyncMap { url in
                 try await manager.loadImage(ImageLoadRequest(url: url)).image?.pixelWidth

@@ -143,10 +143,13 @@ final class DownloadOperation: Sendable {
             guard !waiting.isEmpty else { return }
             for handler in waiting {
                 let options = effectiveDecodeOptions(for: handler.request, partial: false)
-                if decoded[options] == nil {
-                    decoded[options] = await decode(data, options: options, response: response)
+                if let result = decoded[options] {
+                    handler.complete(with: result)
+                } else {
+                    let result = await decode(data, options: options, response: response)
+                    decoded[options] = result
+                    handler.complete(with: result)
                 }
-                handler.complete(with: decoded[options]!)
             }
         }
     }

@@ -235,13 +235,14 @@ public final class ImageDownloader: Sendable {
         state.withLockedValue { state in
             guard !state.isSuspended, state.running < state.maxConcurrentDownloads, !state.queue.isEmpty else { return nil }
             let lifo = config.executionOrder == .lifo
-            let index = state.queue.indices.max { a, b in
-                let first = state.queue[a], second = state.queue[b]
+            let queue = state.queue
+            guard let index = queue.indices.max(by: { a, b in
+                let first = queue[a], second = queue[b]
                 if first.operation.priority != second.operation.priority {
                     return first.operation.priority < second.operation.priority
                 }
                 return lifo ? first.sequence < second.sequence : first.sequence > second.sequence
-            }!
+            }) else { return nil }
             state.running += 1
             return state.queue.remove(at: index).operation
         }

@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 /// A tiny image format for downloader tests, so they need no real codec: `RAWI`, width and
 /// height as big-endian UInt16, then RGBA rows. Partial data decodes to the rows so far
 /// (the rest transparent). It counts its decodes.
-final class RawTestCoder: ProgressiveImageCoder {
+final class RawRGBATestCoder: ProgressiveImageCoder {
     private static let magic = Array("RAWI".utf8)
     private let counts = NIOLockedValueBox((full: 0, partial: 0))
 
