@@ -172,6 +172,14 @@ struct ImageDownloaderHTTPTests {
         #expect(error?.code == .cannotConnect)
     }
 
+    @Test func anUnknownHostCannotBeFound() async throws {
+        try await withDownloader(configure: { $0.downloadTimeout = 60 }) { _, downloader, _ in
+            let url = URL(string: "http://no-such-host.invalid/a.png")!
+            let error = await capturedError { () async throws(ImageError) in try await downloader.image(from: url) }
+            #expect(error?.code == .cannotFindHost, "\(String(describing: error))")
+        }
+    }
+
     @Test func oversizedBodiesAreCutOff() async throws {
         try await withDownloader(configure: { $0.maximumResponseSize = 1000 }) { server, downloader, _ in
             let gate = LoopbackGate()
