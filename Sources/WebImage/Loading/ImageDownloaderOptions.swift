@@ -1,5 +1,6 @@
 /// How one download behaves (the seed's `SDWebImageDownloaderOptions`).
 public struct ImageDownloaderOptions: OptionSet, Sendable, Hashable {
+    /// The raw bits.
     public let rawValue: Int
 
     /// Creates options from their raw bits.
