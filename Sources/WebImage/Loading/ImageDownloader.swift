@@ -114,7 +114,8 @@ public final class ImageDownloader: Sendable {
     }
 
     /// Downloads and decodes the image `request` asks for. Cancelling the calling task
-    /// cancels this caller's share of the download.
+    /// cancels this caller's share of the download. The request's progress and
+    /// partial-image closures run on whatever thread produced them, in order.
     ///
     /// - Throws: ``ImageError`` — ``ImageError/Code/cancelled`` when the task is cancelled.
     public func image(for request: ImageLoadRequest) async throws(ImageError) -> ImageLoadResult {
