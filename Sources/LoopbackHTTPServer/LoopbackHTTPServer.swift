@@ -1,0 +1,182 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+/// A real HTTP/1.1 (or HTTPS) server on 127.0.0.1 for tests and demos.
+///
+/// It starts in milliseconds on a free port, calls the route registered for each request
+/// path (404 for others), counts requests per path and notices when a client closes a
+/// connection in the middle of a response.
+///
+/// ```swift
+/// let server = try await LoopbackHTTPServer.start()
+/// server.route("/hello") { _, response in
+///     await response.respond(body: Array("hi".utf8))
+/// }
+/// // … GET server.url(for: "/hello") …
+/// try await server.stop()
+/// ```
+public final class LoopbackHTTPServer: Sendable {
+    /// Handles one request by writing its response.
+    public typealias Route = @Sendable (LoopbackRequest, LoopbackResponseWriter) async -> Void
+
+    private struct State {
+        var routes: [String: Route] = [:]
+        var requests: [LoopbackRequest] = []
+        var abortedConnections = 0
+        var connections: [ObjectIdentifier: any Channel] = [:]
+        var waiters: [(condition: @Sendable (State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    /// The port the server listens on.
+    public let port: Int
+    /// `http` or `https`.
+    public let scheme: String
+    private let channel: any Channel
+    private let state = NIOLockedValueBox(State())
+
+    private init(channel: any Channel, scheme: String) {
+        self.channel = channel
+        self.scheme = scheme
+        port = channel.localAddress?.port ?? 0
+    }
+
+    /// Starts a server on 127.0.0.1 on a free port; HTTPS when `tls` is given.
+    public static func start(tls: LoopbackTLSIdentity? = nil) async throws -> LoopbackHTTPServer {
+        let sslContext = try tls.map { try NIOSSLContext(configuration: $0.configuration) }
+        let box = NIOLockedValueBox<LoopbackHTTPServer?>(nil)
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture(withResultOf: {
+                    guard let server = box.withLockedValue({ $0 }) else {
+                        throw ChannelError.ioOnClosedChannel
+                    }
+                    let pipeline = channel.pipeline.syncOperations
+                    if let sslContext {
+                        try pipeline.addHandler(NIOSSLServerHandler(context: sslContext))
+                    }
+                    try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
+                    try pipeline.addHandler(LoopbackChannelHandler(server: server))
+                })
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        let server = LoopbackHTTPServer(channel: channel, scheme: tls == nil ? "http" : "https")
+        box.withLockedValue { $0 = server }
+        return server
+    }
+
+    /// `http://127.0.0.1:<port>` (or `https://…`).
+    public var baseURL: URL {
+        URL(string: "\(scheme)://127.0.0.1:\(port)")!
+    }
+
+    /// The full URL of `path` (which starts with `/` and may carry a query).
+    public func url(for path: String) -> URL {
+        URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// Registers `route` for requests whose path (without query) is `path`, replacing any earlier one.
+    public func route(_ path: String, _ route: @escaping Route) {
+        state.withLockedValue { $0.routes[path] = route }
+    }
+
+    /// Every request received so far, in arrival order.
+    public var requests: [LoopbackRequest] {
+        state.withLockedValue { $0.requests }
+    }
+
+    /// How many requests for `path` arrived so far.
+    public func requestCount(for path: String) -> Int {
+        state.withLockedValue { state in state.requests.count { $0.path == path } }
+    }
+
+    /// How many connections the client closed while their response was still under way.
+    public var connectionsAbortedByClient: Int {
+        state.withLockedValue { $0.abortedConnections }
+    }
+
+    /// Returns once at least `count` requests for `path` have arrived.
+    public func waitForRequests(to path: String, count: Int = 1) async {
+        await waitUntil { state in state.requests.count { $0.path == path } >= count }
+    }
+
+    /// Returns once the client has closed at least `count` connections mid-response.
+    public func waitForConnectionsAbortedByClient(count: Int = 1) async {
+        await waitUntil { $0.abortedConnections >= count }
+    }
+
+    /// Stops listening and closes every open connection.
+    public func stop() async throws {
+        try await channel.close()
+        let connections = state.withLockedValue { Array($0.connections.values) }
+        for connection in connections {
+            try? await connection.close()
+        }
+    }
+
+    func connectionOpened(_ connection: any Channel) {
+        state.withLockedValue { $0.connections[ObjectIdentifier(connection)] = connection }
+    }
+
+    func connectionClosed(_ connection: any Channel) {
+        state.withLockedValue { _ = $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }
+    }
+
+    func handle(_ request: LoopbackRequest, writer: LoopbackResponseWriter) {
+        let route = update { state in
+            state.requests.append(request)
+            return state.routes[request.path]
+        }
+        Task {
+            if let route {
+                await route(request, writer)
+            } else {
+                await writer.respond(status: 404)
+            }
+        }
+    }
+
+    func recordConnectionAbortedByClient() {
+        update { $0.abortedConnections += 1 }
+    }
+
+    private func waitUntil(_ condition: @escaping @Sendable (State) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let satisfied = state.withLockedValue { state in
+                if condition(state) { return true }
+                state.waiters.append((condition, continuation))
+                return false
+            }
+            if satisfied {
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Changes the state, then wakes the waiters whose condition now holds.
+    @discardableResult
+    private func update<Result>(_ change: (inout State) -> Result) -> Result {
+        let (result, ready) = state.withLockedValue { state in
+            let result = change(&state)
+            let snapshot = state
+            var ready: [CheckedContinuation<Void, Never>] = []
+            state.waiters.removeAll { waiter in
+                guard waiter.condition(snapshot) else { return false }
+                ready.append(waiter.continuation)
+                return true
+            }
+            return (result, ready)
+        }
+        for continuation in ready {
+            continuation.resume()
+        }
+        return result
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Loads `data:` URLs (RFC 2397): the bytes are in the URL itself, base64 or percent-encoded.
+public struct DataURLImageLoader: ImageLoader {
+    /// The coders that decode the bytes.
+    public let coders: ImageCodersManager
+
+    /// Creates a loader that decodes with `coders`.
+    public init(coders: ImageCodersManager = .shared) {
+        self.coders = coders
+    }
+
+    /// Whether `url` is a `data:` URL.
+    public func canLoad(_ url: URL) -> Bool {
+        url.scheme?.lowercased() == "data"
+    }
+
+    /// Decodes the bytes the URL carries.
+    ///
+    /// - Throws: ``ImageError/Code/invalidURL`` for a malformed `data:` URL, or a decoding error.
+    public func loadImage(_ request: ImageLoadRequest) async throws(ImageError) -> ImageLoadResult {
+        let data = try Self.payload(of: request.url)
+        request.progress?(0, Int64(data.count))
+        request.progress?(Int64(data.count), Int64(data.count))
+        if Task.isCancelled {
+            throw ImageError(.cancelled, "the load of a data URL was cancelled")
+        }
+        let coders = coders
+        let options = request.decodeOptions
+        let image = try await DecodingWorkers.run { () throws(ImageError) -> Image in
+            try coders.decode(data, options: options)
+        }
+        return ImageLoadResult(image: image, data: data)
+    }
+
+    /// The bytes of a `data:[<media type>][;base64],<data>` URL.
+    static func payload(of url: URL) throws(ImageError) -> Data {
+        let text = url.absoluteString
+        guard text.lowercased().hasPrefix("data:"), let comma = text.firstIndex(of: ",") else {
+            throw ImageError(.invalidURL, "a data URL needs the form data:[<media type>][;base64],<data>")
+        }
+        let header = text[text.index(text.startIndex, offsetBy: 5)..<comma].lowercased()
+        let body = text[text.index(after: comma)...]
+        guard let bytes = percentDecoded(body) else {
+            throw ImageError(.invalidURL, "the percent-encoded data of a data URL is malformed")
+        }
+        guard header.hasSuffix(";base64") else {
+            return bytes
+        }
+        guard let data = Data(base64Encoded: bytes, options: .ignoreUnknownCharacters) else {
+            throw ImageError(.invalidURL, "the base64 data of a data URL is malformed")
+        }
+        return data
+    }
+
+    /// The bytes of `text` with every `%XX` replaced by its byte; `nil` for a bad escape.
+    private static func percentDecoded(_ text: Substring) -> Data? {
+        var bytes = Data()
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

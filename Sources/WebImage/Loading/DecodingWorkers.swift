@@ -1,0 +1,29 @@
+import NIOCore
+import NIOPosix
+
+/// The bounded set of threads (one per core) that decode downloaded images, so decoding
+/// never blocks a NIO event loop or the cooperative thread pool.
+enum DecodingWorkers {
+    static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: System.coreCount)
+        pool.start()
+        return pool
+    }()
+
+    /// Runs `body` on a decoding thread.
+    static func run<Value: Sendable>(_ body: @escaping @Sendable () throws(ImageError) -> Value) async throws(ImageError) -> Value {
+        let result: Result<Value, ImageError>
+        do {
+            result = try await pool.runIfActive { () -> Result<Value, ImageError> in
+                do throws(ImageError) {
+                    return .success(try body())
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } catch {
+            throw ImageError(.cancelled, "the decoding threads have stopped")
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// What happens to a download, for observers (the seed's notifications).
+public enum DownloadEvent: Sendable {
+    /// The request for the URL was sent.
+    case started(URL)
+    /// The response head arrived (after any redirects).
+    case responseReceived(URL, DownloadResponse)
+    /// The transfer ended, completed or not.
+    case stopped(URL)
+    /// The transfer completed without error.
+    case finished(URL)
+
+    /// The URL the event is about.
+    public var url: URL {
+        switch self {
+        case .started(let url), .responseReceived(let url, _), .stopped(let url), .finished(let url):
+            url
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// One transfer of one URL, shared by every caller that asks for it while it runs.
+///
+/// Callers attach as handlers and each gets a ``DownloadToken``. The bytes are downloaded
+/// once; the image is decoded once per distinct set of decode options among the callers,
+/// on the ``DecodingWorkers``. A caller attached while the operation decodes is still
+/// served. The transfer stops when its last caller cancels.
+final class DownloadOperation: Sendable {
+    enum Phase {
+        case queued
+        case running
+        case decoding
+        case finished
+    }
+
+    struct State {
+        var phase = Phase.queued
+        var handlers: [Int: DownloadHandler] = [:]
+        var nextHandlerID = 0
+        var task: Task<Void, Never>?
+        /// The latest partial decode; each waits for the one before, so awaiting it
+        /// awaits every partial delivery.
+        var partialDecode: Task<Void, Never>?
+        var isDecodingPartial = false
+        var lastReportedBytes: Int64 = 0
+    }
+
+    let key: DownloadKey
+    let priority: DownloadPriority
+    let options: ImageDownloaderOptions
+    let downloader: ImageDownloader
+    let state = NIOLockedValueBox(State())
+
+    var url: URL { key.url }
+
+    init(key: DownloadKey, options: ImageDownloaderOptions, downloader: ImageDownloader) {
+        self.key = key
+        self.options = options
+        self.priority = options.priority
+        self.downloader = downloader
+    }
+
+    /// Attaches a caller; `nil` when the operation has already served its callers.
+    func addHandler(_ handler: DownloadHandler) -> Int? {
+        state.withLockedValue { state in
+            guard state.phase != .finished else { return nil }
+            let id = state.nextHandlerID
+            state.nextHandlerID += 1
+            state.handlers[id] = handler
+            return id
+        }
+    }
+
+    /// Ends one caller's share: its completion reports ``ImageError/Code/cancelled``.
+    /// The transfer stops when no caller is left.
+    func cancel(handlerID: Int) {
+        let (handler, abandonedPhase, task) = state.withLockedValue { state -> (DownloadHandler?, Phase?, Task<Void, Never>?) in
+            guard let handler = state.handlers.removeValue(forKey: handlerID) else { return (nil, nil, nil) }
+            guard state.handlers.isEmpty, state.phase == .running || state.phase == .queued else { return (handler, nil, nil) }
+            let phase = state.phase
+            state.phase = .finished
+            return (handler, phase, state.task)
+        }
+        if abandonedPhase == .queued {
+            downloader.removeQueuedOperation(self)
+        }
+        task?.cancel()
+        handler?.complete(with: .failure(ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled")))
+    }
+
+    /// Cancels every caller.
+    func cancelAll() {
+        let ids = state.withLockedValue { Array($0.handlers.keys) }
+        for id in ids {
+            cancel(handlerID: id)
+        }
+    }
+
+    /// Starts the transfer; called by the downloader when a slot is free.
+    func start() {
+        let started = state.withLockedValue { state -> Bool in
+            guard state.phase == .queued, !state.handlers.isEmpty else {
+                state.phase = .finished
+                return false
+            }
+            state.phase = .running
+            state.task = Task { await self.run() }
+            return true
+        }
+        if !started {
+            downloader.operationDidFinish(self)
+        }
+    }
+
+    private func run() async {
+        let outcome: Result<(DownloadResponse, Data), ImageError>
+        do throws(ImageError) {
+            outcome = .success(try await transfer())
+        } catch {
+            outcome = .failure(Task.isCancelled ? ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled") : error)
+        }
+        await state.withLockedValue({ $0.partialDecode })?.value
+        downloader.emit(.stopped(url))
+        switch outcome {
+        case .success(let (response, data)):
+            downloader.emit(.finished(url))
+            if response.statusCode == 304 {
+                finish(with: .success(ImageLoadResult(image: nil, data: Data(), response: response, isNotModified: true)))
+            } else {
+                await decodeAndDeliver(data, response: response)
+            }
+        case .failure(let error):
+            finish(with: .failure(error))
+        }
+        downloader.operationDidFinish(self)
+    }
+
+    /// Gives every caller the same result and ends the operation.
+    private func finish(with result: Result<ImageLoadResult, ImageError>) {
+        let handlers = state.withLockedValue { state in
+            state.phase = .finished
+            defer { state.handlers = [:] }
+            return Array(state.handlers.values)
+        }
+        for handler in handlers {
+            handler.complete(with: result)
+        }
+    }
+
+    /// Decodes once per distinct decode options and serves every caller, including callers
+    /// that attach while decoding runs.
+    private func decodeAndDeliver(_ data: Data, response: DownloadResponse) async {
+        var decoded: [ImageDecodeOptions: Result<ImageLoadResult, ImageError>] = [:]
+        while true {
+            let waiting = state.withLockedValue { state -> [DownloadHandler] in
+                let handlers = Array(state.handlers.values)
+                state.handlers = [:]
+                state.phase = handlers.isEmpty ? .finished : .decoding
+                return handlers
+            }
+            guard !waiting.isEmpty else { return }
+            for handler in waiting {
+                let options = effectiveDecodeOptions(for: handler.request, partial: false)
+                if let result = decoded[options] {
+                    handler.complete(with: result)
+                } else {
+                    let result = await decode(data, options: options, response: response)
+                    decoded[options] = result
+                    handler.complete(with: result)
+                }
+            }
+        }
+    }
+
+    private func decode(_ data: Data, options: ImageDecodeOptions, response: DownloadResponse) async -> Result<ImageLoadResult, ImageError> {
+        let coders = downloader.config.coders
+        do throws(ImageError) {
+            let image = try await DecodingWorkers.run { () throws(ImageError) -> Image in
+                try coders.decode(data, options: options)
+            }
+            guard image.pixelWidth > 0, image.pixelHeight > 0 else {
+                return .failure(ImageError(.badImageData, "the downloaded image has no pixels"))
+            }
+            return .success(ImageLoadResult(image: image, data: data, response: response))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    func effectiveDecodeOptions(for request: ImageLoadRequest, partial: Bool) -> ImageDecodeOptions {
+        var options = request.decodeOptions
+        if !partial, request.options.contains(.scaleDownLargeImages), options.scaleDownLimitBytes == nil {
+            options.scaleDownLimitBytes = downloader.config.scaleDownLimitBytes
+        }
+        return options
+    }
+}

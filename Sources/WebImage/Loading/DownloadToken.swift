@@ -1,0 +1,23 @@
+import Foundation
+
+/// One caller's share of a download; cancelling it ends only that caller's share.
+///
+/// The cancelled caller's completion is called once with ``ImageError/Code/cancelled``;
+/// the transfer itself stops when every caller sharing it has cancelled.
+public final class DownloadToken: Sendable {
+    /// The URL the caller asked for.
+    public let url: URL
+    private let operation: DownloadOperation?
+    private let handlerID: Int
+
+    init(url: URL, operation: DownloadOperation?, handlerID: Int) {
+        self.url = url
+        self.operation = operation
+        self.handlerID = handlerID
+    }
+
+    /// Ends this caller's share of the download. Does nothing after completion.
+    public func cancel() {
+        operation?.cancel(handlerID: handlerID)
+    }
+}

@@ -1,0 +1,271 @@
+import AsyncHTTPClient
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Downloads images over HTTP(S): one transfer per URL however many callers ask, queued by
+/// priority under a concurrency limit, streamed, and decoded off the event loops
+/// (the seed's `SDWebImageDownloader`).
+///
+/// ```swift
+/// let result = try await ImageDownloader.shared.image(from: url)
+/// ```
+///
+/// The callback API (``downloadImage(with:callbackQueue:completion:)``) returns a
+/// ``DownloadToken`` per caller. Instances other than ``shared`` own an HTTP client and
+/// must be shut down with ``shutdown()`` when no longer needed.
+public final class ImageDownloader: Sendable {
+    private struct QueuedOperation {
+        let operation: DownloadOperation
+        let sequence: Int
+    }
+
+    private struct State {
+        var operations: [DownloadKey: DownloadOperation] = [:]
+        var queue: [QueuedOperation] = []
+        var running = 0
+        var sequence = 0
+        var maxConcurrentDownloads: Int
+        var isSuspended = false
+        var headers: HTTPHeaders
+        var observers: [Int: AsyncStream<DownloadEvent>.Continuation] = [:]
+        var nextObserverID = 0
+    }
+
+    /// The downloader the library uses unless given another.
+    public static let shared = ImageDownloader()
+
+    /// The configuration the downloader was created with.
+    public let config: ImageDownloaderConfig
+    /// The cookies kept for ``ImageDownloaderOptions/handleCookies``.
+    public let cookieStore = DownloadCookieStore()
+    let client: HTTPClient
+    private let state: NIOLockedValueBox<State>
+
+    /// Creates a downloader with its own HTTP client.
+    public init(config: ImageDownloaderConfig = ImageDownloaderConfig()) {
+        self.config = config
+        let seconds = config.downloadTimeout > 0 ? config.downloadTimeout : 15
+        let timeout = TimeAmount.nanoseconds(Int64(seconds * 1_000_000_000))
+        var clientConfiguration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: HTTPClient.Configuration.Timeout(connect: timeout, read: timeout)
+        )
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
+        state = NIOLockedValueBox(State(
+            maxConcurrentDownloads: max(1, config.maxConcurrentDownloads),
+            headers: HTTPHeaders(config.httpHeaders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        ))
+    }
+
+    /// How many transfers run at once; a change takes effect at once.
+    public var maxConcurrentDownloads: Int {
+        get { state.withLockedValue { $0.maxConcurrentDownloads } }
+        set {
+            state.withLockedValue { $0.maxConcurrentDownloads = max(1, newValue) }
+            startQueuedOperations()
+        }
+    }
+
+    /// Whether queued downloads are held back; running ones go on.
+    public var isSuspended: Bool {
+        get { state.withLockedValue { $0.isSuspended } }
+        set {
+            state.withLockedValue { $0.isSuspended = newValue }
+            startQueuedOperations()
+        }
+    }
+
+    /// How many transfers are running or queued.
+    public var currentDownloadCount: Int {
+        state.withLockedValue { $0.running + $0.queue.count }
+    }
+
+    /// Sets a header sent with every request; `nil` removes it.
+    public func setValue(_ value: String?, forHTTPHeaderField field: String) {
+        state.withLockedValue { state in
+            if let value {
+                state.headers.replaceOrAdd(name: field, value: value)
+            } else {
+                state.headers.remove(name: field)
+            }
+        }
+    }
+
+    /// The value of a header sent with every request.
+    public func value(forHTTPHeaderField field: String) -> String? {
+        state.withLockedValue { $0.headers.first(name: field) }
+    }
+
+    /// Starts (or joins) the download of `request.url` and calls `completion` once on
+    /// `callbackQueue` (the configuration's ``ImageDownloaderConfig/callbackQueue`` when
+    /// `nil`). Progress and partial images arrive on the same queue, in order, before it.
+    @discardableResult
+    public func downloadImage(
+        with request: ImageLoadRequest,
+        callbackQueue: DispatchQueue? = nil,
+        completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void
+    ) -> DownloadToken {
+        let queue = DispatchQueue(label: "WebImage.ImageDownloader.callbacks", target: callbackQueue ?? config.callbackQueue)
+        return enqueue(DownloadHandler(request: request, queue: queue, completion: completion))
+    }
+
+    /// Downloads and decodes the image `request` asks for. Cancelling the calling task
+    /// cancels this caller's share of the download. The request's progress and
+    /// partial-image closures run on whatever thread produced them, in order.
+    ///
+    /// - Throws: ``ImageError`` — ``ImageError/Code/cancelled`` when the task is cancelled.
+    public func image(for request: ImageLoadRequest) async throws(ImageError) -> ImageLoadResult {
+        let tokenBox = NIOLockedValueBox<(token: DownloadToken?, isCancelled: Bool)>((nil, false))
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageLoadResult, ImageError>, Never>) in
+                let token = enqueue(DownloadHandler(request: request, queue: nil) { continuation.resume(returning: $0) })
+                let cancelNow = tokenBox.withLockedValue { box in
+                    box.token = token
+                    return box.isCancelled
+                }
+                if cancelNow {
+                    token.cancel()
+                }
+            }
+        } onCancel: {
+            let token = tokenBox.withLockedValue { box in
+                box.isCancelled = true
+                return box.token
+            }
+            token?.cancel()
+        }
+        return try result.get()
+    }
+
+    /// Downloads and decodes the image at `url`.
+    public func image(
+        from url: URL,
+        options: ImageDownloaderOptions = [],
+        decodeOptions: ImageDecodeOptions = ImageDecodeOptions(),
+        validators: HTTPValidators? = nil
+    ) async throws(ImageError) -> ImageLoadResult {
+        try await image(for: ImageLoadRequest(url: url, options: options, decodeOptions: decodeOptions, validators: validators))
+    }
+
+    /// Cancels every caller of every running or queued download.
+    public func cancelAllDownloads() {
+        let operations = state.withLockedValue { Array($0.operations.values) }
+        for operation in operations {
+            operation.cancelAll()
+        }
+    }
+
+    /// A stream of the downloader's events; the subscription ends when the stream's
+    /// consumer stops.
+    public func events() -> AsyncStream<DownloadEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: DownloadEvent.self, bufferingPolicy: .unbounded)
+        let id = state.withLockedValue { state in
+            defer { state.nextObserverID += 1 }
+            state.observers[state.nextObserverID] = continuation
+            return state.nextObserverID
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLockedValue { _ = $0.observers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Cancels every download and closes the HTTP client; the downloader cannot be used
+    /// after. Does nothing on ``shared``, which lives as long as the process.
+    public func shutdown() async throws {
+        guard self !== Self.shared else { return }
+        cancelAllDownloads()
+        let observers = state.withLockedValue { state in
+            defer { state.observers = [:] }
+            return Array(state.observers.values)
+        }
+        for observer in observers {
+            observer.finish()
+        }
+        try await client.shutdown()
+    }
+
+    // MARK: - Engine
+
+    func requestHeaders() -> HTTPHeaders {
+        state.withLockedValue { $0.headers }
+    }
+
+    func emit(_ event: DownloadEvent) {
+        let observers = state.withLockedValue { Array($0.observers.values) }
+        for observer in observers {
+            observer.yield(event)
+        }
+    }
+
+    private func enqueue(_ handler: DownloadHandler) -> DownloadToken {
+        let url = handler.request.url
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            handler.complete(with: .failure(ImageError(.invalidURL, "\(url.absoluteString) is not an HTTP or HTTPS URL")))
+            return DownloadToken(url: url, operation: nil, handlerID: 0)
+        }
+        let key = DownloadKey(handler.request)
+        let (operation, handlerID) = state.withLockedValue { state -> (DownloadOperation, Int) in
+            if let running = state.operations[key], let id = running.addHandler(handler) {
+                return (running, id)
+            }
+            let operation = DownloadOperation(key: key, options: handler.request.options, downloader: self)
+            let id = operation.addHandler(handler) ?? 0
+            state.operations[key] = operation
+            state.queue.append(QueuedOperation(operation: operation, sequence: state.sequence))
+            state.sequence += 1
+            return (operation, id)
+        }
+        startQueuedOperations()
+        return DownloadToken(url: url, operation: operation, handlerID: handlerID)
+    }
+
+    /// Starts queued operations while slots are free: highest priority first, then by the
+    /// execution order.
+    private func startQueuedOperations() {
+        while let next = nextOperationToStart() {
+            next.start()
+        }
+    }
+
+    private func nextOperationToStart() -> DownloadOperation? {
+        state.withLockedValue { state in
+            guard !state.isSuspended, state.running < state.maxConcurrentDownloads, !state.queue.isEmpty else { return nil }
+            let lifo = config.executionOrder == .lifo
+            let queue = state.queue
+            guard let index = queue.indices.max(by: { a, b in
+                let first = queue[a], second = queue[b]
+                if first.operation.priority != second.operation.priority {
+                    return first.operation.priority < second.operation.priority
+                }
+                return lifo ? first.sequence < second.sequence : first.sequence > second.sequence
+            }) else { return nil }
+            state.running += 1
+            return state.queue.remove(at: index).operation
+        }
+    }
+
+    /// Forgets an operation every caller left before it started.
+    func removeQueuedOperation(_ operation: DownloadOperation) {
+        state.withLockedValue { state in
+            state.queue.removeAll { $0.operation === operation }
+            if state.operations[operation.key] === operation {
+                state.operations[operation.key] = nil
+            }
+        }
+    }
+
+    func operationDidFinish(_ operation: DownloadOperation) {
+        state.withLockedValue { state in
+            state.running -= 1
+            if state.operations[operation.key] === operation {
+                state.operations[operation.key] = nil
+            }
+        }
+        startQueuedOperations()
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// How an ``ImageDownloader`` behaves (the seed's `SDWebImageDownloaderConfig`).
+///
+/// The downloader copies the configuration when it is created; only
+/// ``ImageDownloader/maxConcurrentDownloads`` and ``ImageDownloader/isSuspended`` change
+/// later.
+public struct ImageDownloaderConfig: Sendable {
+    /// Changes the request before it is sent; returning `nil` cancels the download with
+    /// ``ImageError/Code/refused``.
+    public typealias RequestModifier = @Sendable (DownloadRequest) -> DownloadRequest?
+    /// Changes the response head before it is checked; returning `nil` fails the download
+    /// with ``ImageError/Code/badServerResponse``.
+    public typealias ResponseModifier = @Sendable (DownloadResponse) -> DownloadResponse?
+
+    /// How many transfers run at once.
+    public var maxConcurrentDownloads = 6
+    /// How long a connection may take to open, and how long a response may stay silent,
+    /// before the download fails with ``ImageError/Code/timedOut``; 0 or less means 15 s.
+    public var downloadTimeout: TimeInterval = 15
+    /// Which queued download starts next among those of one priority.
+    public var executionOrder = DownloadExecutionOrder.fifo
+    /// Headers sent with every request. The default `Accept` lists the formats the
+    /// library decodes.
+    public var httpHeaders: [String: String] = [
+        "Accept": "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8",
+    ]
+    /// Changes each request before it is sent (the seed's `headersFilter`).
+    public var requestModifier: RequestModifier?
+    /// Changes each response head before it is checked.
+    public var responseModifier: ResponseModifier?
+    /// The user name for HTTP Basic authentication; sent only to the URL's own origin.
+    public var username: String?
+    /// The password for HTTP Basic authentication.
+    public var password: String?
+    /// The status codes that count as success; `304` is always read as "not modified".
+    public var acceptableStatusCodes = 200..<300
+    /// The acceptable media types (such as `image/png`); `nil` accepts any.
+    public var acceptableContentTypes: Set<String>?
+    /// The smallest change of progress, as a fraction of the expected size (0…1), that
+    /// triggers a progress report or a partial decode. 0 reports every chunk.
+    public var minimumProgressInterval: Double = 0
+    /// The largest response body accepted; larger ones fail with
+    /// ``ImageError/Code/responseTooLarge`` without being buffered.
+    public var maximumResponseSize = 64 << 20
+    /// How many redirects one download may follow.
+    public var maximumRedirects = 10
+    /// The pixel memory budget of ``ImageDownloaderOptions/scaleDownLargeImages``.
+    public var scaleDownLimitBytes = 60 << 20
+    /// The coders that decode the downloaded bytes.
+    public var coders = ImageCodersManager.shared
+    /// The queue callbacks of the callback API run on unless the caller names one.
+    /// A global concurrent queue, so the main queue need not be serviced.
+    public var callbackQueue = DispatchQueue.global(qos: .userInitiated)
+
+    /// The default configuration.
+    public init() {}
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// One caller's request to a loader: the URL, how to download and decode it, and where to
+/// report progress.
+public struct ImageLoadRequest: Sendable {
+    /// Called with `(received bytes, expected bytes or -1)`; the first call is `(0, …)`.
+    public typealias Progress = @Sendable (_ received: Int64, _ expected: Int64) -> Void
+    /// Called with each partial image of a progressive download.
+    public typealias PartialImage = @Sendable (Image) -> Void
+
+    /// The image's URL.
+    public var url: URL
+    /// How to download.
+    public var options: ImageDownloaderOptions
+    /// How to decode (thumbnail size, limits); callers sharing a download may differ here.
+    public var decodeOptions: ImageDecodeOptions
+    /// The cached copy's validators, to revalidate instead of downloading again.
+    public var validators: HTTPValidators?
+    /// Progress reports.
+    public var progress: Progress?
+    /// Partial images, with ``ImageDownloaderOptions/progressiveDownload``.
+    public var partialImage: PartialImage?
+
+    /// Creates a request.
+    public init(
+        url: URL,
+        options: ImageDownloaderOptions = [],
+        decodeOptions: ImageDecodeOptions = ImageDecodeOptions(),
+        validators: HTTPValidators? = nil,
+        progress: Progress? = nil,
+        partialImage: PartialImage? = nil
+    ) {
+        self.url = url
+        self.options = options
+        self.decodeOptions = decodeOptions
+        self.validators = validators
+        self.progress = progress
+        self.partialImage = partialImage
+    }
+}

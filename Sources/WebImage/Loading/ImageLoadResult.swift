@@ -1,0 +1,21 @@
+import Foundation
+
+/// What a loader produced: the decoded image, the bytes it came from and, for HTTP, the response.
+public struct ImageLoadResult: Sendable {
+    /// The decoded image; `nil` only when ``isNotModified`` is `true`.
+    public var image: Image?
+    /// The bytes as received (empty for a "not modified" answer).
+    public var data: Data
+    /// The HTTP response, or `nil` for loaders without one (files, `data:` URLs).
+    public var response: DownloadResponse?
+    /// The server answered `304 Not Modified` to the validators given: the cached copy is current.
+    public var isNotModified: Bool
+
+    /// Creates a result.
+    public init(image: Image?, data: Data, response: DownloadResponse? = nil, isNotModified: Bool = false) {
+        self.image = image
+        self.data = data
+        self.response = response
+        self.isNotModified = isNotModified
+    }
+}
