@@ -88,4 +88,12 @@ extension ImageCache {
             calculateDiskSize { count, _ in continuation.resume(returning: count) }
         }
     }
+
+    /// The HTTP facts stored with the disk entry for `key` (validators, content type,
+    /// expiry), read on the I/O queue; `nil` when there is no entry or no metadata.
+    public func metadata(forKey key: String) async -> DiskCacheEntryMetadata? {
+        await withCheckedContinuation { continuation in
+            ioQueue.async { continuation.resume(returning: self.diskCache.metadata(forKey: key)) }
+        }
+    }
 }

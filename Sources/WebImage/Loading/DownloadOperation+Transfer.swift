@@ -38,6 +38,9 @@ extension DownloadOperation {
     private func makeRequest(for url: URL) throws(ImageError) -> HTTPClientRequest {
         let config = downloader.config
         var request = DownloadRequest(url: url, headers: downloader.requestHeaders())
+        for (name, value) in key.headers.sorted(by: { $0.key < $1.key }) {
+            request.headers.replaceOrAdd(name: name, value: value)
+        }
         if let validators = key.validators {
             if let eTag = validators.eTag {
                 request.headers.replaceOrAdd(name: "If-None-Match", value: eTag)

@@ -16,6 +16,9 @@ public struct ImageLoadRequest: Sendable {
     public var decodeOptions: ImageDecodeOptions
     /// The cached copy's validators, to revalidate instead of downloading again.
     public var validators: HTTPValidators?
+    /// Headers added to (or replacing) the downloader's own for this request; requests
+    /// for one URL share a transfer only when these match too.
+    public var headers: [String: String]
     /// Progress reports.
     public var progress: Progress?
     /// Partial images, with ``ImageDownloaderOptions/progressiveDownload``.
@@ -27,6 +30,7 @@ public struct ImageLoadRequest: Sendable {
         options: ImageDownloaderOptions = [],
         decodeOptions: ImageDecodeOptions = ImageDecodeOptions(),
         validators: HTTPValidators? = nil,
+        headers: [String: String] = [:],
         progress: Progress? = nil,
         partialImage: PartialImage? = nil
     ) {
@@ -34,6 +38,7 @@ public struct ImageLoadRequest: Sendable {
         self.options = options
         self.decodeOptions = decodeOptions
         self.validators = validators
+        self.headers = headers
         self.progress = progress
         self.partialImage = partialImage
     }

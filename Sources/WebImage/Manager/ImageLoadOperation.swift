@@ -1,0 +1,57 @@
+import NIOConcurrencyHelpers
+
+/// A running load, as the manager's callback API returns it: cancel it to cancel the
+/// cache query and this caller's share of the download. A cancelled load never calls
+/// its completion.
+public final class ImageLoadOperation: Sendable {
+    private struct State {
+        var isCancelled = false
+        var isFinished = false
+        var task: Task<Void, Never>?
+    }
+
+    private let state = NIOLockedValueBox(State())
+    private let onEnd: @Sendable (ImageLoadOperation) -> Void
+
+    init(onEnd: @escaping @Sendable (ImageLoadOperation) -> Void) {
+        self.onEnd = onEnd
+    }
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool { state.withLockedValue { $0.isCancelled } }
+
+    /// Whether the load has delivered its last answer (or was cancelled).
+    public var isFinished: Bool { state.withLockedValue { $0.isFinished || $0.isCancelled } }
+
+    /// Stops the load; no completion is called after this returns on the callback queue.
+    public func cancel() {
+        let task = state.withLockedValue { state -> Task<Void, Never>? in
+            guard !state.isCancelled, !state.isFinished else { return nil }
+            state.isCancelled = true
+            return state.task
+        }
+        task?.cancel()
+        onEnd(self)
+    }
+
+    /// Starts the load's task, unless the operation was cancelled first.
+    func start(_ body: @escaping @Sendable () async -> Void) {
+        state.withLockedValue { state in
+            guard !state.isCancelled else { return }
+            state.task = Task { await body() }
+        }
+    }
+
+    /// Marks the load finished; returns `false` when it was cancelled instead.
+    @discardableResult
+    func finish() -> Bool {
+        let finished = state.withLockedValue { state -> Bool in
+            guard !state.isCancelled, !state.isFinished else { return false }
+            state.isFinished = true
+            state.task = nil
+            return true
+        }
+        if finished { onEnd(self) }
+        return finished
+    }
+}

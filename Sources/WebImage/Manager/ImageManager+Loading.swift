@@ -1,0 +1,167 @@
+import Foundation
+
+extension ImageManager {
+    /// The one load engine behind every API: the seed's `loadImageWithURL` algorithm.
+    ///
+    /// Reports through `emit`; reports nothing once the calling task is cancelled.
+    func run(_ request: ImageRequest, emit: @escaping @Sendable (ImageLoadEvent) -> Void) async {
+        let options = request.options
+        guard let url = request.url, !url.absoluteString.isEmpty else {
+            emit(.response(ImageResponse(error: ImageError(.invalidURL, "the image URL is missing or empty"), url: request.url)))
+            return
+        }
+        if failedURLs.contains(url), !options.contains(.retryFailed) {
+            let error = ImageError(.blacklisted, "\(url.absoluteString) failed before; use retryFailed to try it again")
+            emit(.response(ImageResponse(error: error, url: url)))
+            return
+        }
+        let key = cacheKey(for: request)
+
+        var cached: ImageCacheResult?
+        if !options.contains(.fromLoaderOnly), request.queryCacheType != .none {
+            do {
+                cached = try await cache.image(forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions)
+            } catch {
+                return
+            }
+        }
+        if Task.isCancelled { return }
+
+        let wantsDownload = cached == nil || options.contains(.refreshCached)
+        let mayDownload = !options.contains(.fromCacheOnly) && (shouldDownload?(url) ?? true)
+        if let cached {
+            emit(.response(ImageResponse(image: cached.image, data: cached.data, cacheType: cached.cacheType, url: url)))
+        }
+        guard wantsDownload, mayDownload else {
+            if cached == nil {
+                let error = options.contains(.fromCacheOnly)
+                    ? ImageError(.notFound, "\(url.absoluteString) is not in the cache and fromCacheOnly forbids loading it")
+                    : nil
+                emit(.response(ImageResponse(error: error, url: url)))
+            }
+            return
+        }
+
+        var validators: HTTPValidators?
+        if cached != nil, let metadata = await cache.metadata(forKey: key) {
+            validators = HTTPValidators(eTag: metadata.entityTag, lastModified: metadata.lastModified)
+        }
+        let progressive = options.contains(.progressiveDownload) && cached == nil
+            && !options.contains(.scaleDownLargeImages)
+        var partialImage: ImageLoadRequest.PartialImage?
+        if progressive {
+            partialImage = { @Sendable image in emit(.partialImage(image)) }
+        }
+        let loadRequest = ImageLoadRequest(
+            url: url,
+            options: ImageManager.downloaderOptions(for: options, hasCachedImage: cached != nil),
+            decodeOptions: decodeOptions(for: request, key: key),
+            validators: validators,
+            headers: request.headers,
+            progress: { received, expected in emit(.progress(received: received, expected: expected)) },
+            partialImage: partialImage
+        )
+
+        let result: ImageLoadResult
+        do {
+            result = try await loader.loadImage(loadRequest)
+        } catch {
+            guard error.code != .cancelled, !Task.isCancelled else { return }
+            if shouldBlock(url, error: error) {
+                failedURLs.insert(url)
+            }
+            emit(.response(ImageResponse(error: error, url: url)))
+            return
+        }
+        if Task.isCancelled { return }
+        if options.contains(.retryFailed) {
+            failedURLs.remove(url)
+        }
+        guard !result.isNotModified else {
+            if cached == nil {
+                let error = ImageError(.notFound, "the server answered 304 Not Modified but there is no cached copy")
+                emit(.response(ImageResponse(error: error, url: url)))
+            }
+            return
+        }
+        guard let downloaded = result.image else {
+            emit(.response(ImageResponse(error: ImageError(.badImageData, "the loader returned no image"), url: url)))
+            return
+        }
+        let image = await transformed(downloaded, request: request)
+        if Task.isCancelled { return }
+        await store(image, result: result, request: request, key: key, url: url)
+        if Task.isCancelled { return }
+        emit(.response(ImageResponse(image: image, data: result.data, cacheType: .none, url: url)))
+    }
+
+    /// The seed's translation of manager options into downloader options: a cached image
+    /// being refreshed turns progressive decoding off and ignores a cached response.
+    static func downloaderOptions(for options: ImageOptions, hasCachedImage: Bool) -> ImageDownloaderOptions {
+        var result: ImageDownloaderOptions = []
+        let pairs: [(ImageOptions, ImageDownloaderOptions)] = [
+            (.lowPriority, .lowPriority), (.progressiveDownload, .progressiveDownload),
+            (.refreshCached, .useURLCache), (.continueInBackground, .continueInBackground),
+            (.handleCookies, .handleCookies), (.allowInvalidSSLCertificates, .allowInvalidSSLCertificates),
+            (.highPriority, .highPriority), (.scaleDownLargeImages, .scaleDownLargeImages),
+        ]
+        for (option, downloaderOption) in pairs where options.contains(option) {
+            result.insert(downloaderOption)
+        }
+        if hasCachedImage, options.contains(.refreshCached) {
+            result.remove(.progressiveDownload)
+            result.insert(.ignoreCachedResponse)
+        }
+        return result
+    }
+
+    private func decodeOptions(for request: ImageRequest, key: String) -> ImageDecodeOptions {
+        var options = request.decodeOptions
+        options.scaleFactor = Image.scale(forKey: key)
+        return options
+    }
+
+    private func shouldBlock(_ url: URL, error: ImageError) -> Bool {
+        if let rule = shouldBlockFailedURL {
+            return rule(url, error)
+        }
+        return loader.shouldBlockFailedURL(url, error: error)
+    }
+
+    /// Runs the transformer on a worker thread (not the cooperative pool); animated images
+    /// only with ``ImageOptions/transformAnimatedImage``.
+    private func transformed(_ image: Image, request: ImageRequest) async -> Image {
+        guard let transformer = request.transformer ?? transformer,
+              !image.isAnimated || request.options.contains(.transformAnimatedImage)
+        else { return image }
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(returning: transformer.transform(image) ?? image)
+            }
+        }
+    }
+
+    /// Stores the loaded image. An image changed by a thumbnail or a transformer is stored
+    /// re-encoded (its bytes are not the download's); the download's own bytes and HTTP
+    /// facts go with an unchanged image, and with the original when asked for.
+    private func store(_ image: Image, result: ImageLoadResult, request: ImageRequest, key: String, url: URL) async {
+        let scope: ImageCacheType = request.options.contains(.cacheMemoryOnly)
+            ? (request.storeCacheType.includesMemory ? .memory : .none)
+            : request.storeCacheType
+        let metadata = result.response.map(DiskCacheEntryMetadata.init(response:))
+        let isDerived = request.thumbnailPixelSize != nil || image !== result.image
+        if scope != .none {
+            try? await cache.store(image, data: isDerived ? nil : result.data, forKey: key, scope: scope, metadata: metadata)
+        }
+        guard isDerived, request.originalStoreCacheType != .none else { return }
+        // A thumbnail load never decoded the full picture: its original goes to disk as bytes only.
+        let original = request.thumbnailPixelSize == nil ? result.image : nil
+        var originalScope = request.options.contains(.cacheMemoryOnly) ? .memory : request.originalStoreCacheType
+        if original == nil {
+            originalScope = originalScope.includesDisk ? .disk : .none
+        }
+        guard originalScope != .none else { return }
+        let originalKey = (request.cacheKeyFilter ?? cacheKeyFilter).map { $0(url) } ?? url.absoluteString
+        try? await cache.store(original, data: result.data, forKey: originalKey, scope: originalScope, metadata: metadata)
+    }
+}

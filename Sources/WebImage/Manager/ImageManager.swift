@@ -1,0 +1,213 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// Loads images: from memory, from disk, or from the network once however many callers
+/// ask — the seed's `SDWebImageManager`.
+///
+/// A load computes the cache key, refuses blacklisted URLs, asks the cache (memory at once,
+/// disk on the cache's I/O queue), downloads on a miss through its ``loader``, transforms,
+/// stores, and answers. The `async` API (``image(for:)``, ``events(for:)``) and the
+/// callback API (``loadImage(with:progress:completion:)``) share that one engine.
+public final class ImageManager: Sendable {
+    /// Decides whether a URL missing from the cache may be downloaded.
+    public typealias ShouldDownload = @Sendable (URL) -> Bool
+    /// Decides whether a failed URL is blacklisted, overriding the loader's rule.
+    public typealias ShouldBlockFailedURL = @Sendable (URL, ImageError) -> Bool
+
+    private struct Settings {
+        var shouldDownload: ShouldDownload?
+        var shouldBlockFailedURL: ShouldBlockFailedURL?
+        var transformer: (any ImageTransformer)?
+        var cacheKeyFilter: ImageRequest.CacheKeyFilter?
+        var callbackQueue = DispatchQueue.global(qos: .userInitiated)
+    }
+
+    /// The manager of the shared cache and the shared loaders.
+    public static let shared = ImageManager()
+
+    /// Where images are cached.
+    public let cache: ImageCache
+    /// What loads images missing from the cache (HTTP, files, `data:` URLs).
+    public let loader: any ImageLoader
+
+    let failedURLs = FailedURLSet()
+    private let settings = NIOLockedValueBox(Settings())
+    private let running = NIOLockedValueBox([ObjectIdentifier: ImageLoadOperation]())
+
+    /// Creates a manager on a cache and a loader.
+    public init(cache: ImageCache = .shared, loader: any ImageLoader = ImageLoadersManager.shared) {
+        self.cache = cache
+        self.loader = loader
+    }
+
+    /// Called before downloading an image the cache does not have; returning `false`
+    /// ends the load with no image and no error (the seed's delegate method).
+    public var shouldDownload: ShouldDownload? {
+        get { settings.withLockedValue { $0.shouldDownload } }
+        set { settings.withLockedValue { $0.shouldDownload = newValue } }
+    }
+
+    /// Decides which failures blacklist a URL; the loader's rule (everything but
+    /// transient network failures and cancellation) when `nil`.
+    public var shouldBlockFailedURL: ShouldBlockFailedURL? {
+        get { settings.withLockedValue { $0.shouldBlockFailedURL } }
+        set { settings.withLockedValue { $0.shouldBlockFailedURL = newValue } }
+    }
+
+    /// The transformer for requests that name none.
+    public var transformer: (any ImageTransformer)? {
+        get { settings.withLockedValue { $0.transformer } }
+        set { settings.withLockedValue { $0.transformer = newValue } }
+    }
+
+    /// The cache key filter for requests that name none.
+    public var cacheKeyFilter: ImageRequest.CacheKeyFilter? {
+        get { settings.withLockedValue { $0.cacheKeyFilter } }
+        set { settings.withLockedValue { $0.cacheKeyFilter = newValue } }
+    }
+
+    /// Where the callback API delivers for requests that name no queue. A global queue by
+    /// default: on Linux the main queue runs only in programs that service it (`dispatchMain()`
+    /// or a run loop); such programs, and view code, set it to `.main`.
+    public var callbackQueue: DispatchQueue {
+        get { settings.withLockedValue { $0.callbackQueue } }
+        set { settings.withLockedValue { $0.callbackQueue = newValue } }
+    }
+
+    /// The cache key of `url`: the filter's answer when one is set, else its absolute string;
+    /// empty for no URL.
+    public func cacheKey(for url: URL?) -> String {
+        guard let url else { return "" }
+        return cacheKeyFilter.map { $0(url) } ?? url.absoluteString
+    }
+
+    /// The key `request`'s image is cached under: the URL's key, marked with the thumbnail
+    /// size and the transformer's key when the request has them (as the seed does).
+    public func cacheKey(for request: ImageRequest) -> String {
+        guard let url = request.url else { return "" }
+        var key = (request.cacheKeyFilter ?? cacheKeyFilter).map { $0(url) } ?? url.absoluteString
+        if let thumbnail = request.thumbnailPixelSize {
+            key += "-Thumbnail(\(thumbnail.width)x\(thumbnail.height),\(request.preserveAspectRatio ? "fit" : "fill"))"
+        }
+        if let transformer = request.transformer ?? transformer {
+            key = transformer.transformedKey(for: key)
+        }
+        return key
+    }
+
+    // MARK: Running loads
+
+    /// Whether any load started with the callback API is running.
+    public var isRunning: Bool { running.withLockedValue { !$0.isEmpty } }
+
+    /// The loads started with the callback API that are still running.
+    public var runningOperations: [ImageLoadOperation] { running.withLockedValue { Array($0.values) } }
+
+    /// Cancels every running load started with the callback API.
+    public func cancelAll() {
+        for operation in runningOperations {
+            operation.cancel()
+        }
+    }
+
+    // MARK: Blacklist
+
+    /// Whether `url` is blacklisted.
+    public func isFailedURL(_ url: URL) -> Bool {
+        failedURLs.contains(url)
+    }
+
+    /// Takes `url` off the blacklist.
+    public func removeFailedURL(_ url: URL) {
+        failedURLs.remove(url)
+    }
+
+    /// Empties the blacklist.
+    public func removeAllFailedURLs() {
+        failedURLs.removeAll()
+    }
+
+    // MARK: Cache shortcuts
+
+    /// Whether the image for `url` is in memory or on disk.
+    public func cachedImageExists(for url: URL) async -> Bool {
+        let key = cacheKey(for: url)
+        if cache.imageFromMemory(forKey: key) != nil { return true }
+        return await cache.diskImageExists(forKey: key)
+    }
+
+    /// Whether the image for `url` is on disk.
+    public func diskImageExists(for url: URL) async -> Bool {
+        await cache.diskImageExists(forKey: cacheKey(for: url))
+    }
+
+    /// Stores `image` (and its bytes, if given) as the image of `url`.
+    public func saveImageToCache(_ image: Image, data: Data? = nil, for url: URL) async throws(ImageError) {
+        try await cache.store(image, data: data, forKey: cacheKey(for: url))
+    }
+
+    // MARK: Callback API
+
+    /// Loads the image `request` asks for and calls `completion` on the request's (or the
+    /// manager's) callback queue: once, or more often for progressive and refreshing loads.
+    ///
+    /// A memory hit that needs no revalidation completes at once, on the calling thread,
+    /// before this method returns (as the seed does on the main thread), so a view shows a
+    /// cached image without a placeholder flash. A cancelled load never completes.
+    @discardableResult
+    public func loadImage(
+        with request: ImageRequest,
+        progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)? = nil,
+        completion: @escaping @Sendable (ImageResponse) -> Void
+    ) -> ImageLoadOperation {
+        let operation = ImageLoadOperation { [weak self] operation in
+            _ = self?.running.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(operation)) }
+        }
+        if let hit = synchronousMemoryHit(for: request) {
+            operation.finish()
+            completion(hit)
+            return operation
+        }
+        let queue = DispatchQueue(label: "SwiftWebImage.ImageManager.callbacks", target: request.callbackQueue ?? callbackQueue)
+        running.withLockedValue { $0[ObjectIdentifier(operation)] = operation }
+        operation.start { [self] in
+            await run(request) { event in
+                queue.async {
+                    guard !operation.isCancelled else { return }
+                    switch event {
+                    case let .progress(received, expected):
+                        progress?(received, expected)
+                    case let .partialImage(image):
+                        completion(ImageResponse(image: image, isFinished: false, url: request.url))
+                    case let .response(response):
+                        completion(response)
+                    }
+                }
+            }
+            queue.async { operation.finish() }
+        }
+        return operation
+    }
+
+    /// Loads the image at `url` with `options`; see ``loadImage(with:progress:completion:)``.
+    @discardableResult
+    public func loadImage(
+        with url: URL?,
+        options: ImageOptions = [],
+        progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)? = nil,
+        completion: @escaping @Sendable (ImageResponse) -> Void
+    ) -> ImageLoadOperation {
+        loadImage(with: ImageRequest(url: url, options: options), progress: progress, completion: completion)
+    }
+
+    /// The memory hit that can answer `request` at once, if any.
+    func synchronousMemoryHit(for request: ImageRequest) -> ImageResponse? {
+        guard let url = request.url, !url.absoluteString.isEmpty,
+              request.queryCacheType.includesMemory,
+              request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly]),
+              !failedURLs.contains(url) || request.options.contains(.retryFailed),
+              let hit = cache.memoryResult(forKey: cacheKey(for: request), decodeOptions: request.decodeOptions)
+        else { return nil }
+        return ImageResponse(image: hit.image, data: hit.data, cacheType: .memory, url: url)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Everything one load asks for: the URL, the options and the typed per-request settings
+/// that the seed kept in a string-keyed context dictionary.
+public struct ImageRequest: Sendable {
+    /// Maps a URL to the key its image is cached under.
+    public typealias CacheKeyFilter = @Sendable (URL) -> String
+
+    /// The image's URL; `nil` (or an empty URL) fails at once with ``ImageError/Code/invalidURL``.
+    public var url: URL?
+    /// How the load behaves.
+    public var options: ImageOptions
+    /// Decode to fit this size (in pixels) instead of the full size; cached under its own key.
+    public var thumbnailPixelSize: PixelSize?
+    /// With ``thumbnailPixelSize``: fit inside it (`true`) or fill it exactly (`false`).
+    public var preserveAspectRatio: Bool
+    /// The pixel-memory budget for ``ImageOptions/scaleDownLargeImages`` (60 MB by default,
+    /// as the seed).
+    public var scaleDownLimitBytes: Int
+    /// Changes the image before it is cached; overrides the manager's transformer.
+    public var transformer: (any ImageTransformer)?
+    /// Maps the URL to its cache key; overrides the manager's filter.
+    public var cacheKeyFilter: CacheKeyFilter?
+    /// The queue completions and progress are delivered on; the manager's when `nil`.
+    public var callbackQueue: DispatchQueue?
+    /// Headers added to this request's HTTP request.
+    public var headers: [String: String]
+    /// Which cache levels are asked before loading.
+    public var queryCacheType: ImageCacheType
+    /// Which cache levels receive the loaded image (``ImageOptions/cacheMemoryOnly`` narrows it to memory).
+    public var storeCacheType: ImageCacheType
+    /// Where the untransformed original is stored too, when a transformer or thumbnail
+    /// changed the image (none by default, as the seed).
+    public var originalStoreCacheType: ImageCacheType
+
+    /// Creates a request.
+    public init(
+        url: URL?,
+        options: ImageOptions = [],
+        thumbnailPixelSize: PixelSize? = nil,
+        preserveAspectRatio: Bool = true,
+        scaleDownLimitBytes: Int = 60 << 20,
+        transformer: (any ImageTransformer)? = nil,
+        cacheKeyFilter: CacheKeyFilter? = nil,
+        callbackQueue: DispatchQueue? = nil,
+        headers: [String: String] = [:],
+        queryCacheType: ImageCacheType = .all,
+        storeCacheType: ImageCacheType = .all,
+        originalStoreCacheType: ImageCacheType = .none
+    ) {
+        self.url = url
+        self.options = options
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.preserveAspectRatio = preserveAspectRatio
+        self.scaleDownLimitBytes = scaleDownLimitBytes
+        self.transformer = transformer
+        self.cacheKeyFilter = cacheKeyFilter
+        self.callbackQueue = callbackQueue
+        self.headers = headers
+        self.queryCacheType = queryCacheType
+        self.storeCacheType = storeCacheType
+        self.originalStoreCacheType = originalStoreCacheType
+    }
+
+    /// A request for a URL given as a string: an unparsable or empty string makes a request
+    /// that fails with ``ImageError/Code/invalidURL`` (the seed's "string instead of URL" guard).
+    public init(string: String, options: ImageOptions = []) {
+        self.init(url: string.isEmpty ? nil : URL(string: string), options: options)
+    }
+
+    /// How the loaded bytes are decoded for this request.
+    var decodeOptions: ImageDecodeOptions {
+        var decode = ImageDecodeOptions()
+        decode.thumbnailPixelSize = thumbnailPixelSize
+        decode.preserveAspectRatio = preserveAspectRatio
+        decode.firstFrameOnly = options.contains(.decodeFirstFrameOnly)
+        if options.contains(.scaleDownLargeImages) {
+            decode.scaleDownLimitBytes = scaleDownLimitBytes
+        }
+        return decode
+    }
+}
