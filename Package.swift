@@ -60,6 +60,7 @@ let package = Package(
             name: "webimage",
             dependencies: [
                 "WebImage",
+                "LoopbackHTTPServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

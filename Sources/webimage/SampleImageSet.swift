@@ -26,21 +26,46 @@ struct SampleImageSet {
     /// Paints and encodes `count` samples; `largestSide` caps the still images' longest side.
     init(count: Int = 12, largestSide: Int = 1600, coders: ImageCodersManager = .shared) throws(ImageError) {
         var samples: [Sample] = []
-        let kinds = Kind.allCases
         for index in 0..<count {
-            let kind = kinds[index % kinds.count]
-            let round = index / kinds.count
-            let hue = Double((index * 37) % 100) / 100
-            let side = max(64, largestSide >> (round % 4))
-            samples.append(try SampleImageSet.make(kind, index: index, hue: hue, side: side, coders: coders))
+            samples.append(try SampleImageSet.sample(at: index, largestSide: largestSide, coders: coders))
         }
         self.samples = samples
     }
 
-    private static func make(
-        _ kind: Kind, index: Int, hue: Double, side: Int, coders: ImageCodersManager
-    ) throws(ImageError) -> Sample {
+    /// The file name of sample `index`, known without painting it.
+    static func name(at index: Int) -> String {
         let number = String(index + 1).leftPadded(to: 4)
+        switch kind(at: index) {
+        case .jpegLandscape: return "\(number)-landscape.jpg"
+        case .jpegPortrait: return "\(number)-portrait.jpg"
+        case .pngBadge: return "\(number)-badge.png"
+        case .retinaBadge: return "\(number)-badge@2x.png"
+        case .pngDeep: return "\(number)-gradient-16bit.png"
+        case .gifAnimation: return "\(number)-bounce.gif"
+        case .apngAnimation: return "\(number)-bounce.png"
+        case .webpAnimation: return "\(number)-bounce.webp"
+        case .webpLossy: return "\(number)-landscape.webp"
+        case .webpLossless: return "\(number)-badge.webp"
+        case .truncatedJPEG: return "\(number)-truncated.jpg"
+        case .notAnImage: return "\(number)-not-an-image.png"
+        }
+    }
+
+    /// Paints and encodes sample `index` alone: the same bytes every time.
+    static func sample(at index: Int, largestSide: Int = 1600, coders: ImageCodersManager = .shared) throws(ImageError) -> Sample {
+        let round = index / Kind.allCases.count
+        let hue = Double((index * 37) % 100) / 100
+        let side = max(64, largestSide >> (round % 4))
+        return try make(kind(at: index), name: name(at: index), hue: hue, side: side, coders: coders)
+    }
+
+    private static func kind(at index: Int) -> Kind {
+        Kind.allCases[index % Kind.allCases.count]
+    }
+
+    private static func make(
+        _ kind: Kind, name: String, hue: Double, side: Int, coders: ImageCodersManager
+    ) throws(ImageError) -> Sample {
         func encoded(_ image: Image, _ format: ImageFormat, lossless: Bool = false) throws(ImageError) -> [UInt8] {
             Array(try coders.encode(image, as: format, options: ImageEncodeOptions(quality: 0.85, lossless: lossless)))
         }
@@ -52,37 +77,37 @@ struct SampleImageSet {
         switch kind {
         case .jpegLandscape:
             let image = Image(bitmap: SamplePainter.landscape(landscapeSize, hue: hue))
-            return Sample(name: "\(number)-landscape.jpg", data: try encoded(image, .jpeg), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .jpeg), isBroken: false)
         case .jpegPortrait:
             let image = Image(bitmap: SamplePainter.landscape(landscapeSize.transposed, hue: hue))
-            return Sample(name: "\(number)-portrait.jpg", data: try encoded(image, .jpeg), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .jpeg), isBroken: false)
         case .pngBadge:
             let image = Image(bitmap: SamplePainter.badge(PixelSize(width: 256, height: 256), hue: hue))
-            return Sample(name: "\(number)-badge.png", data: try encoded(image, .png), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .png), isBroken: false)
         case .retinaBadge:
             let image = Image(bitmap: SamplePainter.badge(PixelSize(width: 128, height: 128), hue: hue))
-            return Sample(name: "\(number)-badge@2x.png", data: try encoded(image, .png), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .png), isBroken: false)
         case .pngDeep:
             let image = Image(bitmap: SamplePainter.deepGradient(PixelSize(width: 320, height: 200)))
-            return Sample(name: "\(number)-gradient-16bit.png", data: try encoded(image, .png), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .png), isBroken: false)
         case .gifAnimation:
-            return Sample(name: "\(number)-bounce.gif", data: try encoded(animation(160), .gif), isBroken: false)
+            return Sample(name: name, data: try encoded(animation(160), .gif), isBroken: false)
         case .apngAnimation:
-            return Sample(name: "\(number)-bounce.png", data: try encoded(animation(160), .png), isBroken: false)
+            return Sample(name: name, data: try encoded(animation(160), .png), isBroken: false)
         case .webpAnimation:
-            return Sample(name: "\(number)-bounce.webp", data: try encoded(animation(200), .webp), isBroken: false)
+            return Sample(name: name, data: try encoded(animation(200), .webp), isBroken: false)
         case .webpLossy:
             let image = Image(bitmap: SamplePainter.landscape(landscapeSize, hue: hue))
-            return Sample(name: "\(number)-landscape.webp", data: try encoded(image, .webp), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .webp), isBroken: false)
         case .webpLossless:
             let image = Image(bitmap: SamplePainter.badge(PixelSize(width: 200, height: 200), hue: hue))
-            return Sample(name: "\(number)-badge.webp", data: try encoded(image, .webp, lossless: true), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .webp, lossless: true), isBroken: false)
         case .truncatedJPEG:
             let image = Image(bitmap: SamplePainter.landscape(PixelSize(width: 320, height: 240), hue: hue))
             let whole = try encoded(image, .jpeg)
-            return Sample(name: "\(number)-truncated.jpg", data: Array(whole.prefix(whole.count / 3)), isBroken: true)
+            return Sample(name: name, data: Array(whole.prefix(whole.count / 3)), isBroken: true)
         case .notAnImage:
-            return Sample(name: "\(number)-not-an-image.png", data: Array("<html>Not Found</html>\n".utf8), isBroken: true)
+            return Sample(name: name, data: Array("<html>Not Found</html>\n".utf8), isBroken: true)
         }
     }
 }
