@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
         .executable(name: "webimage", targets: ["webimage"]),
+        .library(name: "LoopbackHTTPServer", targets: ["LoopbackHTTPServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

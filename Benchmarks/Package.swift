@@ -8,6 +8,8 @@ let package = Package(
     dependencies: [
         .package(name: "SwiftWebImage", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "BenchmarkSupport"),
@@ -29,6 +31,19 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CacheBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "LoadingBenchmarks",
+            dependencies: [
+                .product(name: "WebImage", package: "SwiftWebImage"),
+                .product(name: "LoopbackHTTPServer", package: "SwiftWebImage"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/LoadingBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],
