@@ -77,9 +77,14 @@ struct FetchCommand: AsyncParsableCommand {
     /// request order. Only a URL's first load feeds the bar's byte count, since duplicates
     /// share one download.
     private func load(_ requests: [ImageRequest], with manager: ImageManager, bar: ProgressBar) async -> [LoadRecord] {
-        let firstIndex = Dictionary(requests.indices.map { (urls[$0], $0) }, uniquingKeysWith: { first, _ in first })
-        let counter: @Sendable (Int) -> (@Sendable (Int64) -> Void)? = { [urls] index in
-            firstIndex[urls[index]] == index ? { bar.addBytes($0) } : nil
+        var firstIndex: [String: Int] = [:]
+        for (index, argument) in urls.enumerated() where firstIndex[argument] == nil {
+            firstIndex[argument] = index
+        }
+        let countsBytes = Set(firstIndex.values)
+        let addBytes: @Sendable (Int64) -> Void = { bar.addBytes($0) }
+        let counter: @Sendable (Int) -> (@Sendable (Int64) -> Void)? = { index in
+            countsBytes.contains(index) ? addBytes : nil
         }
         if sequential {
             var records: [LoadRecord] = []

@@ -66,8 +66,8 @@ enum CommandLineTool {
         process.environment = environment
         let outputFile = scratch.appendingPathComponent("stdout-\(UUID().uuidString)")
         let errorFile = scratch.appendingPathComponent("stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         let output = try FileHandle(forWritingTo: outputFile)
         let error = try FileHandle(forWritingTo: errorFile)
         process.standardOutput = output
