@@ -65,7 +65,7 @@ struct FetchResult {
         switch response.cacheType {
         case .memory: line += ", from memory"
         case .disk: line += ", from disk"
-        default: line += ", downloaded"
+        default: line += ", loaded"
         }
         if callbacks > 1 { line += ", \(callbacks) callbacks" }
         if let savedPath { line += ", saved as \(savedPath)" }
