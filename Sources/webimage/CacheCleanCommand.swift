@@ -14,7 +14,7 @@ struct CacheCleanCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Entries not used for this many seconds expire (default: one week).", valueName: "seconds"))
     var maxAge: Double?
 
-    @Option(help: ArgumentHelp("The size limit in bytes (default: 0, no limit).", valueName: "n"))
+    @Option(help: ArgumentHelp("The size limit in bytes; 0 means no limit.", valueName: "n"))
     var maxSize = 0
 
     @Flag(help: "Print a JSON object.")
