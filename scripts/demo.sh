@@ -6,6 +6,6 @@ cd "$(dirname "$0")/.."
 scripts/install-system-packages.sh
 swift build -c release --product webimage
 if [ $# -eq 0 ]; then
-    set -- info Tests/WebImageTests/Fixtures
+    set -- demo
 fi
 exec .build/release/webimage "$@"

@@ -59,6 +59,12 @@ struct SampleImageSet {
         return try make(kind(at: index), name: name(at: index), hue: hue, side: side, coders: coders)
     }
 
+    /// Whether sample `index` is deliberately undecodable, known without painting it.
+    static func isBroken(at index: Int) -> Bool {
+        let kind = kind(at: index)
+        return kind == .truncatedJPEG || kind == .notAnImage
+    }
+
     private static func kind(at index: Int) -> Kind {
         Kind.allCases[index % Kind.allCases.count]
     }

@@ -2,10 +2,13 @@ import ArgumentParser
 
 /// The `webimage` command-line tool.
 @main
-struct WebImageCommand: ParsableCommand {
+struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Load, decode and cache images with SwiftWebImage.",
-        subcommands: [InfoCommand.self, ConvertCommand.self, SamplesCommand.self]
+        subcommands: [
+            InfoCommand.self, ConvertCommand.self, SamplesCommand.self,
+            FetchCommand.self, PrefetchCommand.self, CacheCommand.self, DemoCommand.self,
+        ]
     )
 }

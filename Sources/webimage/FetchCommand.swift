@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// `webimage fetch`: loads URLs through one manager, as a screen of image cells would.
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Load images through the manager: memory, disk, or one download per URL.",
+        discussion: """
+            All URLs load at once through one manager, so a URL given twice is downloaded once \
+            (unless --sequential). Prints one line per distinct URL, in input order; "callbacks" \
+            counts the answers its loads received. Exits 0 when every URL gave an image, 1 otherwise.
+            """
+    )
+
+    @Flag(help: "Print one JSON object per URL.")
+    var json = false
+
+    @OptionGroup var pipeline: PipelineOptions
+
+    @Option(
+        name: .customLong("options"),
+        help: ArgumentHelp("Load options, comma-separated (such as retryFailed,cacheMemoryOnly).", valueName: "names")
+    )
+    var optionNames: String?
+
+    @Option(help: ArgumentHelp("Decode to fit inside WIDTHxHEIGHT pixels.", valueName: "wxh"))
+    var thumbnail: PixelSize?
+
+    @Flag(help: "Load the URLs one after another instead of all at once.")
+    var sequential = false
+
+    @Option(help: ArgumentHelp("Write each image into this folder (created if missing).", valueName: "dir"))
+    var save: String?
+
+    @Argument(help: "Image URLs (http, https, file, data) or file paths.")
+    var urls: [String]
+
+    func validate() throws {
+        if let optionNames, ImageOptions(names: optionNames) == nil {
+            let valid = ImageOptions.named.map(\.name).joined(separator: ", ")
+            throw ValidationError("unknown option in '\(optionNames)'; the options are: \(valid)")
+        }
+    }
+
+    func run() async throws {
+        let options = optionNames.flatMap(ImageOptions.init(names:)) ?? []
+        let requests = urls.map { argument in
+            ImageRequest(url: URL(argument: argument), options: options, thumbnailPixelSize: thumbnail)
+        }
+        let loading = pipeline.makePipeline()
+        let bar = ProgressBar("fetch", total: requests.count)
+        let records = await load(requests, with: loading.manager, bar: bar)
+        bar.finish()
+        await loading.shutdown()
+
+        var saver = try save.map { try ImageSaver(folder: $0) }
+        var failures = 0
+        var seen = Set<String>()
+        for (index, argument) in urls.enumerated() where seen.insert(argument).inserted {
+            let indices = urls.indices.filter { urls[$0] == argument }
+            var result = FetchResult(argument: argument, records: indices.map { records[$0] })
+            if result.error == nil, saver != nil {
+                result.savedPath = saver?.save(result, isThumbnail: thumbnail != nil, order: index)
+                if result.savedPath == nil {
+                    result.saveError = ImageError(.fileSystem, "cannot write the image into \(save ?? "")")
+                }
+            }
+            if result.error != nil { failures += 1 }
+            print(json ? result.jsonObject.description : result.text)
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// Loads every request, all at once or one after another; the records come back in
+    /// request order. Only a URL's first load feeds the bar's byte count, since duplicates
+    /// share one download.
+    private func load(_ requests: [ImageRequest], with manager: ImageManager, bar: ProgressBar) async -> [LoadRecord] {
+        var firstIndex: [String: Int] = [:]
+        for (index, argument) in urls.enumerated() where firstIndex[argument] == nil {
+            firstIndex[argument] = index
+        }
+        let countsBytes = Set(firstIndex.values)
+        let addBytes: @Sendable (Int64) -> Void = { bar.addBytes($0) }
+        let counter: @Sendable (Int) -> (@Sendable (Int64) -> Void)? = { index in
+            countsBytes.contains(index) ? addBytes : nil
+        }
+        if sequential {
+            var records: [LoadRecord] = []
+            for (index, request) in requests.enumerated() {
+                records.append(await manager.record(request, onBytes: counter(index)))
+                bar.advance()
+            }
+            return records
+        }
+        return await withTaskGroup(of: (Int, LoadRecord).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask { (index, await manager.record(request, onBytes: counter(index))) }
+            }
+            var records = [LoadRecord](repeating: LoadRecord(), count: requests.count)
+            for await (index, record) in group {
+                records[index] = record
+                bar.advance()
+            }
+            return records
+        }
+    }
+}

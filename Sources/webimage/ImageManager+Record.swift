@@ -1,0 +1,24 @@
+import WebImage
+
+extension ImageManager {
+    /// Runs `request` to its end and records its answers and received bytes; `onBytes`
+    /// hears each increment of the download's progress.
+    func record(_ request: ImageRequest, onBytes: (@Sendable (Int64) -> Void)? = nil) async -> LoadRecord {
+        var record = LoadRecord()
+        for await event in events(for: request) {
+            switch event {
+            case let .progress(received, _):
+                if received > record.receivedBytes {
+                    onBytes?(received - record.receivedBytes)
+                    record.receivedBytes = received
+                }
+            case .partialImage:
+                break
+            case let .response(response):
+                record.answers += 1
+                record.response = response
+            }
+        }
+        return record
+    }
+}

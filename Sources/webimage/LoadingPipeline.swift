@@ -1,0 +1,31 @@
+import Foundation
+import WebImage
+
+/// An ``ImageManager`` on a cache and a downloader of its own, as one run of a command
+/// uses them: files, `data:` URLs and HTTP(S) all load through it.
+struct LoadingPipeline: Sendable {
+    /// The manager every load goes through.
+    let manager: ImageManager
+    /// The HTTP loader, owned by this pipeline.
+    let downloader: ImageDownloader
+
+    /// The manager's cache.
+    var cache: ImageCache { manager.cache }
+
+    /// Creates a pipeline whose loaders decode with `coders` (the downloader's own
+    /// coders come from `downloaderConfig`).
+    init(cache: ImageCache, downloaderConfig: ImageDownloaderConfig, coders: ImageCodersManager = .shared) {
+        downloader = ImageDownloader(config: downloaderConfig)
+        let loaders = ImageLoadersManager(loaders: [
+            FileImageLoader(coders: coders), DataURLImageLoader(coders: coders), downloader,
+        ])
+        manager = ImageManager(cache: cache, loader: loaders)
+    }
+
+    /// Closes the downloader's HTTP client and waits until the cache's background disk
+    /// work (trims, deletions) is done, so the process can exit.
+    func shutdown() async {
+        try? await downloader.shutdown()
+        await cache.waitForDiskMaintenance()
+    }
+}

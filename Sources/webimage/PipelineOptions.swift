@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// The options that build a command's loading pipeline: where the cache lives and its
+/// limits, and how the downloader talks to servers.
+struct PipelineOptions: ParsableArguments {
+    @OptionGroup var location: CacheLocationOptions
+
+    @Option(help: ArgumentHelp("Keep the disk cache under N bytes (0: unlimited).", valueName: "n"))
+    var maxDiskSize: Int?
+
+    @Option(help: ArgumentHelp("Seconds after which disk entries expire (default: one week).", valueName: "seconds"))
+    var maxDiskAge: Double?
+
+    @Option(
+        name: .customLong("header"),
+        help: ArgumentHelp("A header sent with every request, as \"Name: value\" (repeatable).", valueName: "header")
+    )
+    var headers: [String] = []
+
+    @Option(help: ArgumentHelp("HTTP Basic credentials for the images' own server.", valueName: "user:password"))
+    var user: String?
+
+    @Option(help: ArgumentHelp("Seconds a connection or a silent response may take (default: 15).", valueName: "seconds"))
+    var timeout: Double?
+
+    func validate() throws {
+        for header in headers where PipelineOptions.parseHeader(header) == nil {
+            throw ValidationError("a header must read \"Name: value\", not '\(header)'")
+        }
+        if let user, !user.contains(":") {
+            throw ValidationError("--user takes USER:PASSWORD")
+        }
+        if let timeout, timeout <= 0 {
+            throw ValidationError("--timeout must be more than 0 seconds")
+        }
+        if let maxDiskSize, maxDiskSize < 0 {
+            throw ValidationError("--max-disk-size cannot be negative")
+        }
+    }
+
+    /// The cache's configuration with the disk limits given.
+    var cacheConfig: ImageCacheConfig {
+        var config = ImageCacheConfig()
+        if let maxDiskSize { config.maxDiskSize = maxDiskSize }
+        if let maxDiskAge { config.maxDiskAge = maxDiskAge }
+        return config
+    }
+
+    /// The downloader's configuration with the headers, credentials and timeout given.
+    var downloaderConfig: ImageDownloaderConfig {
+        var config = ImageDownloaderConfig()
+        for case let (name, value)? in headers.map(PipelineOptions.parseHeader) {
+            config.httpHeaders[name] = value
+        }
+        if let user, let colon = user.firstIndex(of: ":") {
+            config.username = String(user[..<colon])
+            config.password = String(user[user.index(after: colon)...])
+        }
+        if let timeout { config.downloadTimeout = timeout }
+        return config
+    }
+
+    /// A manager on the cache and a downloader these options describe.
+    func makePipeline() -> LoadingPipeline {
+        LoadingPipeline(cache: location.makeCache(config: cacheConfig), downloaderConfig: downloaderConfig)
+    }
+
+    private static func parseHeader(_ text: String) -> (name: String, value: String)? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let name = text[..<colon].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, !name.contains(" ") else { return nil }
+        return (name, text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// `webimage prefetch`: fills the cache ahead of need through ``ImagePrefetcher``.
+struct PrefetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prefetch",
+        abstract: "Load URLs into the cache, a few at a time and at low priority.",
+        discussion: "Ends with 'finished N, skipped M'; exits 0 when nothing was skipped, 1 otherwise."
+    )
+
+    @OptionGroup var pipeline: PipelineOptions
+
+    @Option(help: ArgumentHelp("How many URLs load at once.", valueName: "n"))
+    var concurrency = 3
+
+    @Option(
+        name: .customLong("from"),
+        help: ArgumentHelp("A file of URLs, one per line ('-' for standard input; # starts a comment).", valueName: "file")
+    )
+    var listFile: String?
+
+    @Argument(help: "Image URLs (http, https, file, data) or file paths.")
+    var urls: [String] = []
+
+    func validate() throws {
+        if urls.isEmpty, listFile == nil {
+            throw ValidationError("give URLs, or a file of them with --from")
+        }
+        if concurrency < 1 {
+            throw ValidationError("--concurrency must be at least 1")
+        }
+    }
+
+    func run() async throws {
+        let arguments = urls + (try listFile.map(PrefetchCommand.readList) ?? [])
+        let parsed = arguments.compactMap(URL.init(argument:))
+        let unusable = arguments.count - parsed.count
+        for argument in arguments where URL(argument: argument) == nil {
+            Terminal.writeError("skipping '\(argument)': not a URL or an existing file\n")
+        }
+
+        let loading = pipeline.makePipeline()
+        let prefetcher = ImagePrefetcher(manager: loading.manager)
+        prefetcher.maxConcurrentPrefetchCount = concurrency
+        let bar = ProgressBar("prefetch", total: parsed.count)
+        let (finished, skipped) = await prefetcher.prefetch(parsed, progress: { finished, _ in bar.update(completed: finished) })
+        bar.finish()
+        await loading.shutdown()
+
+        print("finished \(finished + unusable), skipped \(skipped + unusable)")
+        if skipped + unusable > 0 { throw ExitCode(1) }
+    }
+
+    private static func readList(_ path: String) throws -> [String] {
+        let data: Data? = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+        guard let data, let text = String(data: data, encoding: .utf8) else {
+            throw ValidationError("cannot read the URL list \(path)")
+        }
+        return text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Runs the built `webimage` tool as a child process. The tool is built with the tests
+/// (the test target depends on it) and sits beside the test bundle, in
+/// `<scratch path>/<triple>/<configuration>`, whichever scratch path the build used.
+enum CommandLineTool {
+    /// What one run of the tool left behind.
+    struct Output: Sendable {
+        /// The exit status.
+        let status: Int32
+        /// Everything written to standard output.
+        let standardOutput: String
+        /// Everything written to standard error.
+        let standardError: String
+
+        /// The non-empty lines of standard output.
+        var lines: [String] {
+            standardOutput.split(separator: "\n").map(String.init)
+        }
+
+        /// Standard output's lines parsed as JSON objects.
+        func jsonLines() throws -> [[String: Any]] {
+            try lines.map { line in
+                guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                    throw NotJSON(line: line)
+                }
+                return object
+            }
+        }
+    }
+
+    struct NotFound: Error {}
+
+    struct NotJSON: Error {
+        let line: String
+    }
+
+    /// The tool's binary.
+    static var executable: URL {
+        get throws {
+            let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
+            var folder = URL(fileURLWithPath: running).deletingLastPathComponent()
+            while folder.path != "/" {
+                let candidate = folder.appendingPathComponent("webimage").path
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
+                   FileManager.default.isExecutableFile(atPath: candidate) {
+                    return URL(fileURLWithPath: candidate)
+                }
+                folder.deleteLastPathComponent()
+            }
+            throw NotFound()
+        }
+    }
+
+    /// Runs the tool with `arguments` and waits for it to exit. `XDG_CACHE_HOME` points
+    /// into `scratch`, so a run never touches the user's own cache; a run still going after
+    /// two minutes is terminated.
+    static func run(_ arguments: [String], scratch: URL) async throws -> Output {
+        let process = Process()
+        process.executableURL = try executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg-cache").path
+        process.environment = environment
+        let outputFile = scratch.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let errorFile = scratch.appendingPathComponent("stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputFile)
+        let error = try FileHandle(forWritingTo: errorFile)
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+
+        let (ended, end) = AsyncStream.makeStream(of: Void.self)
+        process.terminationHandler = { _ in end.finish() }
+        try process.run()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
+            if process.isRunning { process.terminate() }
+        }
+        for await _ in ended {}
+        try output.close()
+        try error.close()
+        defer {
+            try? FileManager.default.removeItem(at: outputFile)
+            try? FileManager.default.removeItem(at: errorFile)
+        }
+        return Output(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
+            standardError: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
+        )
+    }
+}
