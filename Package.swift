@@ -74,6 +74,7 @@ let package = Package(
             dependencies: [
                 "WebImage",
                 "CacheStressTool",
+                "webimage",
                 "LoopbackHTTPServer",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -6,6 +6,6 @@ struct WebImageCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Load, decode and cache images with SwiftWebImage.",
-        subcommands: [InfoCommand.self, ConvertCommand.self, SamplesCommand.self]
+        subcommands: [InfoCommand.self, ConvertCommand.self, SamplesCommand.self, GalleryCommand.self]
     )
 }
