@@ -106,7 +106,8 @@ struct GalleryCommand: ParsableCommand {
 
     private func browse(_ model: GalleryModel, renderer: GalleryFrameRenderer, changed: NIOLockedValueBox<Bool>) throws {
         guard let session = TerminalSession() else {
-            throw ValidationError("the gallery needs a terminal; use --snapshot to print one frame")
+            FileHandle.standardError.write(Data("error: the gallery needs a terminal; use --snapshot to print one frame\n".utf8))
+            throw ExitCode(1)
         }
         defer { session.restore() }
         model.start()
