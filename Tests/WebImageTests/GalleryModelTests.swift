@@ -11,6 +11,7 @@ import Testing
             let model = GalleryModel(urls: urls, columns: 4, rows: 3, manager: manager)
             let bound = model.layout.cellCount + model.layout.prefetchWindowSize
             model.start()
+            await server.waitForRequests(to: "/gallery/0.raw")
 
             var steps = 0
             var violations: [String] = []
