@@ -21,7 +21,7 @@ import Testing
             #expect(lines[3].contains("● #2 netw "))
             #expect(lines[7].contains("✗ #5 404  "))
             #expect(lines[7].hasSuffix(String(repeating: " ", count: 10)))
-            #expect(lines[8] == "items 1–5 of 5 · loading 0 · cancelled 0 · memory 0 · disk 0 · network 4 · errors 1")
+            #expect(lines[8] == "items 1–5 of 5 · in flight 0 · cancelled 0 · memory 0 · disk 0 · network 4 · errors 1")
             model.stop()
         }
     }

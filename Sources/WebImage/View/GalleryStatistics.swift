@@ -29,7 +29,7 @@ public struct GalleryStatistics: Sendable, Hashable {
 
     /// One line for a status bar.
     public var summary: String {
-        "loading \(inFlight) · cancelled \(cellLoadsCancelled + prefetchesCancelled) · memory \(memoryHits)"
+        "in flight \(inFlight) · cancelled \(cellLoadsCancelled + prefetchesCancelled) · memory \(memoryHits)"
             + " · disk \(diskHits) · network \(downloads) · errors \(errors)"
     }
 }
