@@ -81,7 +81,14 @@ struct GalleryCommand: ParsableCommand {
             imageRows: Self.imageRows
         )
         let changed = NIOLockedValueBox(true)
-        let model = GalleryModel(urls: imageURLs, columns: grid.columns, rows: grid.rows, manager: manager) {
+        let pixelsPerCell = renderer.images.graphics == .halfBlocks ? PixelSize(width: 1, height: 2) : renderer.images.cellPixelSize
+        let thumbnail = PixelSize(
+            width: (renderer.cellColumns - 1) * pixelsPerCell.width,
+            height: renderer.imageRows * pixelsPerCell.height
+        )
+        let model = GalleryModel(
+            urls: imageURLs, columns: grid.columns, rows: grid.rows, thumbnailPixelSize: thumbnail, manager: manager
+        ) {
             changed.withLockedValue { $0 = true }
         }
         defer { model.stop() }

@@ -76,10 +76,11 @@ import Testing
         }
     }
 
-    @Test func scrollingBackShowsCachedImagesAtOnce() async throws {
+    @Test func scrollingBackShowsCachedThumbnailsAtOnce() async throws {
         try await withTargetManager { server, manager in
             let urls = GalleryTestServer.routeImages(on: server, count: 60)
-            let model = GalleryModel(urls: urls, columns: 3, rows: 2, manager: manager)
+            let thumbnail = PixelSize(width: 2, height: 2)
+            let model = GalleryModel(urls: urls, columns: 3, rows: 2, thumbnailPixelSize: thumbnail, manager: manager)
             model.start()
             await model.visibleLoadsSettled()
             model.scroll(byPages: 2)
@@ -93,6 +94,7 @@ import Testing
             for item in 0..<6 {
                 let cell = try #require(model.cell(forItem: item))
                 #expect(cell.image?.testBlue == UInt8(item))
+                #expect(cell.image?.pixelSize == thumbnail)
                 #expect(cell.response?.cacheType == .memory)
             }
             #expect(server.requestCount(for: "/gallery/0.raw") == 1)

@@ -27,24 +27,29 @@ public final class GalleryModel: Sendable {
     public let cells: [GalleryCell]
     /// The manager every load goes through.
     public let manager: ImageManager
+    /// The size images are decoded to fit (a decode-time thumbnail), or `nil` for full size.
+    public let thumbnailPixelSize: PixelSize?
     /// Where changes happen and loads call back.
     public let queue = DispatchQueue(label: "SwiftWebImage.GalleryModel")
     private let state = NIOLockedValueBox(State())
     private let onChange: @Sendable () -> Void
 
     /// Creates a gallery of `urls` in a grid of `columns` × `rows` cells; `onChange` runs on
-    /// ``queue`` after anything visible changed.
+    /// ``queue`` after anything visible changed. With a `thumbnailPixelSize`, images are
+    /// decoded (and cached) at the size a cell shows instead of in full.
     public init(
         urls: [URL],
         columns: Int,
         rows: Int,
         prefetchScreens: Int = 1,
+        thumbnailPixelSize: PixelSize? = nil,
         manager: ImageManager = .shared,
         placeholder: Image = GalleryModel.defaultPlaceholder,
         onChange: @escaping @Sendable () -> Void = {}
     ) {
         self.urls = urls
         self.manager = manager
+        self.thumbnailPixelSize = thumbnailPixelSize
         self.onChange = onChange
         layout = GalleryLayout(itemCount: urls.count, columns: columns, rows: rows, prefetchScreens: prefetchScreens)
         cells = (0..<layout.cellCount).map { _ in GalleryCell(manager: manager, placeholder: placeholder, onChange: onChange) }
@@ -187,8 +192,7 @@ public final class GalleryModel: Sendable {
             state.cellLoads[index] = item
             state.statistics.cellLoadsStarted += 1
         }
-        let request = ImageRequest(url: urls[item], callbackQueue: queue)
-        cell.setImage(with: request, placeholder: cell.placeholder, completed: { [self] response in
+        cell.setImage(with: request(for: item), placeholder: cell.placeholder, completed: { [self] response in
             cell.record(response)
             state.withLockedValue { state in
                 state.cellLoads[index] = nil
@@ -228,8 +232,7 @@ public final class GalleryModel: Sendable {
             operation.cancel()
         }
         for item in wanted {
-            let request = ImageRequest(url: urls[item], options: [.lowPriority], callbackQueue: queue)
-            let operation = manager.loadImage(with: request) { [self] _ in
+            let operation = manager.loadImage(with: request(for: item, options: .lowPriority)) { [self] _ in
                 state.withLockedValue { _ = $0.prefetches.removeValue(forKey: item) }
                 updateInFlight()
             }
@@ -239,6 +242,10 @@ public final class GalleryModel: Sendable {
                 state.statistics.prefetchesStarted += 1
             }
         }
+    }
+
+    private func request(for item: Int, options: ImageOptions = []) -> ImageRequest {
+        ImageRequest(url: urls[item], options: options, thumbnailPixelSize: thumbnailPixelSize, callbackQueue: queue)
     }
 
     private func updateInFlight() {
