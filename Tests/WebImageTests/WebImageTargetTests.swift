@@ -221,4 +221,25 @@ import Testing
             #expect(recorder.responses.map(\.cacheType) == [.none])
         }
     }
+
+    @Test func progressiveLoadsShowPartialImagesAndCompleteOnce() async throws {
+        try await withTargetManager { server, manager in
+            let gate = LoopbackGate()
+            server.routeStalledRawImage("/progressive.raw", blue: 11, sentAtOnce: 24, until: gate)
+            let target = RecordingImageTarget(manager: manager)
+            let recorder = TargetResponseRecorder()
+
+            target.setImage(with: server.url(for: "/progressive.raw"), placeholder: grey, options: .progressiveDownload, completed: recorder.handler)
+            await target.waitForDisplays(2)
+            let partial = try #require(target.displayed[1])
+            #expect(recorder.responses.isEmpty)
+            #expect(partial.bitmap.rgba8(x: 3, y: 0) == RGBA8(red: 3, green: 0, blue: 11))
+            #expect(partial.bitmap.rgba8(x: 0, y: 2).alpha == 0)
+            gate.open()
+            await recorder.wait()
+
+            #expect(recorder.responses.map(\.isFinished) == [true])
+            #expect(target.image?.bitmap.rgba8(x: 0, y: 2) == RGBA8(red: 0, green: 2, blue: 11))
+        }
+    }
 }

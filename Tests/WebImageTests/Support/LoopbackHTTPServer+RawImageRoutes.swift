@@ -12,15 +12,16 @@ extension LoopbackHTTPServer {
 }
 
 extension LoopbackHTTPServer {
-    /// Serves a raw test image at `path` whose first 10 bytes are sent at once and the rest
-    /// only after `gate` opens, so a client sees a download under way.
-    func routeStalledRawImage(_ path: String, blue: UInt8, until gate: LoopbackGate) {
+    /// Serves a 4 × 3 raw test image at `path` whose first `sentAtOnce` bytes are sent at once
+    /// and the rest only after `gate` opens, so a client sees a download under way (24 bytes
+    /// hold the header and the first row).
+    func routeStalledRawImage(_ path: String, blue: UInt8, sentAtOnce: Int = 10, until gate: LoopbackGate) {
         route(path) { _, response in
             let body = RawRGBATestCoder.encode(width: 4, height: 3, blue: blue)
             await response.writeHead(status: 200, headers: [("Content-Type", "image/x-raw"), ("Content-Length", String(body.count))])
-            await response.writeBody(body.prefix(10))
+            await response.writeBody(body.prefix(sentAtOnce))
             await gate.wait()
-            await response.writeBody(body.dropFirst(10))
+            await response.writeBody(body.dropFirst(sentAtOnce))
             await response.end()
         }
     }

@@ -7,6 +7,7 @@ final class RecordingImageTarget: HighlightedWebImageTarget {
     let imageManager: ImageManager
     let imageIndicator: (any ImageIndicator)?
     private let shown = NIOLockedValueBox<(main: [Image?], highlighted: [Image?])>(([], []))
+    private let waiters = NIOLockedValueBox<[(count: Int, continuation: CheckedContinuation<Void, Never>)]>([])
 
     init(manager: ImageManager, indicator: (any ImageIndicator)? = nil) {
         imageManager = manager
@@ -21,7 +22,31 @@ final class RecordingImageTarget: HighlightedWebImageTarget {
     var image: Image? { displayed.last ?? nil }
 
     func display(_ image: Image?) {
-        shown.withLockedValue { $0.main.append(image) }
+        let count = shown.withLockedValue { shown in
+            shown.main.append(image)
+            return shown.main.count
+        }
+        let ready = waiters.withLockedValue { waiters in
+            defer { waiters.removeAll { $0.count <= count } }
+            return waiters.filter { $0.count <= count }.map(\.continuation)
+        }
+        for continuation in ready {
+            continuation.resume()
+        }
+    }
+
+    /// Returns once `count` main images have been shown.
+    func waitForDisplays(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = waiters.withLockedValue { waiters in
+                if displayed.count >= count { return true }
+                waiters.append((count, continuation))
+                return false
+            }
+            if done {
+                continuation.resume()
+            }
+        }
     }
 
     func displayHighlighted(_ image: Image?) {
