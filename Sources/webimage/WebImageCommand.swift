@@ -7,8 +7,8 @@ struct WebImageCommand: AsyncParsableCommand {
         commandName: "webimage",
         abstract: "Load, decode and cache images with SwiftWebImage.",
         subcommands: [
+            DemoCommand.self, FetchCommand.self, PrefetchCommand.self, CacheCommand.self, GalleryCommand.self,
             InfoCommand.self, ConvertCommand.self, SamplesCommand.self,
-            FetchCommand.self, PrefetchCommand.self, CacheCommand.self, DemoCommand.self,
         ]
     )
 }

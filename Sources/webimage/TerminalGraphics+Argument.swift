@@ -1,0 +1,4 @@
+import ArgumentParser
+import WebImage
+
+extension TerminalGraphics: ExpressibleByArgument {}
