@@ -3,7 +3,7 @@ import LoopbackHTTPServer
 import Testing
 @testable import WebImage
 
-@Suite("ImageManager blacklist")
+@Suite("ImageManager blacklist", .timeLimit(.minutes(1)))
 struct ImageManagerBlacklistTests {
     @Test func aNotFoundURLIsRefusedWithoutAskingTheServerAgain() async throws {
         try await ManagerTestHarness.run { harness in

@@ -3,7 +3,7 @@ import LoopbackHTTPServer
 import Testing
 @testable import WebImage
 
-@Suite("ImageManager cancellation and async API")
+@Suite("ImageManager cancellation and async API", .timeLimit(.minutes(1)))
 struct ImageManagerCancellationTests {
     @Test func cancellingBeforeTheCacheAnswersNeverCallsBack() async throws {
         try await ManagerTestHarness.run { harness in

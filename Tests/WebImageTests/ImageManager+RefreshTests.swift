@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
 
-@Suite("ImageManager refreshCached")
+@Suite("ImageManager refreshCached", .timeLimit(.minutes(1)))
 struct ImageManagerRefreshTests {
     /// Serves `/r.png` as version `version` with its ETag, and 304 to a request that names it.
     private func serveVersions(_ harness: ManagerTestHarness, version: NIOLockedValueBox<Int>) {

@@ -3,7 +3,7 @@ import LoopbackHTTPServer
 import Testing
 @testable import WebImage
 
-@Suite("ImageManager transformers and thumbnails")
+@Suite("ImageManager transformers and thumbnails", .timeLimit(.minutes(1)))
 struct ImageManagerTransformTests {
     private let halfSize = ResizingImageTransformer(size: PixelSize(width: 4, height: 3))
 

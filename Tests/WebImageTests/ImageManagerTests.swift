@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
 
-@Suite("ImageManager")
+@Suite("ImageManager", .timeLimit(.minutes(1)))
 struct ImageManagerTests {
     // MARK: URLs and keys
 

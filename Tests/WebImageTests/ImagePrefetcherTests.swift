@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
 
-@Suite("ImagePrefetcher")
+@Suite("ImagePrefetcher", .timeLimit(.minutes(1)))
 struct ImagePrefetcherTests {
     /// What a callback-API prefetch reported.
     private final class Report: Sendable {
