@@ -265,7 +265,8 @@ struct ImageManagerTests {
 
     @Test func theLastCompletionRunsAfterTheLoadLeftTheRunningSet() async throws {
         try await ManagerTestHarness.run { harness in
-            harness.serve("/a.png", try ManagerTestImage.png())
+            let gate = LoopbackGate()
+            harness.serve("/a.png", try ManagerTestImage.png(), after: gate)
             let manager = harness.manager
             let runningDuringCompletion = DownloadCallbackRecorder<Bool>()
             let recorder = ImageResponseRecorder()
@@ -274,6 +275,7 @@ struct ImageManagerTests {
                 recorder.record(response)
             }
             #expect(manager.isRunning)
+            gate.open()
             await recorder.wait(for: 1)
             #expect(runningDuringCompletion.values == [false])
         }

@@ -6,26 +6,6 @@ import Testing
 
 @Suite("ImagePrefetcher", .timeLimit(.minutes(1)))
 struct ImagePrefetcherTests {
-    /// What a callback-API prefetch reported.
-    private final class Report: Sendable {
-        let progress = DownloadCallbackRecorder<[Int]>()
-        let completions = DownloadCallbackRecorder<[Int]>()
-        private let done = LoopbackGate()
-
-        func recordProgress(_ finished: Int, _ total: Int) {
-            progress.append([finished, total])
-        }
-
-        func recordCompletion(_ finished: Int, _ skipped: Int) {
-            completions.append([finished, skipped])
-            done.open()
-        }
-
-        func waitForCompletion() async {
-            await done.wait()
-        }
-    }
-
     @Test func countsFinishedAndSkippedURLs() async throws {
         try await ManagerTestHarness.run { harness in
             let good = (0..<4).map { "/good\($0).png" }
@@ -34,7 +14,7 @@ struct ImagePrefetcherTests {
             }
             let urls = (good + ["/missing0.png", "/missing1.png"]).map(harness.url)
             let prefetcher = ImagePrefetcher(manager: harness.manager)
-            let report = Report()
+            let report = PrefetchReport()
             let queue = DispatchQueue(label: "prefetch-test.callbacks")
             prefetcher.prefetch(urls, callbackQueue: queue, progress: report.recordProgress, completion: report.recordCompletion)
             await report.waitForCompletion()
@@ -45,7 +25,7 @@ struct ImagePrefetcherTests {
             }
             #expect(await harness.cache.totalDiskCount() == 4)
 
-            let second = Report()
+            let second = PrefetchReport()
             prefetcher.prefetch(Array(urls.prefix(2)), callbackQueue: queue, progress: second.recordProgress, completion: second.recordCompletion)
             await second.waitForCompletion()
             #expect(second.completions.values == [[2, 0]])
@@ -71,7 +51,7 @@ struct ImagePrefetcherTests {
 
     @Test func emptyListsCompleteWithZeroCounts() async throws {
         try await ManagerTestHarness.run { harness in
-            let report = Report()
+            let report = PrefetchReport()
             ImagePrefetcher(manager: harness.manager).prefetch([], progress: report.recordProgress, completion: report.recordCompletion)
             await report.waitForCompletion()
             #expect(report.completions.values == [[0, 0]])
@@ -99,7 +79,7 @@ struct ImagePrefetcherTests {
             #expect(prefetcher.maxConcurrentPrefetchCount == 3)
             #expect(prefetcher.options == .lowPriority)
             prefetcher.maxConcurrentPrefetchCount = 2
-            let report = Report()
+            let report = PrefetchReport()
             prefetcher.prefetch((0..<8).map { harness.url("/\($0).png") }, completion: report.recordCompletion)
             await harness.server.waitForRequests(to: "/0.png")
             await harness.server.waitForRequests(to: "/1.png")
@@ -122,7 +102,7 @@ struct ImagePrefetcherTests {
             harness.serve("/b.png", try ManagerTestImage.png())
             let prefetcher = ImagePrefetcher(manager: harness.manager)
             prefetcher.maxConcurrentPrefetchCount = 1
-            let report = Report()
+            let report = PrefetchReport()
             prefetcher.prefetch([harness.url("/stalled.png"), harness.url("/b.png")], progress: report.recordProgress, completion: report.recordCompletion)
             await harness.server.waitForRequests(to: "/stalled.png")
             harness.downloader.cancelAllDownloads()
@@ -149,7 +129,7 @@ struct ImagePrefetcherTests {
 
             let prefetcher = ImagePrefetcher(manager: manager)
             prefetcher.maxConcurrentPrefetchCount = 1
-            let report = Report()
+            let report = PrefetchReport()
             prefetcher.prefetch([shared, harness.url("/b.png"), harness.url("/c.png")], progress: report.recordProgress, completion: report.recordCompletion)
             await loader.wait(forLoads: 2)
             prefetcher.cancelPrefetching()
