@@ -141,17 +141,16 @@ extension ImageManager {
         return loader.shouldBlockFailedURL(url, error: error)
     }
 
-    /// Runs the transformer on a worker thread (not the cooperative pool); animated images
-    /// only with ``ImageOptions/transformAnimatedImage``.
+    /// Runs the transformer on the decoding threads (not the cooperative pool); animated
+    /// images only with ``ImageOptions/transformAnimatedImage``.
     private func transformed(_ image: Image, request: ImageRequest) async -> Image {
         guard let transformer = request.transformer ?? transformer,
               !image.isAnimated || request.options.contains(.transformAnimatedImage)
         else { return image }
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: transformer.transform(image) ?? image)
-            }
+        let result = try? await DecodingWorkers.run { () throws(ImageError) -> Image in
+            transformer.transform(image) ?? image
         }
+        return result ?? image
     }
 
     /// Stores the loaded image. An image changed by a thumbnail or a transformer is stored
