@@ -20,7 +20,8 @@ public final class ImageLoadOperation: Sendable {
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { state.withLockedValue { $0.isCancelled } }
 
-    /// Whether the load has delivered its last answer (or was cancelled).
+    /// Whether the load has ended: its last answer is delivered (or being delivered), or it
+    /// was cancelled.
     public var isFinished: Bool { state.withLockedValue { $0.isFinished || $0.isCancelled } }
 
     /// Stops the load; no completion is called after this returns on the callback queue.

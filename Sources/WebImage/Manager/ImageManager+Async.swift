@@ -10,12 +10,12 @@ extension ImageManager {
     ///
     /// - Throws: the load's ``ImageError``; ``ImageError/Code/cancelled`` when the task is cancelled.
     public func image(for request: ImageRequest) async throws(ImageError) -> ImageResponse {
-        let last = LastResponse()
-        await run(request) { event in
-            if case let .response(response) = event { last.set(response) }
+        let cachedAnswer = LastResponse()
+        let final = await run(request) { event in
+            if case let .response(response) = event { cachedAnswer.set(response) }
         }
         if Task.isCancelled { throw ImageError(.cancelled, "the image load was cancelled") }
-        guard let response = last.value else {
+        guard let response = final ?? cachedAnswer.value else {
             throw ImageError(.cancelled, "the image load ended without an answer")
         }
         if let error = response.error { throw error }
@@ -32,7 +32,9 @@ extension ImageManager {
     public func events(for request: ImageRequest) -> AsyncStream<ImageLoadEvent> {
         AsyncStream { continuation in
             let task = Task {
-                await self.run(request) { continuation.yield($0) }
+                if let final = await self.run(request, emit: { continuation.yield($0) }) {
+                    continuation.yield(.response(final))
+                }
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }

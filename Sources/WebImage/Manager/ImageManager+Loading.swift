@@ -3,17 +3,18 @@ import Foundation
 extension ImageManager {
     /// The one load engine behind every API: the seed's `loadImageWithURL` algorithm.
     ///
-    /// Reports through `emit`; reports nothing once the calling task is cancelled.
-    func run(_ request: ImageRequest, emit: @escaping @Sendable (ImageLoadEvent) -> Void) async {
+    /// Reports progress, partial images and the cached answer of a refreshing load through
+    /// `emit`, and returns the last answer. A load that ends without one returns `nil`: a
+    /// cancelled load (which reports nothing once the calling task is cancelled), and a
+    /// refresh the server answers with "not modified".
+    func run(_ request: ImageRequest, emit: @escaping @Sendable (ImageLoadEvent) -> Void) async -> ImageResponse? {
         let options = request.options
         guard let url = request.url, !url.absoluteString.isEmpty else {
-            emit(.response(ImageResponse(error: ImageError(.invalidURL, "the image URL is missing or empty"), url: request.url)))
-            return
+            return ImageResponse(error: ImageError(.invalidURL, "the image URL is missing or empty"), url: request.url)
         }
         if failedURLs.contains(url), !options.contains(.retryFailed) {
             let error = ImageError(.blacklisted, "\(url.absoluteString) failed before; use retryFailed to try it again")
-            emit(.response(ImageResponse(error: error, url: url)))
-            return
+            return ImageResponse(error: error, url: url)
         }
         let key = cacheKey(for: request)
 
@@ -22,31 +23,42 @@ extension ImageManager {
             do {
                 cached = try await cache.image(forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions)
             } catch {
-                return
+                return nil
             }
         }
-        if Task.isCancelled { return }
+        if Task.isCancelled { return nil }
 
         let wantsDownload = cached == nil || options.contains(.refreshCached)
-        let mayDownload = !options.contains(.fromCacheOnly) && (shouldDownload?(url) ?? true)
-        if let cached {
-            emit(.response(ImageResponse(image: cached.image, data: cached.data, cacheType: cached.cacheType, url: url)))
+        let mayDownload = wantsDownload && !options.contains(.fromCacheOnly) && (shouldDownload?(url) ?? true)
+        let cachedResponse = cached.map { ImageResponse(image: $0.image, data: $0.data, cacheType: $0.cacheType, url: url) }
+        guard mayDownload else {
+            if let cachedResponse { return cachedResponse }
+            let error = options.contains(.fromCacheOnly)
+                ? ImageError(.notFound, "\(url.absoluteString) is not in the cache and fromCacheOnly forbids loading it")
+                : nil
+            return ImageResponse(error: error, url: url)
         }
-        guard wantsDownload, mayDownload else {
-            if cached == nil {
-                let error = options.contains(.fromCacheOnly)
-                    ? ImageError(.notFound, "\(url.absoluteString) is not in the cache and fromCacheOnly forbids loading it")
-                    : nil
-                emit(.response(ImageResponse(error: error, url: url)))
-            }
-            return
+        if let cachedResponse {
+            emit(.response(cachedResponse))
         }
+        return await download(url, request: request, key: key, hasCachedImage: cached != nil, emit: emit)
+    }
 
+    /// Loads, transforms and stores the image of a load the cache could not (or, for a
+    /// refresh, need not) answer alone; returns its last answer.
+    private func download(
+        _ url: URL,
+        request: ImageRequest,
+        key: String,
+        hasCachedImage: Bool,
+        emit: @escaping @Sendable (ImageLoadEvent) -> Void
+    ) async -> ImageResponse? {
         var validators: HTTPValidators?
-        if cached != nil, let metadata = await cache.metadata(forKey: key) {
+        if hasCachedImage, let metadata = await cache.metadata(forKey: key) {
             validators = HTTPValidators(eTag: metadata.entityTag, lastModified: metadata.lastModified)
         }
-        let progressive = options.contains(.progressiveDownload) && cached == nil
+        let options = request.options
+        let progressive = options.contains(.progressiveDownload) && !hasCachedImage
             && !options.contains(.scaleDownLargeImages)
         var partialImage: ImageLoadRequest.PartialImage?
         if progressive {
@@ -54,7 +66,7 @@ extension ImageManager {
         }
         let loadRequest = ImageLoadRequest(
             url: url,
-            options: ImageManager.downloaderOptions(for: options, hasCachedImage: cached != nil),
+            options: ImageManager.downloaderOptions(for: options, hasCachedImage: hasCachedImage),
             decodeOptions: decodeOptions(for: request, key: key),
             validators: validators,
             headers: request.headers,
@@ -66,33 +78,34 @@ extension ImageManager {
         do {
             result = try await loader.loadImage(loadRequest)
         } catch {
-            guard error.code != .cancelled, !Task.isCancelled else { return }
-            if shouldBlock(url, error: error) {
+            if Task.isCancelled { return nil }
+            // A transfer cancelled under the caller (the downloader's `cancelAllDownloads`)
+            // still answers, as the seed does, but never blacklists.
+            if error.code != .cancelled, shouldBlock(url, error: error) {
                 failedURLs.insert(url)
             }
-            emit(.response(ImageResponse(error: error, url: url)))
-            return
+            return ImageResponse(error: error, url: url)
         }
-        if Task.isCancelled { return }
+        if Task.isCancelled { return nil }
         if options.contains(.retryFailed) {
             failedURLs.remove(url)
         }
         guard !result.isNotModified else {
-            if cached == nil {
-                let error = ImageError(.notFound, "the server answered 304 Not Modified but there is no cached copy")
-                emit(.response(ImageResponse(error: error, url: url)))
+            guard hasCachedImage else {
+                return ImageResponse(error: ImageError(.notFound, "the server answered 304 Not Modified but there is no cached copy"), url: url)
             }
-            return
+            return nil
         }
         guard let downloaded = result.image else {
-            emit(.response(ImageResponse(error: ImageError(.badImageData, "the loader returned no image"), url: url)))
-            return
+            return ImageResponse(error: ImageError(.badImageData, "the loader returned no image"), url: url)
         }
         let image = await transformed(downloaded, request: request)
-        if Task.isCancelled { return }
-        await store(image, result: result, request: request, key: key, url: url)
-        if Task.isCancelled { return }
-        emit(.response(ImageResponse(image: image, data: result.data, cacheType: .none, url: url)))
+        if Task.isCancelled { return nil }
+        // A thumbnail or transformed image is not what the downloaded bytes encode.
+        let isDerived = request.thumbnailPixelSize != nil || image !== downloaded
+        await store(image, isDerived: isDerived, result: result, request: request, key: key, url: url)
+        if Task.isCancelled { return nil }
+        return ImageResponse(image: image, data: isDerived ? nil : result.data, cacheType: .none, url: url)
     }
 
     /// The seed's translation of manager options into downloader options: a cached image
@@ -128,28 +141,26 @@ extension ImageManager {
         return loader.shouldBlockFailedURL(url, error: error)
     }
 
-    /// Runs the transformer on a worker thread (not the cooperative pool); animated images
-    /// only with ``ImageOptions/transformAnimatedImage``.
+    /// Runs the transformer on the decoding threads (not the cooperative pool); animated
+    /// images only with ``ImageOptions/transformAnimatedImage``.
     private func transformed(_ image: Image, request: ImageRequest) async -> Image {
         guard let transformer = request.transformer ?? transformer,
               !image.isAnimated || request.options.contains(.transformAnimatedImage)
         else { return image }
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: transformer.transform(image) ?? image)
-            }
+        let result = try? await DecodingWorkers.run { () throws(ImageError) -> Image in
+            transformer.transform(image) ?? image
         }
+        return result ?? image
     }
 
     /// Stores the loaded image. An image changed by a thumbnail or a transformer is stored
     /// re-encoded (its bytes are not the download's); the download's own bytes and HTTP
     /// facts go with an unchanged image, and with the original when asked for.
-    private func store(_ image: Image, result: ImageLoadResult, request: ImageRequest, key: String, url: URL) async {
+    private func store(_ image: Image, isDerived: Bool, result: ImageLoadResult, request: ImageRequest, key: String, url: URL) async {
         let scope: ImageCacheType = request.options.contains(.cacheMemoryOnly)
             ? (request.storeCacheType.includesMemory ? .memory : .none)
             : request.storeCacheType
         let metadata = result.response.map(DiskCacheEntryMetadata.init(response:))
-        let isDerived = request.thumbnailPixelSize != nil || image !== result.image
         if scope != .none {
             try? await cache.store(image, data: isDerived ? nil : result.data, forKey: key, scope: scope, metadata: metadata)
         }

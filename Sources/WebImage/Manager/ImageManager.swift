@@ -171,7 +171,7 @@ public final class ImageManager: Sendable {
         let queue = DispatchQueue(label: "SwiftWebImage.ImageManager.callbacks", target: request.callbackQueue ?? callbackQueue)
         running.withLockedValue { $0[ObjectIdentifier(operation)] = operation }
         operation.start { [self] in
-            await run(request) { event in
+            let final = await run(request) { event in
                 queue.async {
                     guard !operation.isCancelled else { return }
                     switch event {
@@ -184,7 +184,12 @@ public final class ImageManager: Sendable {
                     }
                 }
             }
-            queue.async { operation.finish() }
+            // As the seed, the load leaves the running set before its last completion runs.
+            queue.async {
+                if operation.finish(), let final {
+                    completion(final)
+                }
+            }
         }
         return operation
     }

@@ -8,7 +8,8 @@ import Foundation
 public struct ImageResponse: Sendable {
     /// The image; `nil` on failure, or when the load was told not to download.
     public var image: Image?
-    /// The bytes the image came from, when known.
+    /// The bytes the image came from, when known; `nil` for a thumbnail or a transformed
+    /// image, which those bytes do not encode.
     public var data: Data?
     /// Why there is no image.
     public var error: ImageError?

@@ -84,7 +84,9 @@ public final class ImagePrefetcher: Sendable {
                         let response = try await self.manager.image(for: ImageRequest(url: url, options: options))
                         return response.image == nil ? .skipped : .loaded
                     } catch {
-                        return error.code == .cancelled ? .cancelled : .skipped
+                        // Only this prefetch's own cancellation leaves a URL uncounted; a load
+                        // cancelled under it (the downloader's `cancelAllDownloads`) is skipped.
+                        return Task.isCancelled ? .cancelled : .skipped
                     }
                 }
                 return true
