@@ -28,6 +28,17 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Memory hit · MemoryCache") { benchmark in
         for index in benchmark.scaledIterations { blackHole(memory.value(forKey: keys[index % 1000])) }
     }
+    // What applications call: ImageCache's non-generic API over its (specialized) LRU.
+    let imageCache = ImageCache(namespace: "bench-memory", directory: FileManager.default.temporaryDirectory)
+    let fillImageCache: @Sendable () async throws -> Void = {
+        for key in keys { try await imageCache.store(image, forKey: key, scope: .memory) }
+    }
+    Benchmark("Memory hit · ImageCache.imageFromMemory", configuration: .init(setup: fillImageCache)) { benchmark in
+        for index in benchmark.scaledIterations { blackHole(imageCache.imageFromMemory(forKey: keys[index % 1000])) }
+    }
+    Benchmark("Memory miss · ImageCache.imageFromMemory", configuration: .init(setup: fillImageCache)) { benchmark in
+        for index in benchmark.scaledIterations { blackHole(imageCache.imageFromMemory(forKey: missingKeys[index % 1000])) }
+    }
     Benchmark("Memory miss · Dictionary") { benchmark in
         for index in benchmark.scaledIterations { blackHole(dictionary[missingKeys[index % 1000]]) }
     }
@@ -56,7 +67,10 @@ let benchmarks: @Sendable () -> Void = {
 
     let photo = corpusData("sdwebimage/TestICCProfile.jpg")
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
-    let cache = ImageCache(namespace: "bench", directory: folder)
+    // Memory caching off, so that every query reads and decodes the file.
+    var diskOnly = ImageCacheConfig()
+    diskOnly.shouldCacheImagesInMemory = false
+    let cache = ImageCache(namespace: "bench", directory: folder, config: diskOnly)
     let rawFile = folder.appendingPathComponent("raw.jpg")
 
     Benchmark(

@@ -18,23 +18,22 @@ let benchmarks: @Sendable () -> Void = {
 
     let fixture = LoopbackFixture()
     let concurrency = 6
+    // Benchmarks run in name order, so every loopback benchmark starts the (shared) server.
+    let loopback = Benchmark.Configuration(setup: { try await fixture.start() })
 
-    Benchmark(
-        "Loopback 1,000 × 50 KB, bytes only · raw AsyncHTTPClient",
-        configuration: .init(setup: { try await fixture.start() })
-    ) { _ in
+    Benchmark("Loopback 1,000 × 50 KB, bytes only · raw AsyncHTTPClient", configuration: loopback) { _ in
         try await RawLoader.fetchAll(fixture.urls, concurrency: concurrency, decode: false)
     }
-    Benchmark("Loopback 1,000 × 50 KB, bytes only · ImageDownloader") { _ in
+    Benchmark("Loopback 1,000 × 50 KB, bytes only · ImageDownloader", configuration: loopback) { _ in
         try await fixture.downloadAll(with: fixture.bytesOnlyDownloader)
     }
-    Benchmark("Loopback 1,000 × 50 KB with decode · raw AsyncHTTPClient + decode") { _ in
+    Benchmark("Loopback 1,000 × 50 KB with decode · raw AsyncHTTPClient + decode", configuration: loopback) { _ in
         try await RawLoader.fetchAll(fixture.urls, concurrency: concurrency, decode: true)
     }
-    Benchmark("Loopback 1,000 × 50 KB with decode · ImageDownloader") { _ in
+    Benchmark("Loopback 1,000 × 50 KB with decode · ImageDownloader", configuration: loopback) { _ in
         try await fixture.downloadAll(with: fixture.downloader)
     }
-    Benchmark("Loopback 1,000 × 50 KB with decode · ImageManager (memory + disk cache)") { benchmark in
+    Benchmark("Loopback 1,000 × 50 KB with decode · ImageManager (memory + disk cache)", configuration: loopback) { benchmark in
         benchmark.stopMeasurement()
         let manager = fixture.freshManager()
         benchmark.startMeasurement()
@@ -58,12 +57,18 @@ let benchmarks: @Sendable () -> Void = {
     ) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(hitManager.cache.imageFromMemory(forKey: hitURL.absoluteString)) }
     }
-    Benchmark("Memory-hit load · ImageManager.loadImage (synchronous hit)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+    Benchmark(
+        "Memory-hit load · ImageManager.loadImage (synchronous hit)",
+        configuration: .init(scalingFactor: .kilo, setup: storeHit)
+    ) { benchmark in
         for _ in benchmark.scaledIterations {
             hitManager.loadImage(with: hitURL) { blackHole($0) }
         }
     }
-    Benchmark("Memory-hit load · ImageManager.image(for:) (async)", configuration: .init(scalingFactor: .kilo)) { benchmark in
+    Benchmark(
+        "Memory-hit load · ImageManager.image(for:) (async)",
+        configuration: .init(scalingFactor: .kilo, setup: storeHit)
+    ) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try await hitManager.image(from: hitURL)) }
     }
 }
