@@ -172,7 +172,7 @@ extension ImageManager {
             originalScope = originalScope.includesDisk ? .disk : .none
         }
         guard originalScope != .none else { return }
-        let originalKey = (request.cacheKeyFilter ?? cacheKeyFilter).map { $0(url) } ?? url.absoluteString
+        let originalKey = originalCacheKey(for: request, url: url)
         try? await cache.store(original, data: result.data, forKey: originalKey, scope: originalScope, metadata: metadata)
     }
 }

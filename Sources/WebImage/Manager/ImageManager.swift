@@ -85,7 +85,7 @@ public final class ImageManager: Sendable {
     /// size and the transformer's key when the request has them (as the seed does).
     public func cacheKey(for request: ImageRequest) -> String {
         guard let url = request.url else { return "" }
-        var key = (request.cacheKeyFilter ?? cacheKeyFilter).map { $0(url) } ?? url.absoluteString
+        var key = originalCacheKey(for: request, url: url)
         if let thumbnail = request.thumbnailPixelSize {
             key += "-Thumbnail(\(thumbnail.width)x\(thumbnail.height),\(request.preserveAspectRatio ? "fit" : "fill"))"
         }
@@ -93,6 +93,12 @@ public final class ImageManager: Sendable {
             key = transformer.transformedKey(for: key)
         }
         return key
+    }
+
+    /// The key of `request`'s untransformed, full-size image: its filter's (or the
+    /// manager's) answer for `url`, else the absolute string.
+    func originalCacheKey(for request: ImageRequest, url: URL) -> String {
+        (request.cacheKeyFilter ?? cacheKeyFilter).map { $0(url) } ?? url.absoluteString
     }
 
     // MARK: Running loads
