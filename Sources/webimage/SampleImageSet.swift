@@ -10,8 +10,6 @@ struct SampleImageSet {
         var name: String
         /// The encoded bytes.
         var data: [UInt8]
-        /// Whether the file is deliberately undecodable.
-        var isBroken: Bool
     }
 
     /// The kinds of sample, cycled through as the set grows.
@@ -83,37 +81,37 @@ struct SampleImageSet {
         switch kind {
         case .jpegLandscape:
             let image = Image(bitmap: SamplePainter.landscape(landscapeSize, hue: hue))
-            return Sample(name: name, data: try encoded(image, .jpeg), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .jpeg))
         case .jpegPortrait:
             let image = Image(bitmap: SamplePainter.landscape(landscapeSize.transposed, hue: hue))
-            return Sample(name: name, data: try encoded(image, .jpeg), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .jpeg))
         case .pngBadge:
             let image = Image(bitmap: SamplePainter.badge(PixelSize(width: 256, height: 256), hue: hue))
-            return Sample(name: name, data: try encoded(image, .png), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .png))
         case .retinaBadge:
             let image = Image(bitmap: SamplePainter.badge(PixelSize(width: 128, height: 128), hue: hue))
-            return Sample(name: name, data: try encoded(image, .png), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .png))
         case .pngDeep:
             let image = Image(bitmap: SamplePainter.deepGradient(PixelSize(width: 320, height: 200)))
-            return Sample(name: name, data: try encoded(image, .png), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .png))
         case .gifAnimation:
-            return Sample(name: name, data: try encoded(animation(160), .gif), isBroken: false)
+            return Sample(name: name, data: try encoded(animation(160), .gif))
         case .apngAnimation:
-            return Sample(name: name, data: try encoded(animation(160), .png), isBroken: false)
+            return Sample(name: name, data: try encoded(animation(160), .png))
         case .webpAnimation:
-            return Sample(name: name, data: try encoded(animation(200), .webp), isBroken: false)
+            return Sample(name: name, data: try encoded(animation(200), .webp))
         case .webpLossy:
             let image = Image(bitmap: SamplePainter.landscape(landscapeSize, hue: hue))
-            return Sample(name: name, data: try encoded(image, .webp), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .webp))
         case .webpLossless:
             let image = Image(bitmap: SamplePainter.badge(PixelSize(width: 200, height: 200), hue: hue))
-            return Sample(name: name, data: try encoded(image, .webp, lossless: true), isBroken: false)
+            return Sample(name: name, data: try encoded(image, .webp, lossless: true))
         case .truncatedJPEG:
             let image = Image(bitmap: SamplePainter.landscape(PixelSize(width: 320, height: 240), hue: hue))
             let whole = try encoded(image, .jpeg)
-            return Sample(name: name, data: Array(whole.prefix(whole.count / 3)), isBroken: true)
+            return Sample(name: name, data: Array(whole.prefix(whole.count / 3)))
         case .notAnImage:
-            return Sample(name: name, data: Array("<html>Not Found</html>\n".utf8), isBroken: true)
+            return Sample(name: name, data: Array("<html>Not Found</html>\n".utf8))
         }
     }
 }

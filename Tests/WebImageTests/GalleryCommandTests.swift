@@ -3,7 +3,11 @@ import Testing
 
 @Suite struct GalleryCommandTests {
     @Test func aDemoSnapshotPrintsOneSettledFrame() async throws {
-        let (status, output) = try await WebImageToolProcess.run(["gallery", "--demo", "--snapshot", "--columns", "4", "--rows", "3"])
+        let folder = TemporaryDirectory()
+        let result = try await CommandLineTool.run(
+            ["gallery", "--demo", "--snapshot", "--columns", "4", "--rows", "3"], scratch: folder.url
+        )
+        let (status, output) = (result.status, result.standardOutput)
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
 
         #expect(status == 0)
@@ -20,8 +24,11 @@ import Testing
     }
 
     @Test func theGalleryNeedsExactlyOneSource() async throws {
-        let (none, _) = try await WebImageToolProcess.run(["gallery", "--snapshot"])
-        let (both, _) = try await WebImageToolProcess.run(["gallery", "--demo", "https://example.com/a.png", "--snapshot"])
+        let folder = TemporaryDirectory()
+        let none = try await CommandLineTool.run(["gallery", "--snapshot"], scratch: folder.url).status
+        let both = try await CommandLineTool.run(
+            ["gallery", "--demo", "https://example.com/a.png", "--snapshot"], scratch: folder.url
+        ).status
         #expect(none != 0)
         #expect(both != 0)
     }

@@ -29,29 +29,8 @@ enum CommandLineTool {
         }
     }
 
-    struct NotFound: Error {}
-
     struct NotJSON: Error {
         let line: String
-    }
-
-    /// The tool's binary.
-    static var executable: URL {
-        get throws {
-            let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0]
-            var folder = URL(fileURLWithPath: running).deletingLastPathComponent()
-            while folder.path != "/" {
-                let candidate = folder.appendingPathComponent("webimage").path
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue,
-                   FileManager.default.isExecutableFile(atPath: candidate) {
-                    return URL(fileURLWithPath: candidate)
-                }
-                folder.deleteLastPathComponent()
-            }
-            throw NotFound()
-        }
     }
 
     /// Runs the tool with `arguments` and waits for it to exit. `XDG_CACHE_HOME` points
@@ -59,7 +38,7 @@ enum CommandLineTool {
     /// two minutes is terminated.
     static func run(_ arguments: [String], scratch: URL) async throws -> Output {
         let process = Process()
-        process.executableURL = try executable
+        process.executableURL = try BuiltExecutable.url(named: "webimage")
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg-cache").path

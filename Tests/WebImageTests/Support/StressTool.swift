@@ -3,30 +3,12 @@ import Foundation
 /// Runs the `CacheStressTool` executable (built next to the test bundle) as a child
 /// process, and checks the self-describing entries it writes.
 enum StressTool {
-    /// The tool's binary: beside the running test executable in `.build/<triple>/<config>`.
-    static var executable: URL {
-        get throws {
-            let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0]
-            var folder = URL(fileURLWithPath: running).deletingLastPathComponent()
-            // Inside an `.xctest` bundle folder (Apple platforms) the tool sits higher up.
-            while folder.path != "/" {
-                let candidate = folder.appendingPathComponent("CacheStressTool")
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                folder.deleteLastPathComponent()
-            }
-            throw ToolNotFound()
-        }
-    }
-
-    struct ToolNotFound: Error {}
-
     /// Starts the tool storing into `<directory>/stress`; its standard output is piped.
     static func start(
         directory: URL, prefix: String, count: Int, maxSize: Int, variety: Int, largestEntry: Int = 256 * 1024
     ) throws -> (Process, Pipe) {
         let process = Process()
-        process.executableURL = try executable
+        process.executableURL = try BuiltExecutable.url(named: "CacheStressTool")
         process.arguments = [directory.path, prefix, String(count), String(maxSize), String(variety), String(largestEntry)]
         let output = Pipe()
         process.standardOutput = output

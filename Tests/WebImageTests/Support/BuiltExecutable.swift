@@ -1,0 +1,27 @@
+import Foundation
+
+/// Finds an executable of this package that `swift test` built beside the test bundle,
+/// in `<scratch path>/<triple>/<configuration>` (or higher up, from inside a bundle folder),
+/// whichever scratch path the build used.
+enum BuiltExecutable {
+    struct NotFound: Error {
+        let name: String
+    }
+
+    /// The executable called `name`.
+    static func url(named name: String) throws -> URL {
+        let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        var folder = URL(fileURLWithPath: running).deletingLastPathComponent()
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+               FileManager.default.isExecutableFile(atPath: candidate.path) {
+                return candidate
+            }
+            folder.deleteLastPathComponent()
+        }
+        throw NotFound(name: name)
+    }
+}
