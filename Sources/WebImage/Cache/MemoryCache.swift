@@ -9,20 +9,32 @@ import NIOConcurrencyHelpers
 /// cost limit is refused, so one huge image cannot flush everything else.
 ///
 /// A hit takes one lock and moves the entry to the front of the recency list in place:
-/// it allocates nothing beyond the returned value.
+/// it allocates nothing and retains nothing beyond the returned value. The methods are
+/// inlinable, so a cache used from another module runs specialised for its key and
+/// value types.
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct State: Sendable {
-        var storage = MemoryCacheStorage<Key, Value>()
-        var costLimit: Int
-        var countLimit: Int
-        var maxEntryCostFraction: Double
+    @usableFromInline
+    struct State: Sendable {
+        @usableFromInline var storage = MemoryCacheStorage<Key, Value>()
+        @usableFromInline var costLimit: Int
+        @usableFromInline var countLimit: Int
+        @usableFromInline var maxEntryCostFraction: Double
 
+        @inlinable
+        init(costLimit: Int, countLimit: Int, maxEntryCostFraction: Double) {
+            self.costLimit = costLimit
+            self.countLimit = countLimit
+            self.maxEntryCostFraction = maxEntryCostFraction
+        }
+
+        @inlinable
         mutating func trim() {
             storage.trim(costLimit: costLimit, countLimit: countLimit)
         }
     }
 
-    private let state: NIOLockedValueBox<State>
+    @usableFromInline
+    let state: NIOLockedValueBox<State>
 
     /// Creates an empty cache.
     ///
@@ -30,6 +42,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///   - costLimit: The largest total cost kept; 0 means unlimited.
     ///   - countLimit: The largest number of entries kept; 0 means unlimited.
     ///   - maxEntryCostFraction: The share of `costLimit` one entry may take (0…1).
+    @inlinable
     public init(costLimit: Int = 0, countLimit: Int = 0, maxEntryCostFraction: Double = 0.25) {
         state = NIOLockedValueBox(
             State(
@@ -41,6 +54,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// The largest total cost kept; 0 means unlimited. Lowering it evicts at once.
+    @inlinable
     public var costLimit: Int {
         get { state.withLockedValue { $0.costLimit } }
         set {
@@ -52,6 +66,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// The largest number of entries kept; 0 means unlimited. Lowering it evicts at once.
+    @inlinable
     public var countLimit: Int {
         get { state.withLockedValue { $0.countLimit } }
         set {
@@ -63,23 +78,28 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// The share of ``costLimit`` a single entry may take; larger entries are refused.
+    @inlinable
     public var maxEntryCostFraction: Double {
         get { state.withLockedValue { $0.maxEntryCostFraction } }
         set { state.withLockedValue { $0.maxEntryCostFraction = min(max(newValue, 0), 1) } }
     }
 
     /// The number of entries.
+    @inlinable
     public var count: Int { state.withLockedValue { $0.storage.count } }
 
     /// The sum of the entries' costs.
+    @inlinable
     public var totalCost: Int { state.withLockedValue { $0.storage.totalCost } }
 
     /// The value for `key`, which becomes the most recently used entry.
+    @inlinable
     public func value(forKey key: Key) -> Value? {
         state.withLockedValue { $0.storage.value(forKey: key) }
     }
 
     /// Whether the cache holds a value for `key`; the recency order does not change.
+    @inlinable
     public func containsValue(forKey key: Key) -> Bool {
         state.withLockedValue { $0.storage.contains(key) }
     }
@@ -90,6 +110,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// - Returns: `false` when the entry was refused because its cost passes the
     ///   per-entry limit; any older value for `key` is then removed too, so the cache never
     ///   answers with a stale value.
+    @inlinable
     @discardableResult
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 0) -> Bool {
         let cost = max(0, cost)
@@ -105,12 +126,14 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     /// Removes the value for `key` and returns it.
+    @inlinable
     @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
         state.withLockedValue { $0.storage.removeValue(forKey: key) }
     }
 
     /// Removes every entry (for example when the system is short of memory).
+    @inlinable
     public func removeAll() {
         state.withLockedValue { $0.storage.removeAll() }
     }

@@ -1,61 +1,93 @@
-/// The state behind a ``MemoryCache``: a dictionary from key to slot and a doubly linked
-/// list, newest first, threaded through an array of slots by index.
+/// The state behind a ``MemoryCache``: a dictionary from key to slot, the entries in an
+/// array of slots, and a doubly linked recency list, newest first, threaded through a
+/// parallel array of plain integers.
 ///
-/// Indices instead of node objects mean a hit only rewrites a few integers: no
-/// allocation, no reference counting of list nodes. Freed slots are reused.
+/// Keeping the links apart from the keys and values means a hit rewrites a few integers
+/// and retains nothing but the value it returns: no allocation, no reference counting of
+/// list nodes or keys. Freed slots are reused.
+@usableFromInline
 struct MemoryCacheStorage<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    /// One entry and its neighbours in recency order.
-    struct Node: Sendable {
-        var key: Key
-        var value: Value
-        var cost: Int
+    /// A slot's neighbours in recency order and its entry's cost.
+    @usableFromInline
+    struct Link: Sendable {
         /// The slot of the next more recently used entry, or -1.
-        var newer: Int
+        @usableFromInline var newer: Int
         /// The slot of the next less recently used entry, or -1.
-        var older: Int
+        @usableFromInline var older: Int
+        @usableFromInline var cost: Int
+
+        @inlinable
+        init(newer: Int, older: Int, cost: Int) {
+            self.newer = newer
+            self.older = older
+            self.cost = cost
+        }
     }
 
-    private(set) var slots: [Node?] = []
-    private var freeSlots: [Int] = []
-    private var slotByKey: [Key: Int] = [:]
-    private var newest = -1
-    private var oldest = -1
-    private(set) var totalCost = 0
+    /// A stored key and its value.
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline let key: Key
+        @usableFromInline var value: Value
+
+        @inlinable
+        init(key: Key, value: Value) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    @usableFromInline var slotByKey: [Key: Int] = [:]
+    @usableFromInline var entries: [Entry?] = []
+    @usableFromInline var links: [Link] = []
+    @usableFromInline var freeSlots: [Int] = []
+    @usableFromInline var newest = -1
+    @usableFromInline var oldest = -1
+    @usableFromInline var totalCost = 0
+
+    @inlinable
+    init() {}
 
     /// The number of entries.
+    @inlinable
     var count: Int { slotByKey.count }
 
     /// The value for `key`, made the most recently used.
+    @inlinable
     mutating func value(forKey key: Key) -> Value? {
         guard let slot = slotByKey[key] else { return nil }
         moveToFront(slot)
-        return slots[slot]!.value
+        return entries[slot]?.value
     }
 
     /// Whether `key` has a value; does not change the recency order.
+    @inlinable
     func contains(_ key: Key) -> Bool {
         slotByKey[key] != nil
     }
 
     /// Stores `value` as the most recently used entry, replacing any value for `key`.
+    @inlinable
     mutating func insert(_ value: Value, forKey key: Key, cost: Int) {
         if let slot = slotByKey[key] {
-            totalCost += cost - slots[slot]!.cost
-            slots[slot]!.value = value
-            slots[slot]!.cost = cost
+            totalCost += cost - links[slot].cost
+            links[slot].cost = cost
+            entries[slot]?.value = value
             moveToFront(slot)
             return
         }
-        let node = Node(key: key, value: value, cost: cost, newer: -1, older: newest)
+        let link = Link(newer: -1, older: newest, cost: cost)
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            slots[slot] = node
+            entries[slot] = Entry(key: key, value: value)
+            links[slot] = link
         } else {
-            slot = slots.count
-            slots.append(node)
+            slot = entries.count
+            entries.append(Entry(key: key, value: value))
+            links.append(link)
         }
-        if newest >= 0 { slots[newest]!.newer = slot }
+        if newest >= 0 { links[newest].newer = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
         slotByKey[key] = slot
@@ -63,24 +95,26 @@ struct MemoryCacheStorage<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Removes the value for `key` and returns it.
+    @inlinable
     mutating func removeValue(forKey key: Key) -> Value? {
         guard let slot = slotByKey.removeValue(forKey: key) else { return nil }
-        return release(slot)
+        return release(slot).value
     }
 
     /// Removes least recently used entries until the totals are within the limits
     /// (0 = unlimited).
+    @inlinable
     mutating func trim(costLimit: Int, countLimit: Int) {
         while oldest >= 0,
             (costLimit > 0 && totalCost > costLimit) || (countLimit > 0 && count > countLimit)
         {
-            let slot = oldest
-            slotByKey.removeValue(forKey: slots[slot]!.key)
-            _ = release(slot)
+            let entry = release(oldest)
+            slotByKey.removeValue(forKey: entry.key)
         }
     }
 
     /// Removes every entry.
+    @inlinable
     mutating func removeAll() {
         self = MemoryCacheStorage()
     }
@@ -90,34 +124,37 @@ struct MemoryCacheStorage<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var keys: [Key] = []
         var slot = newest
         while slot >= 0 {
-            keys.append(slots[slot]!.key)
-            slot = slots[slot]!.older
+            if let key = entries[slot]?.key { keys.append(key) }
+            slot = links[slot].older
         }
         return keys
     }
 
-    private mutating func moveToFront(_ slot: Int) {
+    @inlinable
+    mutating func moveToFront(_ slot: Int) {
         guard slot != newest else { return }
         unlink(slot)
-        slots[slot]!.newer = -1
-        slots[slot]!.older = newest
-        if newest >= 0 { slots[newest]!.newer = slot }
+        links[slot].newer = -1
+        links[slot].older = newest
+        if newest >= 0 { links[newest].newer = slot }
         newest = slot
         if oldest < 0 { oldest = slot }
     }
 
-    private mutating func unlink(_ slot: Int) {
-        let newer = slots[slot]!.newer
-        let older = slots[slot]!.older
-        if newer >= 0 { slots[newer]!.older = older } else { newest = older }
-        if older >= 0 { slots[older]!.newer = newer } else { oldest = newer }
+    @inlinable
+    mutating func unlink(_ slot: Int) {
+        let newer = links[slot].newer
+        let older = links[slot].older
+        if newer >= 0 { links[newer].older = older } else { newest = older }
+        if older >= 0 { links[older].newer = newer } else { oldest = newer }
     }
 
-    private mutating func release(_ slot: Int) -> Value {
+    /// Empties `slot` and returns what it held.
+    @inlinable
+    mutating func release(_ slot: Int) -> Entry {
         unlink(slot)
-        let node = slots[slot].take()!
-        totalCost -= node.cost
+        totalCost -= links[slot].cost
         freeSlots.append(slot)
-        return node.value
+        return entries[slot].take()!
     }
 }

@@ -58,7 +58,7 @@ extension DownloadOperation {
             }
             request = modified
         }
-        if Self.origin(of: request.url) == Self.origin(of: self.url) {
+        if request.url == self.url || Self.origin(of: request.url) == Self.origin(of: self.url) {
             if let username = config.username, !request.headers.contains(name: "Authorization") {
                 let token = Data("\(username):\(config.password ?? "")".utf8).base64EncodedString()
                 request.headers.replaceOrAdd(name: "Authorization", value: "Basic \(token)")
@@ -139,20 +139,18 @@ extension DownloadOperation {
         ImageError(.responseTooLarge, "the response of \(url.absoluteString) is larger than \(downloader.config.maximumResponseSize) bytes")
     }
 
-    /// Whether enough arrived since the last report for another one.
-    private func shouldReport(received: Int64, expected: Int64) -> Bool {
-        let interval = min(max(downloader.config.minimumProgressInterval, 0), 1)
-        guard interval > 0, expected > 0, received < expected else { return true }
-        return state.withLockedValue { state in
-            guard Double(received - state.lastReportedBytes) / Double(expected) >= interval else { return false }
-            state.lastReportedBytes = received
-            return true
-        }
-    }
-
+    /// Tells the callers that want progress how much arrived, unless too little arrived
+    /// since the last report (see ``ImageDownloaderConfig/minimumProgressInterval``).
     private func reportProgress(received: Int64, expected: Int64, force: Bool) {
-        guard force || shouldReport(received: received, expected: expected) else { return }
-        let handlers = state.withLockedValue { Array($0.handlers.values) }
+        let interval = min(max(downloader.config.minimumProgressInterval, 0), 1)
+        let throttled = !force && interval > 0 && expected > 0 && received < expected
+        let handlers = state.withLockedValue { state -> [DownloadHandler] in
+            if throttled {
+                guard Double(received - state.lastReportedBytes) / Double(expected) >= interval else { return [] }
+                state.lastReportedBytes = received
+            }
+            return state.handlers.values.filter { $0.request.progress != nil }
+        }
         for handler in handlers {
             handler.reportProgress(received: received, expected: expected)
         }
@@ -162,11 +160,10 @@ extension DownloadOperation {
     private func schedulePartialDecode(of data: Data) {
         let coders = downloader.config.coders
         state.withLockedValue { state in
-            guard !state.isDecodingPartial else { return }
+            guard !state.isDecodingPartial, state.handlers.values.contains(where: \.wantsPartialImages) else { return }
             let optionsSet = Set(state.handlers.values.filter(\.wantsPartialImages).map {
                 effectiveDecodeOptions(for: $0.request, partial: true)
             })
-            guard !optionsSet.isEmpty else { return }
             state.isDecodingPartial = true
             let previous = state.partialDecode
             state.partialDecode = Task {

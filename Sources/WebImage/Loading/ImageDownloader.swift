@@ -17,21 +17,30 @@ import NIOPosix
 /// ``DownloadToken`` per caller. Instances other than ``shared`` own an HTTP client and
 /// must be shut down with ``shutdown()`` when no longer needed.
 public final class ImageDownloader: Sendable {
-    private struct QueuedOperation {
-        let operation: DownloadOperation
-        let sequence: Int
-    }
-
     private struct State {
         var operations: [DownloadKey: DownloadOperation] = [:]
-        var queue: [QueuedOperation] = []
+        var queue: DownloadQueue
+        /// Transfers under way.
         var running = 0
-        var sequence = 0
+        /// Operations whose transfer has ended and which are decoding or delivering.
+        var decoding = 0
         var maxConcurrentDownloads: Int
         var isSuspended = false
         var headers: HTTPHeaders
         var observers: [Int: AsyncStream<DownloadEvent>.Continuation] = [:]
         var nextObserverID = 0
+
+        /// Whether a queued download may start: a transfer slot is free, and the
+        /// operations still decoding hold no more than as many bodies again.
+        var hasFreeSlot: Bool {
+            !isSuspended && running < maxConcurrentDownloads && running + decoding < 2 * maxConcurrentDownloads
+        }
+
+        mutating func forget(_ operation: DownloadOperation) {
+            if operations[operation.key] === operation {
+                operations[operation.key] = nil
+            }
+        }
     }
 
     /// The downloader the library uses unless given another.
@@ -56,6 +65,7 @@ public final class ImageDownloader: Sendable {
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
         state = NIOLockedValueBox(State(
+            queue: DownloadQueue(order: config.executionOrder),
             maxConcurrentDownloads: max(1, config.maxConcurrentDownloads),
             headers: HTTPHeaders(config.httpHeaders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         ))
@@ -216,8 +226,7 @@ public final class ImageDownloader: Sendable {
             let operation = DownloadOperation(key: key, options: handler.request.options, downloader: self)
             let id = operation.addHandler(handler) ?? 0
             state.operations[key] = operation
-            state.queue.append(QueuedOperation(operation: operation, sequence: state.sequence))
-            state.sequence += 1
+            state.queue.append(operation)
             return (operation, id)
         }
         startQueuedOperations()
@@ -234,37 +243,36 @@ public final class ImageDownloader: Sendable {
 
     private func nextOperationToStart() -> DownloadOperation? {
         state.withLockedValue { state in
-            guard !state.isSuspended, state.running < state.maxConcurrentDownloads, !state.queue.isEmpty else { return nil }
-            let lifo = config.executionOrder == .lifo
-            let queue = state.queue
-            guard let index = queue.indices.max(by: { a, b in
-                let first = queue[a], second = queue[b]
-                if first.operation.priority != second.operation.priority {
-                    return first.operation.priority < second.operation.priority
-                }
-                return lifo ? first.sequence < second.sequence : first.sequence > second.sequence
-            }) else { return nil }
+            guard state.hasFreeSlot, let next = state.queue.popNext()
+            else { return nil }
             state.running += 1
-            return state.queue.remove(at: index).operation
+            return next
         }
     }
 
     /// Forgets an operation every caller left before it started.
     func removeQueuedOperation(_ operation: DownloadOperation) {
         state.withLockedValue { state in
-            state.queue.removeAll { $0.operation === operation }
-            if state.operations[operation.key] === operation {
-                state.operations[operation.key] = nil
-            }
+            state.queue.remove(operation)
+            state.forget(operation)
         }
     }
 
-    func operationDidFinish(_ operation: DownloadOperation) {
+    /// Frees the transfer slot of `operation`, whose bytes are in (or which failed), so
+    /// the next queued download starts while this one decodes.
+    func transferDidEnd(_ operation: DownloadOperation) {
         state.withLockedValue { state in
             state.running -= 1
-            if state.operations[operation.key] === operation {
-                state.operations[operation.key] = nil
-            }
+            state.decoding += 1
+        }
+        startQueuedOperations()
+    }
+
+    /// Forgets `operation`, which has served every caller.
+    func operationDidFinish(_ operation: DownloadOperation) {
+        state.withLockedValue { state in
+            state.decoding -= 1
+            state.forget(operation)
         }
         startQueuedOperations()
     }

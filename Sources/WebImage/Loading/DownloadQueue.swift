@@ -1,0 +1,35 @@
+import NIOCore
+
+/// The downloads waiting for a free slot: one line per priority, so choosing the next one
+/// takes constant time however many wait.
+struct DownloadQueue {
+    /// The lines, indexed by ``DownloadPriority/rawValue``.
+    private var lines = [CircularBuffer<DownloadOperation>](repeating: CircularBuffer(), count: 3)
+    private let order: DownloadExecutionOrder
+
+    init(order: DownloadExecutionOrder) {
+        self.order = order
+    }
+
+    /// The number of waiting downloads.
+    var count: Int { lines.reduce(0) { $0 + $1.count } }
+
+    /// Adds `operation` behind the others of its priority.
+    mutating func append(_ operation: DownloadOperation) {
+        lines[operation.priority.rawValue].append(operation)
+    }
+
+    /// Takes the download to start next: the highest priority first, and within one
+    /// priority the oldest (FIFO) or the newest (LIFO).
+    mutating func popNext() -> DownloadOperation? {
+        for priority in lines.indices.reversed() where !lines[priority].isEmpty {
+            return order == .fifo ? lines[priority].removeFirst() : lines[priority].removeLast()
+        }
+        return nil
+    }
+
+    /// Takes `operation` out of the queue, wherever it waits.
+    mutating func remove(_ operation: DownloadOperation) {
+        lines[operation.priority.rawValue].removeAll { $0 === operation }
+    }
+}
