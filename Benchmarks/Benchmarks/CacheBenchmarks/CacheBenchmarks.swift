@@ -72,13 +72,14 @@ let benchmarks: @Sendable () -> Void = {
     diskOnly.shouldCacheImagesInMemory = false
     let cache = ImageCache(namespace: "bench", directory: folder, config: diskOnly)
     let rawFile = folder.appendingPathComponent("raw.jpg")
+    let removeFolder: @Sendable () async throws -> Void = { try? FileManager.default.removeItem(at: folder) }
 
     Benchmark(
         "Disk hit 400×300 JPEG · raw read + decode",
         configuration: .init(scalingFactor: .one, setup: {
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try? photo.write(to: rawFile)
-        })
+        }, teardown: removeFolder)
     ) { benchmark in
         for _ in benchmark.scaledIterations {
             let data = try Data(contentsOf: rawFile)
@@ -89,7 +90,7 @@ let benchmarks: @Sendable () -> Void = {
         "Disk hit 400×300 JPEG · ImageCache",
         configuration: .init(scalingFactor: .one, setup: {
             try? await cache.store(nil, data: photo, forKey: "photo", scope: .disk)
-        })
+        }, teardown: removeFolder)
     ) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(cache.imageFromDisk(forKey: "photo")) }
     }

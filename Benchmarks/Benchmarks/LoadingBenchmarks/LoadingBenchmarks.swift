@@ -33,19 +33,22 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Loopback 1,000 × 50 KB with decode · ImageDownloader", configuration: loopback) { _ in
         try await fixture.downloadAll(with: fixture.downloader)
     }
-    Benchmark("Loopback 1,000 × 50 KB with decode · ImageManager (memory + disk cache)", configuration: loopback) { _ in
+    Benchmark("Loopback 1,000 × 50 KB with decode · ImageManager (memory + disk cache)", configuration: loopback) { benchmark in
         // A new manager on an empty cache folder each time (cheap next to 1,000 loads).
-        let manager = fixture.freshManager()
+        let folder = LoopbackFixture.makeTemporaryFolder()
+        let manager = fixture.manager(cachingIn: folder)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for url in fixture.urls {
                 group.addTask { blackHole(try await manager.image(for: ImageRequest(url: url))) }
             }
             try await group.waitForAll()
         }
+        benchmark.stopMeasurement()
+        try? FileManager.default.removeItem(at: folder)
     }
 
     let image = Image(bitmap: Bitmap(width: 64, height: 64))
-    let hitManager = fixture.freshManager()
+    let hitManager = fixture.manager(cachingIn: LoopbackFixture.makeTemporaryFolder())
     let hitURL = URL(string: "https://images.example.com/hit.png")!
     let storeHit: @Sendable () async throws -> Void = {
         try await hitManager.cache.store(image, forKey: hitURL.absoluteString, scope: .memory)

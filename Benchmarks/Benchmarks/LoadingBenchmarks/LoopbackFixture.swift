@@ -57,10 +57,14 @@ final class LoopbackFixture: Sendable {
         }
     }
 
-    /// A manager on an empty cache in a new temporary folder, loading through ``downloader``.
-    func freshManager() -> ImageManager {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
-        return ImageManager(cache: ImageCache(namespace: "bench", directory: folder), loader: downloader)
+    /// The location of a new temporary folder, for a cache the caller removes when done.
+    static func makeTemporaryFolder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
+    }
+
+    /// A manager on a cache in `folder`, loading through ``downloader``.
+    func manager(cachingIn folder: URL) -> ImageManager {
+        ImageManager(cache: ImageCache(namespace: "bench", directory: folder), loader: downloader)
     }
 
     /// A noisy 400×300 picture, different for every seed, as a JPEG of roughly 50 KB.

@@ -10,7 +10,13 @@ enum DecodingWorkers {
         return pool
     }()
 
-    /// Runs `body` on a decoding thread.
+    /// Runs `body` on a decoding thread, without waiting for it.
+    static func submit(_ body: @escaping @Sendable () -> Void) {
+        // The pool lives as long as the process, so the work is never refused.
+        pool.submit { _ in body() }
+    }
+
+    /// Runs `body` on a decoding thread and waits for its result.
     static func run<Value: Sendable>(_ body: @escaping @Sendable () throws(ImageError) -> Value) async throws(ImageError) -> Value {
         let result: Result<Value, ImageError>
         do {

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 import NIOSSL
 
@@ -114,24 +115,31 @@ extension DownloadOperation {
             throw tooLarge(url)
         }
         reportProgress(received: 0, expected: expected ?? -1, force: true)
-        var data = Data()
-        data.reserveCapacity(Int(expected ?? 0))
+        // The first chunk is kept as it came; later ones are appended to it, so a body
+        // that arrives in one read is never copied.
+        var body: ByteBuffer?
         do {
-            for try await buffer in response.body {
-                guard data.count + buffer.readableBytes <= config.maximumResponseSize else {
+            for try await chunk in response.body {
+                let received = (body?.readableBytes ?? 0) + chunk.readableBytes
+                guard received <= config.maximumResponseSize else {
                     throw tooLarge(url)
                 }
-                buffer.withUnsafeReadableBytes { bytes in
-                    data.append(bytes.assumingMemoryBound(to: UInt8.self))
+                if body == nil {
+                    body = chunk
+                } else {
+                    // Room for the rest of a body of known length: one reallocation at most.
+                    body!.reserveCapacity(minimumWritableBytes: max(chunk.readableBytes, Int(expected ?? 0) - body!.readableBytes))
+                    body!.writeImmutableBuffer(chunk)
                 }
-                reportProgress(received: Int64(data.count), expected: expected ?? -1, force: false)
-                schedulePartialDecode(of: data)
+                reportProgress(received: Int64(received), expected: expected ?? -1, force: false)
+                schedulePartialDecode(of: body!)
             }
         } catch let error as ImageError {
             throw error
         } catch {
             throw ImageError(transportError: error, url: url)
         }
+        let data = body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) } ?? Data()
         return (head, data)
     }
 
@@ -157,7 +165,7 @@ extension DownloadOperation {
     }
 
     /// Starts a partial decode of the bytes so far, unless one is already pending.
-    private func schedulePartialDecode(of data: Data) {
+    private func schedulePartialDecode(of body: ByteBuffer) {
         let coders = downloader.config.coders
         state.withLockedValue { state in
             guard !state.isDecodingPartial, state.handlers.values.contains(where: \.wantsPartialImages) else { return }
@@ -165,6 +173,7 @@ extension DownloadOperation {
                 effectiveDecodeOptions(for: $0.request, partial: true)
             })
             state.isDecodingPartial = true
+            let data = Data(buffer: body)
             let previous = state.partialDecode
             state.partialDecode = Task {
                 await previous?.value

@@ -106,17 +106,19 @@ final class DownloadOperation: Sendable {
         downloader.transferDidEnd(self)
         downloader.emit(.stopped(url))
         switch outcome {
-        case .success(let (response, data)):
+        case .success(let (response, data)) where response.statusCode != 304:
             downloader.emit(.finished(url))
-            if response.statusCode == 304 {
-                finish(with: .success(ImageLoadResult(image: nil, data: Data(), response: response, isNotModified: true)))
-            } else {
-                await decodeAndDeliver(data, response: response)
+            // The decoding thread serves the callers itself: no hop back to this task.
+            DecodingWorkers.submit {
+                self.decodeAndDeliver(data, response: response)
+                self.downloader.operationDidFinish(self)
             }
+        case .success(let (response, _)):
+            downloader.emit(.finished(url))
+            finish(with: .success(ImageLoadResult(image: nil, data: Data(), response: response, isNotModified: true)))
         case .failure(let error):
             finish(with: .failure(error))
         }
-        downloader.operationDidFinish(self)
     }
 
     /// Gives every caller the same result and ends the operation.
@@ -129,11 +131,12 @@ final class DownloadOperation: Sendable {
         for handler in handlers {
             handler.complete(with: result)
         }
+        downloader.operationDidFinish(self)
     }
 
     /// Decodes once per distinct decode options and serves every caller, including callers
-    /// that attach while decoding runs.
-    private func decodeAndDeliver(_ data: Data, response: DownloadResponse) async {
+    /// that attach while decoding runs. Runs on a decoding thread.
+    private func decodeAndDeliver(_ data: Data, response: DownloadResponse) {
         var decoded: [ImageDecodeOptions: Result<ImageLoadResult, ImageError>] = [:]
         while true {
             let waiting = state.withLockedValue { state -> [DownloadHandler] in
@@ -145,23 +148,16 @@ final class DownloadOperation: Sendable {
             guard !waiting.isEmpty else { return }
             for handler in waiting {
                 let options = effectiveDecodeOptions(for: handler.request, partial: false)
-                if let result = decoded[options] {
-                    handler.complete(with: result)
-                } else {
-                    let result = await decode(data, options: options, response: response)
-                    decoded[options] = result
-                    handler.complete(with: result)
-                }
+                let result = decoded[options] ?? decode(data, options: options, response: response)
+                decoded[options] = result
+                handler.complete(with: result)
             }
         }
     }
 
-    private func decode(_ data: Data, options: ImageDecodeOptions, response: DownloadResponse) async -> Result<ImageLoadResult, ImageError> {
-        let coders = downloader.config.coders
+    private func decode(_ data: Data, options: ImageDecodeOptions, response: DownloadResponse) -> Result<ImageLoadResult, ImageError> {
         do throws(ImageError) {
-            let image = try await DecodingWorkers.run { () throws(ImageError) -> Image in
-                try coders.decode(data, options: options)
-            }
+            let image = try downloader.config.coders.decode(data, options: options)
             guard image.pixelWidth > 0, image.pixelHeight > 0 else {
                 return .failure(ImageError(.badImageData, "the downloaded image has no pixels"))
             }
