@@ -15,6 +15,14 @@ struct DataURLImageLoaderTests {
         #expect(Array(try #require(result.image).bitmap.pixels[12..<16]) == [1, 1, 9, 255])
     }
 
+    @Test func aBytesOnlyRequestIsNotDecoded() async throws {
+        let bytes = RawRGBATestCoder.encode(width: 1, height: 1, blue: 3)
+        let url = try #require(URL(string: "data:;base64," + Data(bytes).base64EncodedString()))
+        let result = try await loader.loadImage(ImageLoadRequest(url: url, decodesImage: false))
+        #expect(result.data == Data(bytes))
+        #expect(result.image == nil)
+    }
+
     @Test func decodesAPercentEncodedDataURL() async throws {
         let bytes = RawRGBATestCoder.encode(width: 1, height: 1, blue: 200)
         let encoded = bytes.map { String(format: "%%%02X", $0) }.joined()

@@ -44,6 +44,42 @@ struct ImageDownloaderTests {
         }
     }
 
+    @Test func bytesOnlyCallersShareTheTransferAndSkipTheDecoder() async throws {
+        try await withDownloader { server, downloader, coder in
+            let gate = LoopbackGate()
+            server.route("/mixed.raw") { _, response in
+                await gate.wait()
+                await response.respondWithRawImage(width: 3, height: 3)
+            }
+            let url = server.url(for: "/mixed.raw")
+            let collector = DownloadResultCollector()
+            downloader.downloadImage(with: ImageLoadRequest(url: url, decodesImage: false)) { collector.record($0) }
+            downloader.downloadImage(with: ImageLoadRequest(url: url)) { collector.record($0) }
+            await server.waitForRequests(to: "/mixed.raw")
+            gate.open()
+            await collector.wait(for: 2)
+            let results = try collector.results.map { try $0.get() }
+            #expect(server.requestCount(for: "/mixed.raw") == 1)
+            #expect(coder.fullDecodeCount == 1)
+            #expect(results.filter { $0.image == nil }.count == 1)
+            #expect(results.compactMap(\.image).map(\.pixelWidth) == [3])
+            #expect(results.allSatisfy { $0.data.count == 8 + 3 * 3 * 4 })
+        }
+    }
+
+    @Test func dataFromAURLIsTheBodyUndecoded() async throws {
+        try await withDownloader { server, downloader, coder in
+            server.route("/plain.raw") { _, response in
+                await response.respondWithRawImage(width: 2, height: 1)
+            }
+            let result = try await downloader.data(from: server.url(for: "/plain.raw"))
+            #expect(result.image == nil)
+            #expect(result.data.count == 8 + 2 * 1 * 4)
+            #expect(result.response?.statusCode == 200)
+            #expect(coder.fullDecodeCount == 0)
+        }
+    }
+
     @Test func eachDistinctDecodeOptionDecodesOnce() async throws {
         try await withDownloader { server, downloader, coder in
             let gate = LoopbackGate()

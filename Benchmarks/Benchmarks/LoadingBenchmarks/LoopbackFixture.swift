@@ -12,17 +12,13 @@ final class LoopbackFixture: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
-    /// Our downloader with the real coders, six downloads at once.
+    /// Our downloader, six downloads at once.
     let downloader: ImageDownloader
-    /// Our downloader with a coder that accepts the bytes without decoding them.
-    let bytesOnlyDownloader: ImageDownloader
 
     init() {
         var config = ImageDownloaderConfig()
         config.maxConcurrentDownloads = 6
         downloader = ImageDownloader(config: config)
-        config.coders = ImageCodersManager(coders: [UndecodedImageCoder()])
-        bytesOnlyDownloader = ImageDownloader(config: config)
     }
 
     /// The image URLs.
@@ -47,11 +43,11 @@ final class LoopbackFixture: Sendable {
         }
     }
 
-    /// Downloads every image through `downloader`, all requested at once.
-    func downloadAll(with downloader: ImageDownloader) async throws {
+    /// Calls `load` for every image URL, all at once, and waits for every call.
+    func downloadAll(_ load: @escaping @Sendable (URL) async throws -> Void) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for url in urls {
-                group.addTask { _ = try await downloader.image(from: url) }
+                group.addTask { try await load(url) }
             }
             try await group.waitForAll()
         }

@@ -25,11 +25,7 @@ public struct DataURLImageLoader: ImageLoader {
         if Task.isCancelled {
             throw ImageError(.cancelled, "the load of a data URL was cancelled")
         }
-        let coders = coders
-        let options = request.decodeOptions
-        let image = try await DecodingWorkers.run { () throws(ImageError) -> Image in
-            try coders.decode(data, options: options)
-        }
+        let image = try await DecodingWorkers.image(from: data, for: request, coders: coders)
         return ImageLoadResult(image: image, data: data)
     }
 

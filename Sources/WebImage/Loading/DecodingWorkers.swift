@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 
@@ -14,6 +15,16 @@ enum DecodingWorkers {
     static func submit(_ body: @escaping @Sendable () -> Void) {
         // The pool lives as long as the process, so the work is never refused.
         pool.submit { _ in body() }
+    }
+
+    /// Decodes `data` on a decoding thread as `request` asks, or returns `nil` at once when
+    /// the request wants the bytes only.
+    static func image(from data: Data, for request: ImageLoadRequest, coders: ImageCodersManager) async throws(ImageError) -> Image? {
+        guard request.decodesImage else { return nil }
+        let options = request.decodeOptions
+        return try await run { () throws(ImageError) -> Image in
+            try coders.decode(data, options: options)
+        }
     }
 
     /// Runs `body` on a decoding thread and waits for its result.

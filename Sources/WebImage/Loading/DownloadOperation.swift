@@ -108,10 +108,14 @@ final class DownloadOperation: Sendable {
         switch outcome {
         case .success(let (response, data)) where response.statusCode != 304:
             downloader.emit(.finished(url))
-            // The decoding thread serves the callers itself: no hop back to this task.
-            DecodingWorkers.submit {
-                self.decodeAndDeliver(data, response: response)
-                self.downloader.operationDidFinish(self)
+            if deliverBytes(data, response: response) {
+                // The decoding thread serves the callers itself: no hop back to this task.
+                DecodingWorkers.submit {
+                    self.decodeAndDeliver(data, response: response)
+                    self.downloader.operationDidFinish(self)
+                }
+            } else {
+                downloader.operationDidFinish(self)
             }
         case .success(let (response, _)):
             downloader.emit(.finished(url))
@@ -134,6 +138,26 @@ final class DownloadOperation: Sendable {
         downloader.operationDidFinish(self)
     }
 
+    /// Serves the callers that asked for the bytes only, here and now.
+    ///
+    /// - Returns: Whether callers that want the image remain, to be served by
+    ///   ``decodeAndDeliver(_:response:)``.
+    private func deliverBytes(_ data: Data, response: DownloadResponse) -> Bool {
+        let (served, decodingRemains) = state.withLockedValue { state in
+            let served = state.handlers.filter { !$0.value.request.decodesImage }
+            for id in served.keys {
+                state.handlers[id] = nil
+            }
+            state.phase = state.handlers.isEmpty ? .finished : .decoding
+            return (served.values, !state.handlers.isEmpty)
+        }
+        let result = Result<ImageLoadResult, ImageError>.success(ImageLoadResult(image: nil, data: data, response: response))
+        for handler in served {
+            handler.complete(with: result)
+        }
+        return decodingRemains
+    }
+
     /// Decodes once per distinct decode options and serves every caller, including callers
     /// that attach while decoding runs. Runs on a decoding thread.
     private func decodeAndDeliver(_ data: Data, response: DownloadResponse) {
@@ -147,6 +171,10 @@ final class DownloadOperation: Sendable {
             }
             guard !waiting.isEmpty else { return }
             for handler in waiting {
+                guard handler.request.decodesImage else {
+                    handler.complete(with: .success(ImageLoadResult(image: nil, data: data, response: response)))
+                    continue
+                }
                 let options = effectiveDecodeOptions(for: handler.request, partial: false)
                 let result = decoded[options] ?? decode(data, options: options, response: response)
                 decoded[options] = result

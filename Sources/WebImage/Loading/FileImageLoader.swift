@@ -43,11 +43,7 @@ public struct FileImageLoader: ImageLoader {
         if Task.isCancelled {
             throw ImageError(.cancelled, "the load of \(path) was cancelled")
         }
-        let coders = coders
-        let options = request.decodeOptions
-        let image = try await DecodingWorkers.run { () throws(ImageError) -> Image in
-            try coders.decode(data, options: options)
-        }
+        let image = try await DecodingWorkers.image(from: data, for: request, coders: coders)
         return ImageLoadResult(image: image, data: data)
     }
 }

@@ -161,6 +161,16 @@ public final class ImageDownloader: Sendable {
         try await image(for: ImageLoadRequest(url: url, options: options, decodeOptions: decodeOptions, validators: validators))
     }
 
+    /// Downloads the bytes at `url` without decoding them (the result's image is `nil`),
+    /// sharing the transfer with any caller that asks for the image.
+    public func data(
+        from url: URL,
+        options: ImageDownloaderOptions = [],
+        validators: HTTPValidators? = nil
+    ) async throws(ImageError) -> ImageLoadResult {
+        try await image(for: ImageLoadRequest(url: url, options: options, validators: validators, decodesImage: false))
+    }
+
     /// Cancels every caller of every running or queued download.
     public func cancelAllDownloads() {
         let operations = state.withLockedValue { Array($0.operations.values) }

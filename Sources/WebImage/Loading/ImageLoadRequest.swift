@@ -23,6 +23,10 @@ public struct ImageLoadRequest: Sendable {
     public var progress: Progress?
     /// Partial images, with ``ImageDownloaderOptions/progressiveDownload``.
     public var partialImage: PartialImage?
+    /// Whether the loader decodes the bytes. When `false` it delivers the bytes only and
+    /// the result's ``ImageLoadResult/image`` is `nil` (for callers that store or forward
+    /// the bytes, such as a prefetch into the disk cache).
+    public var decodesImage: Bool
 
     /// Creates a request.
     public init(
@@ -32,7 +36,8 @@ public struct ImageLoadRequest: Sendable {
         validators: HTTPValidators? = nil,
         headers: [String: String] = [:],
         progress: Progress? = nil,
-        partialImage: PartialImage? = nil
+        partialImage: PartialImage? = nil,
+        decodesImage: Bool = true
     ) {
         self.url = url
         self.options = options
@@ -41,5 +46,6 @@ public struct ImageLoadRequest: Sendable {
         self.headers = headers
         self.progress = progress
         self.partialImage = partialImage
+        self.decodesImage = decodesImage
     }
 }

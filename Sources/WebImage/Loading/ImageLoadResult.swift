@@ -2,7 +2,8 @@ import Foundation
 
 /// What a loader produced: the decoded image, the bytes it came from and, for HTTP, the response.
 public struct ImageLoadResult: Sendable {
-    /// The decoded image; `nil` only when ``isNotModified`` is `true`.
+    /// The decoded image; `nil` when ``isNotModified`` is `true` or the request asked for
+    /// the bytes only (``ImageLoadRequest/decodesImage``).
     public var image: Image?
     /// The bytes as received (empty for a "not modified" answer).
     public var data: Data
