@@ -143,6 +143,21 @@ struct ImageDownloaderHTTPTests {
         }
     }
 
+    @Test func aBodyThatStallsMidwayTimesOut() async throws {
+        try await withDownloader(configure: { $0.downloadTimeout = 0.3 }) { server, downloader, _ in
+            let gate = LoopbackGate()
+            server.route("/stall-body") { _, response in
+                await response.writeHead(status: 200, headers: [("Content-Length", "1000")])
+                await response.writeBody([UInt8](repeating: 9, count: 100))
+                await gate.wait()
+                await response.dropConnection()
+            }
+            let error = await capturedError { () async throws(ImageError) in try await downloader.image(from: server.url(for: "/stall-body")) }
+            #expect(error?.code == .timedOut)
+            gate.open()
+        }
+    }
+
     @Test func aDroppedConnectionIsConnectionLost() async throws {
         try await withDownloader { server, downloader, _ in
             server.route("/drop") { _, response in
