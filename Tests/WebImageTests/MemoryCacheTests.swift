@@ -22,6 +22,17 @@ struct MemoryCacheTests {
         #expect(cache.count == 3)
     }
 
+    @Test("a projected read returns part of the value and counts as use")
+    func projectedRead() {
+        let cache = MemoryCache<String, [Int]>(countLimit: 2)
+        cache.setValue([1, 2, 3], forKey: "a")
+        cache.setValue([4], forKey: "b")
+        #expect(cache.value(forKey: "a") { $0.count } == 3)
+        #expect(cache.value(forKey: "missing") { $0.count } == nil)
+        cache.setValue([5], forKey: "c")
+        #expect(cache.keysByRecency == ["c", "a"])
+    }
+
     @Test("keeps the total cost under the cost limit, oldest first")
     func costLimit() {
         let cache = MemoryCache<String, String>(costLimit: 100, maxEntryCostFraction: 0.5)

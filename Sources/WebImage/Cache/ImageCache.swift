@@ -61,7 +61,7 @@ public final class ImageCache: Sendable {
 
     /// The image in memory for `key`, at once; `nil` on a miss.
     public func imageFromMemory(forKey key: String) -> Image? {
-        memoryCache.value(forKey: key)?.image
+        memoryCache.value(forKey: key) { $0.image }
     }
 
     /// Looks `key` up in the levels `scope` names: memory first, then disk.

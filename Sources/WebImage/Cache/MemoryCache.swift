@@ -98,6 +98,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         state.withLockedValue { $0.storage.value(forKey: key) }
     }
 
+    /// A part of the value for `key`, which becomes the most recently used entry: for a
+    /// value that is costly to copy when only one of its fields is wanted.
+    @inlinable
+    public func value<Projection>(forKey key: Key, projecting projection: (borrowing Value) -> Projection) -> Projection? {
+        state.withLockedValue { $0.storage.value(forKey: key, projection) }
+    }
+
     /// Whether the cache holds a value for `key`; the recency order does not change.
     @inlinable
     public func containsValue(forKey key: Key) -> Bool {

@@ -55,9 +55,16 @@ struct MemoryCacheStorage<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The value for `key`, made the most recently used.
     @inlinable
     mutating func value(forKey key: Key) -> Value? {
+        value(forKey: key) { copy $0 }
+    }
+
+    /// `projection` of the value for `key`, made the most recently used; the value itself
+    /// is only borrowed, not copied.
+    @inlinable
+    mutating func value<Projection>(forKey key: Key, _ projection: (borrowing Value) -> Projection) -> Projection? {
         guard let slot = slotByKey[key] else { return nil }
         moveToFront(slot)
-        return entries[slot]?.value
+        return projection(entries[slot]!.value)
     }
 
     /// Whether `key` has a value; does not change the recency order.
