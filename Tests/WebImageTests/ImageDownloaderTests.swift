@@ -80,6 +80,28 @@ struct ImageDownloaderTests {
         }
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func theNextTransferStartsWhileTheLastOneDecodes() async throws {
+        let coder = GatedTestCoder()
+        try await withDownloader(configure: {
+            $0.maxConcurrentDownloads = 1
+            $0.coders = ImageCodersManager(coders: [coder])
+        }) { server, downloader, _ in
+            server.route("/first.raw") { _, response in await response.respondWithRawImage() }
+            server.route("/second.raw") { _, response in await response.respondWithRawImage() }
+            let collector = DownloadResultCollector()
+            for path in ["/first.raw", "/second.raw"] {
+                downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: path))) { collector.record($0) }
+            }
+            // The first image's decode is held, and still the second transfer reaches the server.
+            await server.waitForRequests(to: "/second.raw")
+            #expect(collector.results.isEmpty)
+            coder.open()
+            await collector.wait(for: 2)
+            #expect(collector.images.count == 2)
+        }
+    }
+
     @Test func eachDistinctDecodeOptionDecodesOnce() async throws {
         try await withDownloader { server, downloader, coder in
             let gate = LoopbackGate()

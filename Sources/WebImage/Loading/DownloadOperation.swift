@@ -90,7 +90,7 @@ final class DownloadOperation: Sendable {
             return true
         }
         if !started {
-            downloader.transferDidEnd(self)
+            downloader.transferDidEnd()
             downloader.operationDidFinish(self)
         }
     }
@@ -103,7 +103,7 @@ final class DownloadOperation: Sendable {
             outcome = .failure(Task.isCancelled ? ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled") : error)
         }
         await state.withLockedValue({ $0.partialDecode })?.value
-        downloader.transferDidEnd(self)
+        downloader.transferDidEnd()
         downloader.emit(.stopped(url))
         switch outcome {
         case .success(let (response, data)) where response.statusCode != 304:

@@ -253,8 +253,7 @@ public final class ImageDownloader: Sendable {
 
     private func nextOperationToStart() -> DownloadOperation? {
         state.withLockedValue { state in
-            guard state.hasFreeSlot, let next = state.queue.popNext()
-            else { return nil }
+            guard state.hasFreeSlot, let next = state.queue.popNext() else { return nil }
             state.running += 1
             return next
         }
@@ -268,9 +267,9 @@ public final class ImageDownloader: Sendable {
         }
     }
 
-    /// Frees the transfer slot of `operation`, whose bytes are in (or which failed), so
-    /// the next queued download starts while this one decodes.
-    func transferDidEnd(_ operation: DownloadOperation) {
+    /// Frees the transfer slot of an operation whose bytes are in (or which failed), so
+    /// the next queued download starts while that one decodes.
+    func transferDidEnd() {
         state.withLockedValue { state in
             state.running -= 1
             state.decoding += 1
