@@ -13,7 +13,8 @@ public struct ImageDownloaderConfig: Sendable {
     /// with ``ImageError/Code/badServerResponse``.
     public typealias ResponseModifier = @Sendable (DownloadResponse) -> DownloadResponse?
 
-    /// How many transfers run at once.
+    /// How many transfers run at once. A transfer's slot is freed as soon as its body is
+    /// in, so decoding does not hold it.
     public var maxConcurrentDownloads = 6
     /// How long a connection may take to open, and how long a response may stay silent,
     /// before the download fails with ``ImageError/Code/timedOut``; 0 or less means 15 s.
