@@ -115,9 +115,11 @@ extension DownloadOperation {
             throw tooLarge(url)
         }
         reportProgress(received: 0, expected: expected ?? -1, force: true)
-        // The first chunk is kept as it came; later ones are appended to it, so a body
-        // that arrives in one read is never copied.
+        // The first chunk is kept as it came and later ones are appended to it. A body of
+        // several chunks then owns its storage and becomes `Data` without a copy; a body of
+        // one chunk is copied, so that its `Data` does not keep the whole read buffer alive.
         var body: ByteBuffer?
+        var ownsStorage = false
         do {
             for try await chunk in response.body {
                 let received = (body?.readableBytes ?? 0) + chunk.readableBytes
@@ -130,6 +132,7 @@ extension DownloadOperation {
                     // Room for the rest of a body of known length: one reallocation at most.
                     body!.reserveCapacity(minimumWritableBytes: max(chunk.readableBytes, Int(expected ?? 0) - body!.readableBytes))
                     body!.writeImmutableBuffer(chunk)
+                    ownsStorage = true
                 }
                 reportProgress(received: Int64(received), expected: expected ?? -1, force: false)
                 schedulePartialDecode(of: body!)
@@ -139,7 +142,7 @@ extension DownloadOperation {
         } catch {
             throw ImageError(transportError: error, url: url)
         }
-        let data = body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) } ?? Data()
+        let data = body.map { Data(buffer: $0, byteTransferStrategy: ownsStorage ? .noCopy : .copy) } ?? Data()
         return (head, data)
     }
 
