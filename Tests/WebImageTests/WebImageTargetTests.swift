@@ -12,7 +12,7 @@ import Testing
             server.routeStalledRawImage("/first.raw", blue: 1, until: gate)
             server.routeRawImage("/second.raw", blue: 2)
             let target = RecordingImageTarget(manager: manager)
-            let first = TargetResponseRecorder(), second = TargetResponseRecorder()
+            let first = ImageResponseRecorder(), second = ImageResponseRecorder()
 
             let operation = try #require(target.setImage(with: server.url(for: "/first.raw"), placeholder: grey, completed: first.handler))
             await server.waitForRequests(to: "/first.raw")
@@ -36,7 +36,7 @@ import Testing
             server.routeRawImage("/slow.raw", blue: 1, after: gate)
             server.routeRawImage("/fast.raw", blue: 2)
             let target = RecordingImageTarget(manager: manager)
-            let slow = TargetResponseRecorder(), fast = TargetResponseRecorder()
+            let slow = ImageResponseRecorder(), fast = ImageResponseRecorder()
 
             let slowLoad = target.setImage(with: ImageRequest(url: server.url(for: "/slow.raw")), operationKey: "a", completed: slow.handler)
             target.setImage(with: ImageRequest(url: server.url(for: "/fast.raw")), operationKey: "b", completed: fast.handler)
@@ -58,7 +58,7 @@ import Testing
             let gate = LoopbackGate()
             server.routeRawImage("/late.raw", blue: 3, after: gate)
             let target = RecordingImageTarget(manager: manager)
-            let recorder = TargetResponseRecorder()
+            let recorder = ImageResponseRecorder()
 
             target.setImage(with: server.url(for: "/late.raw"), placeholder: grey, completed: recorder.handler)
             #expect(target.displayed.count == 1)
@@ -78,7 +78,7 @@ import Testing
             server.routeRawImage("/found.raw", blue: 4, after: gate)
             server.routeStatus("/missing.raw", 404, after: gate)
             let found = RecordingImageTarget(manager: manager), missing = RecordingImageTarget(manager: manager)
-            let foundRecorder = TargetResponseRecorder(), missingRecorder = TargetResponseRecorder()
+            let foundRecorder = ImageResponseRecorder(), missingRecorder = ImageResponseRecorder()
 
             found.setImage(with: server.url(for: "/found.raw"), placeholder: grey, options: .delayPlaceholder, completed: foundRecorder.handler)
             missing.setImage(with: server.url(for: "/missing.raw"), placeholder: grey, options: .delayPlaceholder, completed: missingRecorder.handler)
@@ -100,7 +100,7 @@ import Testing
         try await withTargetManager { server, manager in
             server.routeRawImage("/manual.raw", blue: 5)
             let target = RecordingImageTarget(manager: manager)
-            let recorder = TargetResponseRecorder()
+            let recorder = ImageResponseRecorder()
 
             target.setImage(with: server.url(for: "/manual.raw"), placeholder: grey, options: .avoidAutoSetImage, completed: recorder.handler)
             await recorder.wait()
@@ -115,7 +115,7 @@ import Testing
         try await withTargetManager { server, manager in
             let indicator = ActivityImageIndicator()
             let target = RecordingImageTarget(manager: manager, indicator: indicator)
-            let plain = TargetResponseRecorder(), delayed = TargetResponseRecorder()
+            let plain = ImageResponseRecorder(), delayed = ImageResponseRecorder()
 
             let operation = target.setImage(with: nil as URL?, placeholder: grey, completed: plain.handler)
             target.setImage(with: ImageRequest(url: nil, options: .delayPlaceholder), placeholder: grey, operationKey: "delayed", completed: delayed.handler)
@@ -139,7 +139,7 @@ import Testing
             server.routeStalledRawImage("/progress.raw", blue: 6, until: gate)
             let indicator = ProgressImageIndicator()
             let target = RecordingImageTarget(manager: manager, indicator: indicator)
-            let recorder = TargetResponseRecorder()
+            let recorder = ImageResponseRecorder()
             let receiving = LoopbackGate()
 
             target.setImage(
@@ -166,7 +166,7 @@ import Testing
             server.routeStalledRawImage("/cancelled.raw", blue: 7, until: gate)
             let indicator = ActivityImageIndicator()
             let target = RecordingImageTarget(manager: manager, indicator: indicator)
-            let recorder = TargetResponseRecorder()
+            let recorder = ImageResponseRecorder()
 
             let operation = try #require(target.setImage(with: server.url(for: "/cancelled.raw"), placeholder: grey, completed: recorder.handler))
             await server.waitForRequests(to: "/cancelled.raw")
@@ -187,12 +187,12 @@ import Testing
         try await withTargetManager { server, manager in
             server.routeRawImage("/cached.raw", blue: 8)
             let url = server.url(for: "/cached.raw")
-            let warm = TargetResponseRecorder()
+            let warm = ImageResponseRecorder()
             RecordingImageTarget(manager: manager).setImage(with: url, completed: warm.handler)
             await warm.wait()
 
             let target = RecordingImageTarget(manager: manager)
-            let recorder = TargetResponseRecorder()
+            let recorder = ImageResponseRecorder()
             target.setImage(with: url, placeholder: grey, completed: recorder.handler)
 
             #expect(recorder.responses.map(\.cacheType) == [.memory])
@@ -209,7 +209,7 @@ import Testing
             let oldBytes = Data(RawRGBATestCoder.encode(width: 4, height: 3, blue: 9))
             try await manager.cache.store(nil, data: oldBytes, forKey: manager.cacheKey(for: url), scope: .disk)
             let target = RecordingImageTarget(manager: manager)
-            let recorder = TargetResponseRecorder()
+            let recorder = ImageResponseRecorder()
 
             target.setImageWithPreviousCachedImage(with: url, placeholder: grey, options: .fromLoaderOnly, completed: recorder.handler)
             #expect(target.displayed.count == 1)
@@ -227,7 +227,7 @@ import Testing
             let gate = LoopbackGate()
             server.routeStalledRawImage("/progressive.raw", blue: 11, sentAtOnce: 24, until: gate)
             let target = RecordingImageTarget(manager: manager)
-            let recorder = TargetResponseRecorder()
+            let recorder = ImageResponseRecorder()
 
             target.setImage(with: server.url(for: "/progressive.raw"), placeholder: grey, options: .progressiveDownload, completed: recorder.handler)
             await target.waitForDisplays(2)

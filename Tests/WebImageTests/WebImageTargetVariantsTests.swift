@@ -12,7 +12,7 @@ import Testing
             server.routeRawImage("/background.raw", blue: 3)
             server.routeRawImage("/selected-background.raw", blue: 4)
             let button = RecordingButtonTarget(manager: manager)
-            let normal = TargetResponseRecorder(), others = TargetResponseRecorder()
+            let normal = ImageResponseRecorder(), others = ImageResponseRecorder()
 
             let normalLoad = button.setImage(with: server.url(for: "/normal.raw"), for: .normal, completed: normal.handler)
             button.setImage(with: server.url(for: "/highlighted.raw"), for: .highlighted, completed: others.handler)
@@ -42,7 +42,7 @@ import Testing
             server.routeRawImage("/background.raw", blue: 2, after: gate)
             server.routeRawImage("/new.raw", blue: 3)
             let button = RecordingButtonTarget(manager: manager)
-            let old = TargetResponseRecorder(), background = TargetResponseRecorder(), new = TargetResponseRecorder()
+            let old = ImageResponseRecorder(), background = ImageResponseRecorder(), new = ImageResponseRecorder()
 
             let oldLoad = try #require(button.setImage(with: server.url(for: "/old.raw"), for: .disabled, completed: old.handler))
             let backgroundLoad = try #require(button.setBackgroundImage(with: server.url(for: "/background.raw"), for: .disabled, completed: background.handler))
@@ -66,7 +66,7 @@ import Testing
             server.routeRawImage("/main.raw", blue: 5, after: gate)
             server.routeRawImage("/pressed.raw", blue: 6)
             let target = RecordingImageTarget(manager: manager)
-            let main = TargetResponseRecorder(), highlighted = TargetResponseRecorder()
+            let main = ImageResponseRecorder(), highlighted = ImageResponseRecorder()
 
             let mainLoad = target.setImage(with: server.url(for: "/main.raw"), completed: main.handler)
             target.setHighlightedImage(with: server.url(for: "/pressed.raw"), completed: highlighted.handler)
@@ -87,7 +87,7 @@ import Testing
         try await withTargetManager { server, manager in
             server.routeRawImage("/pin.raw", blue: 7, width: 4, height: 6)
             let marker = RecordingAnnotationTarget(manager: manager)
-            let recorder = TargetResponseRecorder()
+            let recorder = ImageResponseRecorder()
 
             marker.setImage(with: server.url(for: "/pin.raw"), completed: recorder.handler)
             await recorder.wait()

@@ -1,16 +1,10 @@
-import NIOConcurrencyHelpers
 @testable import WebImage
 
 /// Collects the results of the callback API and lets a test wait for a number of them.
 final class DownloadResultCollector: Sendable {
-    private struct State {
-        var results: [Result<ImageLoadResult, ImageError>] = []
-        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    }
+    private let log = ArrivalLog<Result<ImageLoadResult, ImageError>>()
 
-    private let state = NIOLockedValueBox(State())
-
-    var results: [Result<ImageLoadResult, ImageError>] { state.withLockedValue { $0.results } }
+    var results: [Result<ImageLoadResult, ImageError>] { log.elements }
 
     var errors: [ImageError] {
         results.compactMap { result in
@@ -24,29 +18,11 @@ final class DownloadResultCollector: Sendable {
     }
 
     func record(_ result: Result<ImageLoadResult, ImageError>) {
-        let ready = state.withLockedValue { state in
-            state.results.append(result)
-            let count = state.results.count
-            let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
-            state.waiters.removeAll { $0.count <= count }
-            return ready
-        }
-        for continuation in ready {
-            continuation.resume()
-        }
+        log.append(result)
     }
 
     /// Returns once `count` results have arrived.
     func wait(for count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLockedValue { state in
-                if state.results.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if done {
-                continuation.resume()
-            }
-        }
+        await log.wait(for: count)
     }
 }

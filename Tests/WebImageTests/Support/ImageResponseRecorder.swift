@@ -1,60 +1,38 @@
-import NIOConcurrencyHelpers
 @testable import WebImage
 
-/// Collects the answers of the manager's callback API and lets a test wait for a number of them.
+/// Collects the answers of the manager's callback API, or of a target's completion, and
+/// lets a test wait for them.
 final class ImageResponseRecorder: Sendable {
-    private struct State {
-        var responses: [ImageResponse] = []
-        var waiters: [(condition: @Sendable ([ImageResponse]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
-    }
-
-    private let state = NIOLockedValueBox(State())
+    private let log = ArrivalLog<ImageResponse>()
 
     /// The answers so far, in arrival order.
-    var responses: [ImageResponse] { state.withLockedValue { $0.responses } }
+    var responses: [ImageResponse] { log.elements }
 
     /// How many answers arrived.
-    var count: Int { state.withLockedValue { $0.responses.count } }
+    var count: Int { log.count }
+
+    /// The completion handler to pass to a target.
+    var handler: @Sendable (ImageResponse) -> Void {
+        { [self] response in record(response) }
+    }
 
     /// Records one answer; pass it as a completion.
     func record(_ response: ImageResponse) {
-        let ready = state.withLockedValue { state in
-            state.responses.append(response)
-            let responses = state.responses
-            var ready: [CheckedContinuation<Void, Never>] = []
-            state.waiters.removeAll { waiter in
-                guard waiter.condition(responses) else { return false }
-                ready.append(waiter.continuation)
-                return true
-            }
-            return ready
-        }
-        for continuation in ready {
-            continuation.resume()
-        }
+        log.append(response)
     }
 
     /// Returns once `count` answers have arrived.
-    func wait(for count: Int) async {
-        await wait { $0.count >= count }
+    func wait(for count: Int = 1) async {
+        await log.wait(for: count)
     }
 
     /// Returns once an answer with ``ImageResponse/isFinished`` has arrived.
     func waitForFinishedResponse() async {
-        await wait { $0.contains(where: \.isFinished) }
+        await log.wait { $0.contains(where: \.isFinished) }
     }
 
     /// Returns once `condition` holds for the answers so far.
     func wait(until condition: @escaping @Sendable ([ImageResponse]) -> Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLockedValue { state in
-                if condition(state.responses) { return true }
-                state.waiters.append((condition, continuation))
-                return false
-            }
-            if done {
-                continuation.resume()
-            }
-        }
+        await log.wait(until: condition)
     }
 }
