@@ -1,4 +1,5 @@
 import Foundation
+@testable import CacheStressTool
 
 /// Runs the `CacheStressTool` executable (built next to the test bundle) as a child
 /// process, and checks the self-describing entries it writes.
@@ -39,19 +40,9 @@ enum StressTool {
         let length = bytes[0..<8].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
         guard length >= 0, bytes.count == 16 + length else { return false }
         let body = bytes[8..<(8 + length)]
-        let checksum = body.withUnsafeBytes { raw in
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            let words = raw.count / 8
-            for index in 0..<words {
-                hash = (hash ^ raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x100_0000_01B3
-            }
-            for index in (words * 8)..<raw.count {
-                hash = (hash ^ UInt64(raw[index])) &* 0x100_0000_01B3
-            }
-            return hash
-        }
+        let computed = body.withUnsafeBytes { checksum(of: $0) }
         let stored = bytes[(8 + length)...].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
-        return stored == checksum && body.starts(with: Array(key.utf8) + [UInt8(ascii: "\n")])
+        return stored == computed && body.starts(with: Array(key.utf8) + [UInt8(ascii: "\n")])
     }
 
     /// Runs `body` on a thread of its own (child-process waits block) and returns its value.
