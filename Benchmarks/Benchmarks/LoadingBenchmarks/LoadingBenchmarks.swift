@@ -37,7 +37,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("Loopback 1,000 × 50 KB with decode · ImageManager (memory + disk cache)", configuration: loopback) { benchmark in
         // A new manager on an empty cache folder each time (cheap next to 1,000 loads).
-        let folder = LoopbackFixture.makeTemporaryFolder()
+        let folder = LoopbackFixture.uniqueTemporaryFolder()
         let manager = fixture.manager(cachingIn: folder)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for url in fixture.urls {
@@ -50,7 +50,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     let image = Image(bitmap: Bitmap(width: 64, height: 64))
-    let hitManager = fixture.manager(cachingIn: LoopbackFixture.makeTemporaryFolder())
+    let hitManager = fixture.manager(cachingIn: LoopbackFixture.uniqueTemporaryFolder())
     let hitURL = URL(string: "https://images.example.com/hit.png")!
     let storeHit: @Sendable () async throws -> Void = {
         try await hitManager.cache.store(image, forKey: hitURL.absoluteString, scope: .memory)

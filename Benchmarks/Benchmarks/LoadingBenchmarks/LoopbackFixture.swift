@@ -53,8 +53,9 @@ final class LoopbackFixture: Sendable {
         }
     }
 
-    /// The location of a new temporary folder, for a cache the caller removes when done.
-    static func makeTemporaryFolder() -> URL {
+    /// A temporary folder location no one else uses (not yet created), for a cache the
+    /// caller removes when done.
+    static func uniqueTemporaryFolder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
     }
 
