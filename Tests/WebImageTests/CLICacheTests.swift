@@ -8,7 +8,8 @@ struct CLICacheTests {
         try await CLIImageServer.run { server, scratch in
             let cache = scratch.appending("cache")
             let fill = ["fetch", "--cache-dir", cache.path, server.url("/a.png"), server.url("/b.jpg")]
-            #expect(try await CommandLineTool.run(fill, scratch: scratch.url).status == 0)
+            let filled = try await CommandLineTool.run(fill, scratch: scratch.url)
+            #expect(filled.status == 0, "\(filled.standardError)")
             let total = server.png.count + server.jpeg.count
 
             let info = try #require(try await cacheCommand(["info"], cache: cache, scratch: scratch))
@@ -30,7 +31,8 @@ struct CLICacheTests {
             let expired = try #require(try await cacheCommand(["clean", "--max-age", "0"], cache: cache, scratch: scratch))
             #expect(expired["entries"] as? Int == 0)
 
-            #expect(try await CommandLineTool.run(fill, scratch: scratch.url).status == 0)
+            let refilled = try await CommandLineTool.run(fill, scratch: scratch.url)
+            #expect(refilled.status == 0, "\(refilled.standardError)")
             let cleared = try #require(try await cacheCommand(["clear"], cache: cache, scratch: scratch))
             #expect(cleared["entries"] as? Int == 0)
             #expect(cleared["removedEntries"] as? Int == 2)
