@@ -134,7 +134,7 @@ public final class LoopbackHTTPServer: Sendable {
             state.requests.append(request)
             return state.routes[request.path]
         }
-        Task {
+        Task(executorPreference: LoopbackTaskExecutor.shared) {
             if let route {
                 await route(request, writer)
             } else {
