@@ -178,13 +178,14 @@ struct ImageDownloaderHTTPTests {
     }
 
     @Test func aClosedPortCannotConnect() async throws {
-        let server = try await LoopbackHTTPServer.start()
-        let url = server.url(for: "/gone")
-        try await server.stop()
+        // A stopped server's port could be taken at once by another test's server.
+        let closed = try RefusingPort()
+        let url = try #require(URL(string: "http://127.0.0.1:\(closed.port)/gone"))
         let downloader = ImageDownloader()
         let error = await capturedError { () async throws(ImageError) in try await downloader.image(from: url) }
         try await downloader.shutdown()
         #expect(error?.code == .cannotConnect)
+        withExtendedLifetime(closed) {}
     }
 
     @Test func anUnknownHostCannotBeFound() async throws {
