@@ -12,7 +12,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        .target(name: "BenchmarkSupport"),
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")]
+        ),
         .executableTarget(
             name: "CoderBenchmarks",
             dependencies: [
@@ -36,6 +39,7 @@ let package = Package(
         .executableTarget(
             name: "LoadingBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "WebImage", package: "SwiftWebImage"),
                 .product(name: "LoopbackHTTPServer", package: "SwiftWebImage"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

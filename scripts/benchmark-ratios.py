@@ -1,51 +1,54 @@
 #!/usr/bin/env python3
-"""Reads package-benchmark's text tables and prints each subject's p50 wall-clock time
-next to its baseline's, as a ratio (ours / baseline; below 1 is faster).
+"""Reads package-benchmark's text tables and prints, for each paired benchmark, the p50
+times of the baseline and of ours and the p50 of their per-iteration ratio (ours /
+baseline; below 1 is faster), with the ratio's p25-p75 spread.
 
-Benchmarks are named "<subject> · <implementation>"; within a subject, the
-implementation whose name starts with "raw" or is "Dictionary" is the baseline.
+Paired benchmarks (Benchmarks/Sources/BenchmarkSupport/PairedBenchmark.swift) are named
+"<subject> · <ours> vs <baseline>" and record the metrics "baseline (ns)", "ours (ns)"
+and "ours ÷ baseline (‰)"; package-benchmark scales large values and names the scale
+after the metric, as in "ours (ns) (M)".
 """
 import re
 import sys
 
-UNITS = {"ns": 1e-3, "μs": 1.0, "us": 1.0, "ms": 1e3, "s": 1e6}
+SCALES = {"#": 1, "K": 1e3, "M": 1e6, "G": 1e9}
+ROW = re.compile(r"│ (baseline \(ns\)|ours \(ns\)|ours ÷ baseline \(‰\))(?: \((\S+)\))?\s*\*?\s*│(.*)")
 
 
 def parse(lines):
     name, results = None, {}
     for line in lines:
         text = line.strip()
-        if " · " in text and not text.startswith(("│", "╒", "╞", "├", "╘")):
+        if " · " in text and " vs " in text and not text.startswith(("│", "╒", "╞", "├", "╘")):
             name = text
-        match = re.match(r"│ Time \(wall clock\) \((\w+)\)\s*\*?\s*│(.*)", text)
+            results[name] = {}
+            continue
+        match = ROW.match(text)
         if name and match:
-            cells = [cell.strip() for cell in match.group(2).split("│")]
-            results[name] = float(cells[2].replace(",", "")) * UNITS.get(match.group(1), 1.0)
-            name = None
+            scale = SCALES.get(match.group(2) or "#", 1)
+            cells = [float(cell.strip().replace(",", "")) * scale for cell in match.group(3).split("│")[:-1]]
+            # cells: p0, p25, p50, p75, p90, p99, p100
+            results[name][match.group(1)] = cells
     return results
 
 
-def is_baseline(implementation):
-    return implementation.startswith("raw") or implementation == "Dictionary"
+def duration(nanoseconds):
+    for unit, size in (("s", 1e9), ("ms", 1e6), ("μs", 1e3)):
+        if nanoseconds >= 10 * size:
+            return f"{nanoseconds / size:,.1f} {unit}"
+    return f"{nanoseconds:,.0f} ns"
 
 
 def main():
-    results = parse(sys.stdin)
-    subjects = {}
-    for name, micros in results.items():
-        subject, implementation = name.split(" · ", 1)
-        subjects.setdefault(subject, []).append((implementation, micros))
-    print(f"{'subject':58} {'baseline p50':>14} {'ours p50':>12} {'ratio':>7}")
-    for subject, entries in subjects.items():
-        baselines = [entry for entry in entries if is_baseline(entry[0])]
-        if not baselines:
+    print(f"{'subject':70} {'baseline p50':>13} {'ours p50':>13} {'ratio p50':>9} {'p25-p75':>11}")
+    for name, rows in parse(sys.stdin).items():
+        if len(rows) < 3:
             continue
-        base_name, base = baselines[0]
-        for implementation, micros in entries:
-            if implementation == base_name:
-                continue
-            ratio = micros / base if base else float("nan")
-            print(f"{subject + ' (' + implementation + ')':58} {base:12.2f}μs {micros:10.2f}μs {ratio:7.2f}")
+        ratio = rows["ours ÷ baseline (‰)"]
+        print(
+            f"{name:70} {duration(rows['baseline (ns)'][2]):>13} {duration(rows['ours (ns)'][2]):>13}"
+            f" {ratio[2] / 1000:9.2f} {ratio[1] / 1000:5.2f}-{ratio[3] / 1000:.2f}"
+        )
 
 
 if __name__ == "__main__":

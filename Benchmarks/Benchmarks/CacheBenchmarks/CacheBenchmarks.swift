@@ -17,49 +17,48 @@ let benchmarks: @Sendable () -> Void = {
     let missingKeys = (0..<1000).map { "https://images.example.com/photos/\($0)/missing.jpg" }
     let image = Image(bitmap: Bitmap(width: 64, height: 64))
 
-    var dictionary: [String: Image] = [:]
-    for key in keys { dictionary[key] = image }
+    let dictionary = Dictionary(uniqueKeysWithValues: keys.map { ($0, image) })
     let memory = MemoryCache<String, Image>(costLimit: 0, countLimit: 0)
     for key in keys { memory.setValue(image, forKey: key, cost: image.memoryCost) }
 
-    Benchmark("Memory hit · Dictionary") { benchmark in
-        for index in benchmark.scaledIterations { blackHole(dictionary[keys[index % 1000]]) }
+    let imageCache = ImageCache(namespace: "bench-memory", directory: FileManager.default.temporaryDirectory)
+    let fillImageCache = Benchmark.Configuration(setup: {
+        for key in keys { try await imageCache.store(image, forKey: key, scope: .memory) }
+    })
+    let dictionaryHits: @Sendable (Int) -> Void = { repetitions in
+        for index in 0..<repetitions { blackHole(dictionary[keys[index % 1000]]) }
     }
-    Benchmark("Memory hit · MemoryCache") { benchmark in
-        for index in benchmark.scaledIterations { blackHole(memory.value(forKey: keys[index % 1000])) }
+    let dictionaryMisses: @Sendable (Int) -> Void = { repetitions in
+        for index in 0..<repetitions { blackHole(dictionary[missingKeys[index % 1000]]) }
+    }
+    pairedBenchmark("Memory hit · MemoryCache vs Dictionary", baseline: dictionaryHits) { repetitions in
+        for index in 0..<repetitions { blackHole(memory.value(forKey: keys[index % 1000])) }
     }
     // What applications call: ImageCache's non-generic API over its (specialized) LRU.
-    let imageCache = ImageCache(namespace: "bench-memory", directory: FileManager.default.temporaryDirectory)
-    let fillImageCache: @Sendable () async throws -> Void = {
-        for key in keys { try await imageCache.store(image, forKey: key, scope: .memory) }
+    pairedBenchmark("Memory hit · ImageCache.imageFromMemory vs Dictionary", configuration: fillImageCache, baseline: dictionaryHits) { repetitions in
+        for index in 0..<repetitions { blackHole(imageCache.imageFromMemory(forKey: keys[index % 1000])) }
     }
-    Benchmark("Memory hit · ImageCache.imageFromMemory", configuration: .init(setup: fillImageCache)) { benchmark in
-        for index in benchmark.scaledIterations { blackHole(imageCache.imageFromMemory(forKey: keys[index % 1000])) }
+    pairedBenchmark("Memory miss · MemoryCache vs Dictionary", baseline: dictionaryMisses) { repetitions in
+        for index in 0..<repetitions { blackHole(memory.value(forKey: missingKeys[index % 1000])) }
     }
-    Benchmark("Memory miss · ImageCache.imageFromMemory", configuration: .init(setup: fillImageCache)) { benchmark in
-        for index in benchmark.scaledIterations { blackHole(imageCache.imageFromMemory(forKey: missingKeys[index % 1000])) }
-    }
-    Benchmark("Memory miss · Dictionary") { benchmark in
-        for index in benchmark.scaledIterations { blackHole(dictionary[missingKeys[index % 1000]]) }
-    }
-    Benchmark("Memory miss · MemoryCache") { benchmark in
-        for index in benchmark.scaledIterations { blackHole(memory.value(forKey: missingKeys[index % 1000])) }
+    pairedBenchmark("Memory miss · ImageCache.imageFromMemory vs Dictionary", configuration: fillImageCache, baseline: dictionaryMisses) { repetitions in
+        for index in 0..<repetitions { blackHole(imageCache.imageFromMemory(forKey: missingKeys[index % 1000])) }
     }
     // Inserting the 2,000 keys in a cycle into room for 1,000 makes every insert evict the
-    // entry inserted 1,000 steps before; the dictionary does the same by hand.
+    // entry inserted 1,000 steps before; the dictionary does the same by hand. Each side
+    // starts from 1,000 entries: the dictionary copied, the cache filled afresh.
     let cycle = keys + missingKeys
-    Benchmark("Insert with eviction · Dictionary") { benchmark in
+    pairedBenchmark("Insert with eviction · MemoryCache vs Dictionary") { repetitions in
         var bounded = dictionary
-        for index in benchmark.scaledIterations {
+        for index in 0..<repetitions {
             bounded.removeValue(forKey: cycle[(index + 1000) % 2000])
             bounded[cycle[index % 2000]] = image
         }
         blackHole(bounded)
-    }
-    Benchmark("Insert with eviction · MemoryCache") { benchmark in
+    } ours: { repetitions in
         let bounded = MemoryCache<String, Image>(countLimit: 1000)
         for key in keys { bounded.setValue(image, forKey: key, cost: image.memoryCost) }
-        for index in benchmark.scaledIterations {
+        for index in 0..<repetitions {
             bounded.setValue(image, forKey: cycle[(index + 1000) % 2000], cost: image.memoryCost)
         }
         blackHole(bounded)
@@ -72,27 +71,21 @@ let benchmarks: @Sendable () -> Void = {
     diskOnly.shouldCacheImagesInMemory = false
     let cache = ImageCache(namespace: "bench", directory: folder, config: diskOnly)
     let rawFile = folder.appendingPathComponent("raw.jpg")
-    let removeFolder: @Sendable () async throws -> Void = { try? FileManager.default.removeItem(at: folder) }
-
-    Benchmark(
-        "Disk hit 400×300 JPEG · raw read + decode",
+    pairedBenchmark(
+        "Disk hit 400×300 JPEG · ImageCache vs raw read + decode",
         configuration: .init(scalingFactor: .one, setup: {
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try? photo.write(to: rawFile)
-        }, teardown: removeFolder)
-    ) { benchmark in
-        for _ in benchmark.scaledIterations {
+            try await cache.store(nil, data: photo, forKey: "photo", scope: .disk)
+            try photo.write(to: rawFile)
+        }, teardown: {
+            try? FileManager.default.removeItem(at: folder)
+        })
+    ) { repetitions in
+        for _ in 0..<repetitions {
             let data = try Data(contentsOf: rawFile)
             blackHole(try ImageCodersManager.shared.decode(data))
         }
-    }
-    Benchmark(
-        "Disk hit 400×300 JPEG · ImageCache",
-        configuration: .init(scalingFactor: .one, setup: {
-            try? await cache.store(nil, data: photo, forKey: "photo", scope: .disk)
-        }, teardown: removeFolder)
-    ) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(cache.imageFromDisk(forKey: "photo")) }
+    } ours: { repetitions in
+        for _ in 0..<repetitions { blackHole(cache.imageFromDisk(forKey: "photo")) }
     }
 
     let crowded = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-crowded-\(UUID().uuidString)")

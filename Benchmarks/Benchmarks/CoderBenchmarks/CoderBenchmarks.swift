@@ -6,13 +6,12 @@ import CWebP
 import Foundation
 import WebImage
 
-/// Each coder benchmark runs next to the raw C-library call on the same bytes, in the
-/// same process, so `scripts/benchmark.sh` can report our time as a ratio of the raw one.
+/// Each coder benchmark times our coder and the raw C-library call on the same bytes, in
+/// turn, in every iteration (see `pairedBenchmark`).
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
         warmupIterations: 2,
-        maxDuration: .seconds(4),
+        maxDuration: .seconds(8),
         maxIterations: 40
     )
 
@@ -20,18 +19,16 @@ let benchmarks: @Sendable () -> Void = {
     let photoSize = PixelSize(width: 6028, height: 3391)
     let eighth = PixelSize(width: (photoSize.width + 7) / 8, height: (photoSize.height + 7) / 8)
 
-    Benchmark("JPEG decode 20 MP · raw TurboJPEG") { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(RawCodecs.decodeJPEG(photo, size: photoSize)) }
+    pairedBenchmark("JPEG decode 20 MP · JPEGCoder vs raw TurboJPEG") { repetitions in
+        for _ in 0..<repetitions { blackHole(RawCodecs.decodeJPEG(photo, size: photoSize)) }
+    } ours: { repetitions in
+        for _ in 0..<repetitions { blackHole(try JPEGCoder().decode(photo, options: ImageDecodeOptions())) }
     }
-    Benchmark("JPEG decode 20 MP · JPEGCoder") { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try JPEGCoder().decode(photo, options: ImageDecodeOptions())) }
-    }
-    Benchmark("JPEG thumbnail 1/8 · raw TurboJPEG") { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(RawCodecs.decodeJPEG(photo, size: eighth)) }
-    }
-    Benchmark("JPEG thumbnail 1/8 · JPEGCoder") { benchmark in
+    pairedBenchmark("JPEG thumbnail 1/8 · JPEGCoder vs raw TurboJPEG") { repetitions in
+        for _ in 0..<repetitions { blackHole(RawCodecs.decodeJPEG(photo, size: eighth)) }
+    } ours: { repetitions in
         let options = ImageDecodeOptions(thumbnailPixelSize: eighth)
-        for _ in benchmark.scaledIterations { blackHole(try JPEGCoder().decode(photo, options: options)) }
+        for _ in 0..<repetitions { blackHole(try JPEGCoder().decode(photo, options: options)) }
     }
 
     for (name, path) in [
@@ -39,22 +36,20 @@ let benchmarks: @Sendable () -> Void = {
         ("PNG decode 5120×2880 RGBA", "large-images/Patak_5120x2880.png"),
     ] {
         let png = corpusData(path)
-        Benchmark("\(name) · raw libspng") { benchmark in
-            for _ in benchmark.scaledIterations { blackHole(RawCodecs.decodePNG(png)) }
-        }
-        Benchmark("\(name) · PNGCoder") { benchmark in
-            for _ in benchmark.scaledIterations { blackHole(try PNGCoder().decode(png, options: ImageDecodeOptions())) }
+        pairedBenchmark("\(name) · PNGCoder vs raw libspng") { repetitions in
+            for _ in 0..<repetitions { blackHole(RawCodecs.decodePNG(png)) }
+        } ours: { repetitions in
+            for _ in 0..<repetitions { blackHole(try PNGCoder().decode(png, options: ImageDecodeOptions())) }
         }
     }
 
     let webp = corpusData("libwebp-test-data/test.webp")
     let webpPhoto = corpusData("sdwebimage/TestImageStatic.webp")
     for (name, data) in [("WebP decode 128×128 lossy", webp), ("WebP decode 550×368 lossy", webpPhoto)] {
-        Benchmark("\(name) · raw libwebp") { benchmark in
-            for _ in benchmark.scaledIterations { blackHole(RawCodecs.decodeWebP(data)) }
-        }
-        Benchmark("\(name) · WebPCoder") { benchmark in
-            for _ in benchmark.scaledIterations { blackHole(try WebPCoder().decode(data, options: ImageDecodeOptions())) }
+        pairedBenchmark("\(name) · WebPCoder vs raw libwebp") { repetitions in
+            for _ in 0..<repetitions { blackHole(RawCodecs.decodeWebP(data)) }
+        } ours: { repetitions in
+            for _ in 0..<repetitions { blackHole(try WebPCoder().decode(data, options: ImageDecodeOptions())) }
         }
     }
 }
