@@ -11,7 +11,7 @@ extension DownloadOperation {
     func transfer() async throws(ImageError) -> (DownloadResponse, Data) {
         let config = downloader.config
         var currentURL = url
-        var visited: Set<String> = [url.absoluteString]
+        var visited: Set<String> = []
         downloader.emit(.started(url))
         while true {
             let request = try makeRequest(for: currentURL)
@@ -25,6 +25,7 @@ extension DownloadOperation {
                 downloader.cookieStore.store(setCookieHeaders: response.headers["Set-Cookie"], from: currentURL)
             }
             if let next = try redirectTarget(of: response, from: currentURL) {
+                visited.insert(currentURL.absoluteString)
                 guard visited.count <= config.maximumRedirects, visited.insert(next.absoluteString).inserted else {
                     throw ImageError(.tooManyRedirects, "the redirects from \(url.absoluteString) loop or exceed \(config.maximumRedirects)")
                 }
@@ -156,6 +157,8 @@ extension DownloadOperation {
         let interval = min(max(downloader.config.minimumProgressInterval, 0), 1)
         let throttled = !force && interval > 0 && expected > 0 && received < expected
         let handlers = state.withLockedValue { state -> [DownloadHandler] in
+            // Most callers want no progress: then nothing is allocated per chunk.
+            guard state.handlers.values.contains(where: { $0.request.progress != nil }) else { return [] }
             if throttled {
                 guard Double(received - state.lastReportedBytes) / Double(expected) >= interval else { return [] }
                 state.lastReportedBytes = received

@@ -144,9 +144,14 @@ final class DownloadOperation: Sendable {
     ///   ``decodeAndDeliver(_:response:)``.
     private func deliverBytes(_ data: Data, response: DownloadResponse) -> Bool {
         let (served, decodingRemains) = state.withLockedValue { state in
-            let served = state.handlers.filter { !$0.value.request.decodesImage }
-            for id in served.keys {
-                state.handlers[id] = nil
+            var served = state.handlers
+            if served.values.contains(where: \.request.decodesImage) {
+                served = served.filter { !$0.value.request.decodesImage }
+                for id in served.keys {
+                    state.handlers[id] = nil
+                }
+            } else {
+                state.handlers = [:]
             }
             state.phase = state.handlers.isEmpty ? .finished : .decoding
             return (served.values, !state.handlers.isEmpty)
