@@ -116,11 +116,9 @@ extension DownloadOperation {
             throw tooLarge(url)
         }
         reportProgress(received: 0, expected: expected ?? -1, force: true)
-        // The first chunk is kept as it came and later ones are appended to it. A body of
-        // several chunks then owns its storage and becomes `Data` without a copy; a body of
-        // one chunk is copied, so that its `Data` does not keep the whole read buffer alive.
+        // The first chunk is kept as it came and later ones are appended to it, in storage
+        // sized for the body.
         var body: ByteBuffer?
-        var ownsStorage = false
         do {
             for try await chunk in response.body {
                 let received = (body?.readableBytes ?? 0) + chunk.readableBytes
@@ -133,7 +131,6 @@ extension DownloadOperation {
                     // Room for the rest of a body of known length: one reallocation at most.
                     body!.reserveCapacity(minimumWritableBytes: max(chunk.readableBytes, Int(expected ?? 0) - body!.readableBytes))
                     body!.writeImmutableBuffer(chunk)
-                    ownsStorage = true
                 }
                 reportProgress(received: Int64(received), expected: expected ?? -1, force: false)
                 schedulePartialDecode(of: body!)
@@ -143,7 +140,12 @@ extension DownloadOperation {
         } catch {
             throw ImageError(transportError: error, url: url)
         }
-        let data = body.map { Data(buffer: $0, byteTransferStrategy: ownsStorage ? .noCopy : .copy) } ?? Data()
+        // A body that fills at least half of its storage becomes `Data` without a copy (on
+        // loopback, nearly every 50 KB body arrives in one read buffer). A small body in a
+        // large read buffer is copied, so that its `Data` does not keep the buffer alive.
+        let data = body.map { body in
+            Data(buffer: body, byteTransferStrategy: body.readableBytes * 2 >= body.storageCapacity ? .noCopy : .copy)
+        } ?? Data()
         return (head, data)
     }
 
