@@ -21,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
     // Every loopback benchmark runs in a process of its own, so each starts the server.
     let loopback = Benchmark.Configuration(setup: { try await fixture.start() })
     // The bytes-only runs are short, so they take more samples against the noise.
-    let loopbackBytesOnly = Benchmark.Configuration(maxIterations: 25, setup: { try await fixture.start() })
+    let loopbackBytesOnly = Benchmark.Configuration(maxIterations: 40, setup: { try await fixture.start() })
 
     pairedBenchmark("Loopback 1,000 × 50 KB, bytes only · ImageDownloader.data(from:) vs raw AsyncHTTPClient", configuration: loopbackBytesOnly) { _ in
         try await RawLoader.fetchAll(fixture.urls, concurrency: concurrency, decode: false)
