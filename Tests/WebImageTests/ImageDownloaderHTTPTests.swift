@@ -158,6 +158,23 @@ struct ImageDownloaderHTTPTests {
         }
     }
 
+    @Test func aSlowButSteadyBodyOutlastsTheTimeout() async throws {
+        // The timeout bounds silence, not the whole download: twelve pieces 0.15 s apart
+        // take longer than the 1 s timeout, but no gap comes near it.
+        try await withDownloader(configure: { $0.downloadTimeout = 1 }) { server, downloader, _ in
+            server.route("/steady") { _, response in
+                await response.writeHead(status: 200, headers: [("Content-Length", "1200")])
+                for _ in 0..<12 {
+                    try? await Task.sleep(for: .milliseconds(150))
+                    await response.writeBody([UInt8](repeating: 7, count: 100))
+                }
+                await response.end()
+            }
+            let result = try await downloader.data(from: server.url(for: "/steady"))
+            #expect(result.data == Data(repeating: 7, count: 1200))
+        }
+    }
+
     @Test func aDroppedConnectionIsConnectionLost() async throws {
         try await withDownloader { server, downloader, _ in
             server.route("/drop") { _, response in

@@ -21,6 +21,7 @@ extension DownloadOperation {
             } catch {
                 throw ImageError(transportError: error, url: currentURL)
             }
+            noteActivity()
             if options.contains(.handleCookies) {
                 downloader.cookieStore.store(setCookieHeaders: response.headers["Set-Cookie"], from: currentURL)
             }
@@ -121,6 +122,7 @@ extension DownloadOperation {
         var body: ByteBuffer?
         do {
             for try await chunk in response.body {
+                noteActivity()
                 let received = (body?.readableBytes ?? 0) + chunk.readableBytes
                 guard received <= config.maximumResponseSize else {
                     throw tooLarge(url)

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// One transfer of one URL, shared by every caller that asks for it while it runs.
 ///
@@ -25,6 +26,12 @@ final class DownloadOperation: Sendable {
         var partialDecode: Task<Void, Never>?
         var isDecodingPartial = false
         var lastReportedBytes: Int64 = 0
+        /// When the transfer last sent, received or started something.
+        var lastActivity = NIODeadline.now()
+        /// Whether the downloader's idle watch found the transfer silent at its last check.
+        var wasFoundSilent = false
+        /// Whether the transfer was stopped for staying silent too long.
+        var isTimedOut = false
     }
 
     let key: DownloadKey
@@ -86,6 +93,7 @@ final class DownloadOperation: Sendable {
                 return false
             }
             state.phase = .running
+            state.lastActivity = .now()
             state.task = Task { await self.run() }
             return true
         }
@@ -95,12 +103,39 @@ final class DownloadOperation: Sendable {
         }
     }
 
+    /// Records that the transfer received something, for the idle timeout.
+    func noteActivity() {
+        state.withLockedValue { state in
+            state.lastActivity = .now()
+            state.wasFoundSilent = false
+        }
+    }
+
+    /// Stops the transfer when it has been silent for `timeout` at this check and at the
+    /// one before; its callers then get ``ImageError/Code/timedOut``.
+    func stopIfSilent(now: NIODeadline, timeout: TimeAmount) {
+        let task = state.withLockedValue { state -> Task<Void, Never>? in
+            guard state.phase == .running, now - state.lastActivity >= timeout else { return nil }
+            guard state.wasFoundSilent else {
+                state.wasFoundSilent = true
+                return nil
+            }
+            state.isTimedOut = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
     private func run() async {
         let outcome: Result<(DownloadResponse, Data), ImageError>
         do throws(ImageError) {
             outcome = .success(try await transfer())
         } catch {
-            outcome = .failure(Task.isCancelled ? ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled") : error)
+            if state.withLockedValue({ $0.isTimedOut }) {
+                outcome = .failure(ImageError(.timedOut, "the download of \(url.absoluteString) received nothing for \(Double(downloader.idleTimeout.nanoseconds) / 1e9) s"))
+            } else {
+                outcome = .failure(Task.isCancelled ? ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled") : error)
+            }
         }
         await state.withLockedValue({ $0.partialDecode })?.value
         downloader.transferDidEnd()

@@ -29,6 +29,8 @@ public final class ImageDownloader: Sendable {
         var headers: HTTPHeaders
         var observers: [Int: AsyncStream<DownloadEvent>.Continuation] = [:]
         var nextObserverID = 0
+        /// The task that stops silent transfers; it runs while any transfer does.
+        var idleWatch: Task<Void, Never>?
 
         /// Whether a queued download may start: a transfer slot is free, and the
         /// operations still decoding hold no more than as many bodies again.
@@ -51,16 +53,20 @@ public final class ImageDownloader: Sendable {
     /// The cookies kept for ``ImageDownloaderOptions/handleCookies``.
     public let cookieStore = DownloadCookieStore()
     let client: HTTPClient
+    /// How long a transfer may stay silent (``ImageDownloaderConfig/downloadTimeout``).
+    let idleTimeout: TimeAmount
     private let state: NIOLockedValueBox<State>
 
     /// Creates a downloader with its own HTTP client.
     public init(config: ImageDownloaderConfig = ImageDownloaderConfig()) {
         self.config = config
         let seconds = config.downloadTimeout > 0 ? config.downloadTimeout : 15
-        let timeout = TimeAmount.nanoseconds(Int64(seconds * 1_000_000_000))
+        idleTimeout = TimeAmount.nanoseconds(Int64(seconds * 1_000_000_000))
+        // Silence is timed by `watchForSilentTransfers()`, not by the client's read timeout,
+        // which schedules a timer on every read (about fifteen allocations per download).
         var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: HTTPClient.Configuration.Timeout(connect: timeout, read: timeout)
+            timeout: HTTPClient.Configuration.Timeout(connect: idleTimeout)
         )
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
@@ -206,6 +212,7 @@ public final class ImageDownloader: Sendable {
         for observer in observers {
             observer.finish()
         }
+        state.withLockedValue { $0.idleWatch }?.cancel()
         try await client.shutdown()
     }
 
@@ -255,7 +262,36 @@ public final class ImageDownloader: Sendable {
         state.withLockedValue { state in
             guard state.hasFreeSlot, let next = state.queue.popNext() else { return nil }
             state.running += 1
+            if state.idleWatch == nil {
+                state.idleWatch = Task { await self.watchForSilentTransfers() }
+            }
             return next
+        }
+    }
+
+    /// Stops transfers that stay silent for ``idleTimeout``, checking four times per
+    /// timeout while any transfer runs: one task per downloader instead of a timer per read.
+    ///
+    /// It runs on the cooperative pool, like the transfers: when the pool is too busy to
+    /// consume the bytes that arrive, it is too busy to run this check as well, and a
+    /// transfer is stopped only when found silent at two checks in a row, so the bytes that
+    /// arrived meanwhile are counted first.
+    private func watchForSilentTransfers() async {
+        let interval = UInt64(max(idleTimeout.nanoseconds / 4, 1_000_000))
+        while true {
+            try? await Task.sleep(nanoseconds: interval)
+            let operations: [DownloadOperation]? = state.withLockedValue { state in
+                guard state.running > 0, !Task.isCancelled else {
+                    state.idleWatch = nil
+                    return nil
+                }
+                return Array(state.operations.values)
+            }
+            guard let operations else { return }
+            let now = NIODeadline.now()
+            for operation in operations {
+                operation.stopIfSilent(now: now, timeout: idleTimeout)
+            }
         }
     }
 
