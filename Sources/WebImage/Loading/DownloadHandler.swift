@@ -20,8 +20,13 @@ struct DownloadHandler: Sendable {
     }
 
     func complete(with result: Result<ImageLoadResult, ImageError>) {
+        guard let queue else {
+            // In place: no closure to allocate.
+            completion(result)
+            return
+        }
         let completion = completion
-        deliver { completion(result) }
+        queue.async { completion(result) }
     }
 
     func reportProgress(received: Int64, expected: Int64) {
