@@ -26,7 +26,7 @@ final class DownloadOperation: Sendable {
         var partialDecode: Task<Void, Never>?
         var isDecodingPartial = false
         var lastReportedBytes: Int64 = 0
-        /// When the transfer last sent, received or started something.
+        /// When the transfer started or last received something.
         var lastActivity = NIODeadline.now()
         /// Whether the downloader's idle watch found the transfer silent at its last check.
         var wasFoundSilent = false
