@@ -65,7 +65,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     let photo = corpusData("sdwebimage/TestICCProfile.jpg")
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
+    let folder = uniqueTemporaryFolder()
     // Memory caching off, so that every query reads and decodes the file.
     var diskOnly = ImageCacheConfig()
     diskOnly.shouldCacheImagesInMemory = false
@@ -88,7 +88,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in 0..<repetitions { blackHole(cache.imageFromDisk(forKey: "photo")) }
     }
 
-    let crowded = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-crowded-\(UUID().uuidString)")
+    let crowded = uniqueTemporaryFolder(named: "webimage-bench-crowded")
     Benchmark(
         "Open a 100,000-entry disk cache and answer the first query",
         configuration: .init(scalingFactor: .one, maxIterations: 10, setup: {

@@ -45,14 +45,14 @@ let benchmarks: @Sendable () -> Void = {
     pairedBenchmark("Loopback 1,000 × 50 KB with decode · ImageManager (memory + disk cache) vs raw AsyncHTTPClient + decode", configuration: managerConfiguration) { _ in
         try await RawLoader.fetchAll(fixture.urls, concurrency: concurrency, decode: true)
     } ours: { _ in
-        let folder = LoopbackFixture.uniqueTemporaryFolder()
+        let folder = uniqueTemporaryFolder()
         managerFolders.withLockedValue { $0.append(folder) }
         let manager = fixture.manager(cachingIn: folder)
         try await fixture.downloadAll { url in blackHole(try await manager.image(for: ImageRequest(url: url))) }
     }
 
     let image = Image(bitmap: Bitmap(width: 64, height: 64))
-    let hitManager = fixture.manager(cachingIn: LoopbackFixture.uniqueTemporaryFolder())
+    let hitManager = fixture.manager(cachingIn: uniqueTemporaryFolder())
     let hitURL = URL(string: "https://images.example.com/hit.png")!
     let storeHit = Benchmark.Configuration(scalingFactor: .kilo, maxDuration: .seconds(3), maxIterations: 1_000_000, setup: {
         try await hitManager.cache.store(image, forKey: hitURL.absoluteString, scope: .memory)

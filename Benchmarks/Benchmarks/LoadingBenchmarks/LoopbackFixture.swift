@@ -53,12 +53,6 @@ final class LoopbackFixture: Sendable {
         }
     }
 
-    /// A temporary folder location no one else uses (not yet created), for a cache the
-    /// caller removes when done.
-    static func uniqueTemporaryFolder() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID().uuidString)")
-    }
-
     /// A manager on a cache in `folder`, loading through ``downloader``.
     func manager(cachingIn folder: URL) -> ImageManager {
         ImageManager(cache: ImageCache(namespace: "bench", directory: folder), loader: downloader)

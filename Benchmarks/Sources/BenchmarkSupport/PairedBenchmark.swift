@@ -34,8 +34,8 @@ public func pairedBenchmark(
     return Benchmark(name, configuration: configuration) { benchmark in
         let repetitions = benchmark.scaledIterations.count
         let clock = ContinuousClock()
-        var baselineTime = Duration.zero
-        var ourTime = Duration.zero
+        let baselineTime: Duration
+        let ourTime: Duration
         if benchmark.currentIteration.isMultiple(of: 2) {
             baselineTime = try await clock.measure { try await baseline(repetitions) }
             ourTime = try await clock.measure { try await ours(repetitions) }

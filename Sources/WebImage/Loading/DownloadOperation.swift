@@ -130,12 +130,10 @@ final class DownloadOperation: Sendable {
         let outcome: Result<(DownloadResponse, Data), ImageError>
         do throws(ImageError) {
             outcome = .success(try await transfer())
+        } catch where state.withLockedValue({ $0.isTimedOut }) {
+            outcome = .failure(ImageError(.timedOut, "the download of \(url.absoluteString) received nothing for \(Double(downloader.idleTimeout.nanoseconds) / 1e9) s"))
         } catch {
-            if state.withLockedValue({ $0.isTimedOut }) {
-                outcome = .failure(ImageError(.timedOut, "the download of \(url.absoluteString) received nothing for \(Double(downloader.idleTimeout.nanoseconds) / 1e9) s"))
-            } else {
-                outcome = .failure(Task.isCancelled ? ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled") : error)
-            }
+            outcome = .failure(Task.isCancelled ? ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled") : error)
         }
         await state.withLockedValue({ $0.partialDecode })?.value
         downloader.transferDidEnd()
