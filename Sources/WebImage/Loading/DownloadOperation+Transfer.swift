@@ -1,44 +1,50 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOFoundationCompat
 import NIOHTTP1
 import NIOSSL
 
 extension DownloadOperation {
-    /// Sends the request, follows redirects itself (refusing non-HTTP schemes, loops and
-    /// long chains, and dropping credentials across origins) and streams the body.
-    func transfer() async throws(ImageError) -> (DownloadResponse, Data) {
-        let config = downloader.config
-        var currentURL = url
-        var visited: Set<String> = []
-        downloader.emit(.started(url))
-        while true {
-            let request = try makeRequest(for: currentURL)
-            let response: HTTPClientResponse
-            do {
-                response = try await downloader.client.execute(request, deadline: .distantFuture)
-            } catch {
-                throw ImageError(transportError: error, url: currentURL)
-            }
-            noteActivity()
-            if options.contains(.handleCookies) {
-                downloader.cookieStore.store(setCookieHeaders: response.headers["Set-Cookie"], from: currentURL)
-            }
-            if let next = try redirectTarget(of: response, from: currentURL) {
-                visited.insert(currentURL.absoluteString)
-                guard visited.count <= config.maximumRedirects, visited.insert(next.absoluteString).inserted else {
-                    throw ImageError(.tooManyRedirects, "the redirects from \(url.absoluteString) loop or exceed \(config.maximumRedirects)")
+    /// Sends the request for `url` (the operation's URL or a redirect's target; `visited`
+    /// holds the URLs asked for before) and follows redirects itself: non-HTTP schemes,
+    /// loops and long chains are refused, and credentials are not sent to another origin.
+    func send(to url: URL, visited: Set<String>) {
+        let request: HTTPClient.Request
+        do throws(ImageError) {
+            request = try makeRequest(for: url)
+        } catch {
+            transferDidEnd(with: .failure(error))
+            return
+        }
+        let task = downloader.client.execute(request: request, delegate: DownloadTransfer(operation: self, url: url), eventLoop: .indifferent)
+        let isAbandoned = state.withLockedValue { state in
+            guard state.phase == .running else { return true }
+            state.request = task
+            return false
+        }
+        if isAbandoned {
+            task.cancel()
+        }
+        task.futureResult.whenComplete { result in
+            switch result {
+            case .success(.redirect(let next)):
+                var visited = visited
+                visited.insert(url.absoluteString)
+                let maximum = self.downloader.config.maximumRedirects
+                guard visited.count <= maximum, visited.insert(next.absoluteString).inserted else {
+                    self.transferDidEnd(with: .failure(ImageError(.tooManyRedirects, "the redirects from \(self.url.absoluteString) loop or exceed \(maximum)")))
+                    return
                 }
-                _ = try? await response.body.collect(upTo: 64 << 10)
-                currentURL = next
-                continue
+                self.send(to: next, visited: visited)
+            case .success(.response(let response, let data)):
+                self.transferDidEnd(with: .success((response, data)))
+            case .failure(let error):
+                self.transferDidEnd(with: .failure(ImageError(transportError: error, url: url)))
             }
-            return try await receive(response, from: currentURL)
         }
     }
 
-    private func makeRequest(for url: URL) throws(ImageError) -> HTTPClientRequest {
+    private func makeRequest(for url: URL) throws(ImageError) -> HTTPClient.Request {
         let config = downloader.config
         var request = DownloadRequest(url: url, headers: downloader.requestHeaders())
         for (name, value) in key.headers.sorted(by: { $0.key < $1.key }) {
@@ -69,19 +75,22 @@ extension DownloadOperation {
         } else {
             request.headers.remove(name: "Authorization")
         }
-        var clientRequest = HTTPClientRequest(url: request.url.absoluteString)
-        clientRequest.headers = request.headers
+        var tls: TLSConfiguration?
         if options.contains(.allowInvalidSSLCertificates) {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.certificateVerification = .none
-            clientRequest.tlsConfiguration = tls
+            tls = TLSConfiguration.makeClientConfiguration()
+            tls?.certificateVerification = .none
         }
-        return clientRequest
+        do {
+            return try HTTPClient.Request(url: request.url, headers: request.headers, tlsConfiguration: tls)
+        } catch {
+            throw ImageError(transportError: error, url: request.url)
+        }
     }
 
-    private func redirectTarget(of response: HTTPClientResponse, from url: URL) throws(ImageError) -> URL? {
-        guard [301, 302, 303, 307, 308].contains(Int(response.status.code)),
-              let location = response.headers.first(name: "Location")
+    /// Where the response head of `url` redirects to, or `nil` when it is not a redirect.
+    func redirectTarget(of head: HTTPResponseHead, from url: URL) throws(ImageError) -> URL? {
+        guard [301, 302, 303, 307, 308].contains(Int(head.status.code)),
+              let location = head.headers.first(name: "Location")
         else { return nil }
         guard let target = URL(string: location, relativeTo: url)?.absoluteURL else {
             throw ImageError(.invalidURL, "the redirect from \(url.absoluteString) names an unreadable location")
@@ -92,72 +101,39 @@ extension DownloadOperation {
         return target
     }
 
-    /// Checks the response head, then streams the body under the size cap.
-    private func receive(_ response: HTTPClientResponse, from url: URL) async throws(ImageError) -> (DownloadResponse, Data) {
+    /// Checks the final response head of `url`: the response modifier, the status and the
+    /// content type and length. Announces the response to observers.
+    func accept(_ head: HTTPResponseHead, from url: URL) throws(ImageError) -> DownloadResponse {
         let config = downloader.config
-        var head = DownloadResponse(statusCode: Int(response.status.code), headers: response.headers, url: url)
+        var response = DownloadResponse(statusCode: Int(head.status.code), headers: head.headers, url: url)
         if let modifier = config.responseModifier {
-            guard let modified = modifier(head) else {
-                throw ImageError(.badServerResponse, "the response modifier refused the response of \(url.absoluteString)", statusCode: head.statusCode)
+            guard let modified = modifier(response) else {
+                throw ImageError(.badServerResponse, "the response modifier refused the response of \(url.absoluteString)", statusCode: response.statusCode)
             }
-            head = modified
+            response = modified
         }
-        downloader.emit(.responseReceived(self.url, head))
-        if head.statusCode == 304 {
-            return (head, Data())
+        downloader.emit(.responseReceived(self.url, response))
+        guard response.statusCode != 304 else { return response }
+        guard config.acceptableStatusCodes.contains(response.statusCode) else {
+            throw ImageError(.badServerResponse, "the server answered \(response.statusCode) for \(url.absoluteString)", statusCode: response.statusCode)
         }
-        guard config.acceptableStatusCodes.contains(head.statusCode) else {
-            throw ImageError(.badServerResponse, "the server answered \(head.statusCode) for \(url.absoluteString)", statusCode: head.statusCode)
+        if let acceptable = config.acceptableContentTypes, !acceptable.contains(response.mimeType ?? "") {
+            throw ImageError(.badContentType, "the content type \(response.contentType ?? "(none)") of \(url.absoluteString) is not acceptable")
         }
-        if let acceptable = config.acceptableContentTypes, !acceptable.contains(head.mimeType ?? "") {
-            throw ImageError(.badContentType, "the content type \(head.contentType ?? "(none)") of \(url.absoluteString) is not acceptable")
-        }
-        let expected = head.expectedContentLength
-        if let expected, expected > config.maximumResponseSize {
+        if let expected = response.expectedContentLength, expected > config.maximumResponseSize {
             throw tooLarge(url)
         }
-        reportProgress(received: 0, expected: expected ?? -1, force: true)
-        // The first chunk is kept as it came and later ones are appended to it, in storage
-        // sized for the body.
-        var body: ByteBuffer?
-        do {
-            for try await chunk in response.body {
-                noteActivity()
-                let received = (body?.readableBytes ?? 0) + chunk.readableBytes
-                guard received <= config.maximumResponseSize else {
-                    throw tooLarge(url)
-                }
-                if body == nil {
-                    body = chunk
-                } else {
-                    // Room for the rest of a body of known length: one reallocation at most.
-                    body!.reserveCapacity(minimumWritableBytes: max(chunk.readableBytes, Int(expected ?? 0) - body!.readableBytes))
-                    body!.writeImmutableBuffer(chunk)
-                }
-                reportProgress(received: Int64(received), expected: expected ?? -1, force: false)
-                schedulePartialDecode(of: body!)
-            }
-        } catch let error as ImageError {
-            throw error
-        } catch {
-            throw ImageError(transportError: error, url: url)
-        }
-        // A body that fills at least half of its storage becomes `Data` without a copy (on
-        // loopback, nearly every 50 KB body arrives in one read buffer). A small body in a
-        // large read buffer is copied, so that its `Data` does not keep the buffer alive.
-        let data = body.map { body in
-            Data(buffer: body, byteTransferStrategy: body.readableBytes * 2 >= body.storageCapacity ? .noCopy : .copy)
-        } ?? Data()
-        return (head, data)
+        reportProgress(received: 0, expected: response.expectedContentLength ?? -1, force: true)
+        return response
     }
 
-    private func tooLarge(_ url: URL) -> ImageError {
+    func tooLarge(_ url: URL) -> ImageError {
         ImageError(.responseTooLarge, "the response of \(url.absoluteString) is larger than \(downloader.config.maximumResponseSize) bytes")
     }
 
     /// Tells the callers that want progress how much arrived, unless too little arrived
     /// since the last report (see ``ImageDownloaderConfig/minimumProgressInterval``).
-    private func reportProgress(received: Int64, expected: Int64, force: Bool) {
+    func reportProgress(received: Int64, expected: Int64, force: Bool) {
         let interval = min(max(downloader.config.minimumProgressInterval, 0), 1)
         let throttled = !force && interval > 0 && expected > 0 && received < expected
         let handlers = state.withLockedValue { state -> [DownloadHandler] in
@@ -175,7 +151,7 @@ extension DownloadOperation {
     }
 
     /// Starts a partial decode of the bytes so far, unless one is already pending.
-    private func schedulePartialDecode(of body: ByteBuffer) {
+    func schedulePartialDecode(of body: ByteBuffer) {
         let coders = downloader.config.coders
         state.withLockedValue { state in
             guard !state.isDecodingPartial, state.handlers.values.contains(where: \.wantsPartialImages) else { return }

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -5,9 +6,10 @@ import NIOCore
 /// One transfer of one URL, shared by every caller that asks for it while it runs.
 ///
 /// Callers attach as handlers and each gets a ``DownloadToken``. The bytes are downloaded
-/// once; the image is decoded once per distinct set of decode options among the callers,
-/// on the ``DecodingWorkers``. A caller attached while the operation decodes is still
-/// served. The transfer stops when its last caller cancels.
+/// once, streamed on the event loop by a ``DownloadTransfer``; the image is decoded once per
+/// distinct set of decode options among the callers, on the ``DecodingWorkers``. A caller
+/// attached while the operation decodes is still served. The transfer stops when its last
+/// caller cancels.
 final class DownloadOperation: Sendable {
     enum Phase {
         case queued
@@ -20,7 +22,8 @@ final class DownloadOperation: Sendable {
         var phase = Phase.queued
         var handlers: [Int: DownloadHandler] = [:]
         var nextHandlerID = 0
-        var task: Task<Void, Never>?
+        /// The HTTP request under way (the latest, after redirects).
+        var request: HTTPClient.Task<DownloadTransfer.Outcome>?
         /// The latest partial decode; each waits for the one before, so awaiting it
         /// awaits every partial delivery.
         var partialDecode: Task<Void, Never>?
@@ -30,8 +33,6 @@ final class DownloadOperation: Sendable {
         var lastActivity = NIODeadline.now()
         /// Whether the downloader's idle watch found the transfer silent at its last check.
         var wasFoundSilent = false
-        /// Whether the transfer was stopped for staying silent too long.
-        var isTimedOut = false
     }
 
     let key: DownloadKey
@@ -63,17 +64,18 @@ final class DownloadOperation: Sendable {
     /// Ends one caller's share: its completion reports ``ImageError/Code/cancelled``.
     /// The transfer stops when no caller is left.
     func cancel(handlerID: Int) {
-        let (handler, abandonedPhase, task) = state.withLockedValue { state -> (DownloadHandler?, Phase?, Task<Void, Never>?) in
+        let (handler, abandonedPhase, request) = state.withLockedValue { state -> (DownloadHandler?, Phase?, HTTPClient.Task<DownloadTransfer.Outcome>?) in
             guard let handler = state.handlers.removeValue(forKey: handlerID) else { return (nil, nil, nil) }
             guard state.handlers.isEmpty, state.phase == .running || state.phase == .queued else { return (handler, nil, nil) }
             let phase = state.phase
             state.phase = .finished
-            return (handler, phase, state.task)
+            return (handler, phase, state.request)
         }
         if abandonedPhase == .queued {
             downloader.removeQueuedOperation(self)
         }
-        task?.cancel()
+        // Outside the lock: a request failed on its own event loop completes in place.
+        request?.cancel()
         handler?.complete(with: .failure(ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled")))
     }
 
@@ -94,13 +96,14 @@ final class DownloadOperation: Sendable {
             }
             state.phase = .running
             state.lastActivity = .now()
-            state.task = Task { await self.run() }
             return true
         }
-        if !started {
-            downloader.transferDidEnd()
-            downloader.operationDidFinish(self)
+        guard started else {
+            downloader.transferDidEnd(self, isFinished: true)
+            return
         }
+        downloader.emit(.started(url))
+        send(to: url, visited: [])
     }
 
     /// Records that the transfer received something, for the idle timeout.
@@ -114,41 +117,43 @@ final class DownloadOperation: Sendable {
     /// Stops the transfer when it has been silent for `timeout` at this check and at the
     /// one before; its callers then get ``ImageError/Code/timedOut``.
     func stopIfSilent(now: NIODeadline, timeout: TimeAmount) {
-        let task = state.withLockedValue { state -> Task<Void, Never>? in
+        let request = state.withLockedValue { state -> HTTPClient.Task<DownloadTransfer.Outcome>? in
             guard state.phase == .running, now - state.lastActivity >= timeout else { return nil }
             guard state.wasFoundSilent else {
                 state.wasFoundSilent = true
                 return nil
             }
-            state.isTimedOut = true
-            return state.task
+            return state.request
         }
-        task?.cancel()
+        request?.fail(reason: ImageError(.timedOut, "the download of \(url.absoluteString) received nothing for \(Double(timeout.nanoseconds) / 1e9) s"))
     }
 
-    private func run() async {
-        let outcome: Result<(DownloadResponse, Data), ImageError>
-        do throws(ImageError) {
-            outcome = .success(try await transfer())
-        } catch where state.withLockedValue({ $0.isTimedOut }) {
-            outcome = .failure(ImageError(.timedOut, "the download of \(url.absoluteString) received nothing for \(Double(downloader.idleTimeout.nanoseconds) / 1e9) s"))
-        } catch {
-            outcome = .failure(Task.isCancelled ? ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled") : error)
+    /// Serves the callers once the transfer has ended, after any partial image still
+    /// being decoded, so that no partial image arrives after the final result.
+    func transferDidEnd(with outcome: Result<(DownloadResponse, Data), ImageError>) {
+        if let partialDecode = state.withLockedValue({ $0.partialDecode }) {
+            Task {
+                await partialDecode.value
+                self.deliver(outcome)
+            }
+        } else {
+            deliver(outcome)
         }
-        await state.withLockedValue({ $0.partialDecode })?.value
-        downloader.transferDidEnd()
+    }
+
+    private func deliver(_ outcome: Result<(DownloadResponse, Data), ImageError>) {
         downloader.emit(.stopped(url))
         switch outcome {
         case .success(let (response, data)) where response.statusCode != 304:
             downloader.emit(.finished(url))
-            if deliverBytes(data, response: response) {
-                // The decoding thread serves the callers itself: no hop back to this task.
+            let decodingRemains = deliverBytes(data, response: response)
+            downloader.transferDidEnd(self, isFinished: !decodingRemains)
+            if decodingRemains {
+                // The decoding thread serves the callers itself: no hop back to the event loop.
                 DecodingWorkers.submit {
                     self.decodeAndDeliver(data, response: response)
                     self.downloader.operationDidFinish(self)
                 }
-            } else {
-                downloader.operationDidFinish(self)
             }
         case .success(let (response, _)):
             downloader.emit(.finished(url))
@@ -168,7 +173,7 @@ final class DownloadOperation: Sendable {
         for handler in handlers {
             handler.complete(with: result)
         }
-        downloader.operationDidFinish(self)
+        downloader.transferDidEnd(self, isFinished: true)
     }
 
     /// Serves the callers that asked for the bytes only, here and now.

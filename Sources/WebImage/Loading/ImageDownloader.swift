@@ -27,8 +27,6 @@ public final class ImageDownloader: Sendable {
         var maxConcurrentDownloads: Int
         var isSuspended = false
         var headers: HTTPHeaders
-        var observers: [Int: AsyncStream<DownloadEvent>.Continuation] = [:]
-        var nextObserverID = 0
         /// The task that stops silent transfers; it runs while any transfer does.
         var idleWatch: Task<Void, Never>?
 
@@ -56,6 +54,9 @@ public final class ImageDownloader: Sendable {
     /// How long a transfer may stay silent (``ImageDownloaderConfig/downloadTimeout``).
     let idleTimeout: TimeAmount
     private let state: NIOLockedValueBox<State>
+    /// The consumers of ``events()``, by subscription number, apart from the state so
+    /// that emitting events never waits for the queue's lock.
+    private let observers = NIOLockedValueBox<(streams: [Int: AsyncStream<DownloadEvent>.Continuation], nextID: Int)>(([:], 0))
 
     /// Creates a downloader with its own HTTP client.
     public init(config: ImageDownloaderConfig = ImageDownloaderConfig()) {
@@ -131,7 +132,8 @@ public final class ImageDownloader: Sendable {
 
     /// Downloads and decodes the image `request` asks for. Cancelling the calling task
     /// cancels this caller's share of the download. The request's progress and
-    /// partial-image closures run on whatever thread produced them, in order.
+    /// partial-image closures run on whatever thread produced them, in order: progress on
+    /// an event-loop thread of the HTTP client, so it should return quickly.
     ///
     /// - Throws: ``ImageError`` — ``ImageError/Code/cancelled`` when the task is cancelled.
     public func image(for request: ImageLoadRequest) async throws(ImageError) -> ImageLoadResult {
@@ -189,13 +191,13 @@ public final class ImageDownloader: Sendable {
     /// consumer stops.
     public func events() -> AsyncStream<DownloadEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: DownloadEvent.self, bufferingPolicy: .unbounded)
-        let id = state.withLockedValue { state in
-            defer { state.nextObserverID += 1 }
-            state.observers[state.nextObserverID] = continuation
-            return state.nextObserverID
+        let id = observers.withLockedValue { observers in
+            defer { observers.nextID += 1 }
+            observers.streams[observers.nextID] = continuation
+            return observers.nextID
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLockedValue { _ = $0.observers.removeValue(forKey: id) }
+            self?.observers.withLockedValue { _ = $0.streams.removeValue(forKey: id) }
         }
         return stream
     }
@@ -205,12 +207,12 @@ public final class ImageDownloader: Sendable {
     public func shutdown() async throws {
         guard self !== Self.shared else { return }
         cancelAllDownloads()
-        let observers = state.withLockedValue { state in
-            defer { state.observers = [:] }
-            return Array(state.observers.values)
+        let streams = observers.withLockedValue { observers in
+            defer { observers.streams = [:] }
+            return Array(observers.streams.values)
         }
-        for observer in observers {
-            observer.finish()
+        for stream in streams {
+            stream.finish()
         }
         state.withLockedValue { $0.idleWatch }?.cancel()
         try await client.shutdown()
@@ -223,9 +225,9 @@ public final class ImageDownloader: Sendable {
     }
 
     func emit(_ event: DownloadEvent) {
-        let observers = state.withLockedValue { Array($0.observers.values) }
-        for observer in observers {
-            observer.yield(event)
+        let streams = observers.withLockedValue { Array($0.streams.values) }
+        for stream in streams {
+            stream.yield(event)
         }
     }
 
@@ -303,17 +305,22 @@ public final class ImageDownloader: Sendable {
         }
     }
 
-    /// Frees the transfer slot of an operation whose bytes are in (or which failed), so
-    /// the next queued download starts while that one decodes.
-    func transferDidEnd() {
+    /// Frees the transfer slot of `operation`, whose bytes are in (or which failed). An
+    /// operation that has served every caller is forgotten; one that is decoding still
+    /// holds its body, and ends with ``operationDidFinish(_:)``.
+    func transferDidEnd(_ operation: DownloadOperation, isFinished: Bool) {
         state.withLockedValue { state in
             state.running -= 1
-            state.decoding += 1
+            if isFinished {
+                state.forget(operation)
+            } else {
+                state.decoding += 1
+            }
         }
         startQueuedOperations()
     }
 
-    /// Forgets `operation`, which has served every caller.
+    /// Forgets `operation`, which has decoded and served every caller.
     func operationDidFinish(_ operation: DownloadOperation) {
         state.withLockedValue { state in
             state.decoding -= 1

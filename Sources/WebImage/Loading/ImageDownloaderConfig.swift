@@ -26,9 +26,11 @@ public struct ImageDownloaderConfig: Sendable {
     public var httpHeaders: [String: String] = [
         "Accept": "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8",
     ]
-    /// Changes each request before it is sent (the seed's `headersFilter`).
+    /// Changes each request before it is sent (the seed's `headersFilter`). It may run on
+    /// an event-loop thread of the HTTP client, so it should return quickly.
     public var requestModifier: RequestModifier?
-    /// Changes each response head before it is checked.
+    /// Changes each response head before it is checked. It runs on an event-loop thread of
+    /// the HTTP client, so it should return quickly.
     public var responseModifier: ResponseModifier?
     /// The user name for HTTP Basic authentication; sent only to the URL's own origin.
     public var username: String?
