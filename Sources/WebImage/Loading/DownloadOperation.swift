@@ -131,7 +131,12 @@ final class DownloadOperation: Sendable {
     /// Serves the callers once the transfer has ended, after any partial image still
     /// being decoded, so that no partial image arrives after the final result.
     func transferDidEnd(with outcome: Result<(DownloadResponse, Data), ImageError>) {
-        if let partialDecode = state.withLockedValue({ $0.partialDecode }) {
+        // The finished request keeps its delegate, and the delegate the body: let both go.
+        let partialDecode = state.withLockedValue { state in
+            state.request = nil
+            return state.partialDecode
+        }
+        if let partialDecode {
             Task {
                 await partialDecode.value
                 self.deliver(outcome)
