@@ -274,10 +274,9 @@ public final class ImageDownloader: Sendable {
     /// Stops transfers that stay silent for ``idleTimeout``, checking four times per
     /// timeout while any transfer runs: one task per downloader instead of a timer per read.
     ///
-    /// It runs on the cooperative pool, like the transfers: when the pool is too busy to
-    /// consume the bytes that arrive, it is too busy to run this check as well, and a
-    /// transfer is stopped only when found silent at two checks in a row, so the bytes that
-    /// arrived meanwhile are counted first.
+    /// Transfers note what they receive on the event loop as it arrives, so a busy
+    /// cooperative pool can delay a check but not make a transfer look silent; a transfer
+    /// is stopped only when found silent at two checks in a row.
     private func watchForSilentTransfers() async {
         let interval = UInt64(max(idleTimeout.nanoseconds / 4, 1_000_000))
         while true {
