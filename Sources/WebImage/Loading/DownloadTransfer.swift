@@ -23,6 +23,8 @@ final class DownloadTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
     private let url: URL
     private var redirect: URL?
     private var response: DownloadResponse?
+    /// The response's `Content-Length`, read once.
+    private var expectedLength: Int64?
     private var body: ByteBuffer?
 
     init(operation: DownloadOperation, url: URL) {
@@ -39,7 +41,9 @@ final class DownloadTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
             if let target = try operation.redirectTarget(of: head, from: url) {
                 redirect = target
             } else {
-                response = try operation.accept(head, from: url)
+                let response = try operation.accept(head, from: url)
+                self.response = response
+                expectedLength = response.expectedContentLength
             }
             return task.eventLoop.makeSucceededVoidFuture()
         } catch {
@@ -50,27 +54,24 @@ final class DownloadTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
     func didReceiveBodyPart(task: HTTPClient.Task<Outcome>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
         operation.noteActivity()
         // A redirect's body is not kept.
-        guard let response else { return task.eventLoop.makeSucceededVoidFuture() }
+        guard response != nil else { return task.eventLoop.makeSucceededVoidFuture() }
         let limit = operation.downloader.config.maximumResponseSize
         let received = (body?.readableBytes ?? 0) + part.readableBytes
         guard received <= limit else {
             return task.eventLoop.makeFailedFuture(operation.tooLarge(url))
         }
-        let expected = response.expectedContentLength
         if body == nil {
             // The first part is kept as it came; later ones are appended to it, in storage
             // sized for the body: one reallocation at most when the length is known.
             body = part
         } else {
-            body!.reserveCapacity(minimumWritableBytes: max(part.readableBytes, Int(expected ?? 0) - body!.readableBytes))
+            body!.reserveCapacity(minimumWritableBytes: max(part.readableBytes, Int(expectedLength ?? 0) - body!.readableBytes))
             body!.writeImmutableBuffer(part)
         }
-        operation.reportProgress(received: Int64(received), expected: expected ?? -1, force: false)
+        operation.reportProgress(received: Int64(received), expected: expectedLength ?? -1, force: false)
         operation.schedulePartialDecode(of: body!)
         return task.eventLoop.makeSucceededVoidFuture()
     }
-
-    func didReceiveError(task: HTTPClient.Task<Outcome>, _ error: any Error) {}
 
     func didFinishRequest(task: HTTPClient.Task<Outcome>) throws -> Outcome {
         if let redirect {
