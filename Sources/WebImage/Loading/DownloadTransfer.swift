@@ -19,12 +19,16 @@ final class DownloadTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
         case response(DownloadResponse, Data)
     }
 
+    /// What the response head said.
+    private enum Head {
+        case redirect(URL)
+        /// A final response, with its `Content-Length` read once.
+        case response(DownloadResponse, expectedLength: Int64?)
+    }
+
     private let operation: DownloadOperation
     private let url: URL
-    private var redirect: URL?
-    private var response: DownloadResponse?
-    /// The response's `Content-Length`, read once.
-    private var expectedLength: Int64?
+    private var head: Head?
     private var body: ByteBuffer?
 
     init(operation: DownloadOperation, url: URL) {
@@ -39,11 +43,10 @@ final class DownloadTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
         }
         do throws(ImageError) {
             if let target = try operation.redirectTarget(of: head, from: url) {
-                redirect = target
+                self.head = .redirect(target)
             } else {
                 let response = try operation.accept(head, from: url)
-                self.response = response
-                expectedLength = response.expectedContentLength
+                self.head = .response(response, expectedLength: response.expectedContentLength)
             }
             return task.eventLoop.makeSucceededVoidFuture()
         } catch {
@@ -54,7 +57,7 @@ final class DownloadTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
     func didReceiveBodyPart(task: HTTPClient.Task<Outcome>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
         operation.noteActivity()
         // A redirect's body is not kept.
-        guard response != nil else { return task.eventLoop.makeSucceededVoidFuture() }
+        guard case .response(_, let expectedLength) = head else { return task.eventLoop.makeSucceededVoidFuture() }
         let limit = operation.downloader.config.maximumResponseSize
         let received = (body?.readableBytes ?? 0) + part.readableBytes
         guard received <= limit else {
@@ -74,18 +77,20 @@ final class DownloadTransfer: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     func didFinishRequest(task: HTTPClient.Task<Outcome>) throws -> Outcome {
-        if let redirect {
-            return .redirect(redirect)
-        }
-        guard let response else {
+        switch head {
+        case .redirect(let target):
+            return .redirect(target)
+        case .response(let response, _):
+            // A body that fills at least half of its storage becomes `Data` without a copy
+            // (on loopback, nearly every 50 KB body arrives in one read buffer). A small body
+            // in a large read buffer is copied, so that its `Data` does not keep the buffer
+            // alive.
+            let data = body.map { body in
+                Data(buffer: body, byteTransferStrategy: body.readableBytes * 2 >= body.storageCapacity ? .noCopy : .copy)
+            } ?? Data()
+            return .response(response, data)
+        case nil:
             throw ImageError(.badServerResponse, "the server sent no response for \(url.absoluteString)")
         }
-        // A body that fills at least half of its storage becomes `Data` without a copy (on
-        // loopback, nearly every 50 KB body arrives in one read buffer). A small body in a
-        // large read buffer is copied, so that its `Data` does not keep the buffer alive.
-        let data = body.map { body in
-            Data(buffer: body, byteTransferStrategy: body.readableBytes * 2 >= body.storageCapacity ? .noCopy : .copy)
-        } ?? Data()
-        return .response(response, data)
     }
 }
