@@ -5,6 +5,8 @@ let package = Package(
     name: "SwiftWebImage",
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
+        .library(name: "WebImageCore", targets: ["WebImageCore"]),
+        .library(name: "WebImageTerminal", targets: ["WebImageTerminal"]),
         .executable(name: "webimage", targets: ["webimage"]),
         .library(name: "LoopbackHTTPServer", targets: ["LoopbackHTTPServer"]),
     ],
@@ -36,9 +38,17 @@ let package = Package(
         ),
         .systemLibrary(name: "CXattr"),
         .target(
+            name: "WebImageCore",
+            dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+        ),
+        .target(name: "WebImageJPEG", dependencies: ["WebImageCore", "CJPEG"]),
+        .target(name: "WebImagePNG", dependencies: ["WebImageCore", "CPNG"]),
+        .target(name: "WebImageGIF", dependencies: ["WebImageCore", "CGIF"]),
+        .target(name: "WebImageWebP", dependencies: ["WebImageCore", "CWebP"]),
+        .target(
             name: "WebImage",
             dependencies: [
-                "CJPEG", "CPNG", "CGIF", "CWebP", "CXattr",
+                "WebImageCore", "WebImageJPEG", "WebImagePNG", "WebImageGIF", "WebImageWebP", "CXattr",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -47,6 +57,10 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
+        ),
+        .target(
+            name: "WebImageTerminal",
+            dependencies: ["WebImage", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .target(
             name: "LoopbackHTTPServer",
@@ -62,6 +76,7 @@ let package = Package(
             name: "webimage",
             dependencies: [
                 "WebImage",
+                "WebImageTerminal",
                 "LoopbackHTTPServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -75,6 +90,7 @@ let package = Package(
             name: "WebImageTests",
             dependencies: [
                 "WebImage",
+                "WebImageTerminal",
                 "CacheStressTool",
                 "webimage",
                 "LoopbackHTTPServer",

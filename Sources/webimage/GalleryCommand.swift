@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NIOConcurrencyHelpers
 import WebImage
+import WebImageTerminal
 
 /// `webimage gallery`: a full-screen, scrolling grid of images loaded with the library's
 /// view layer — cells reused as they scroll, loads of cells that left the screen

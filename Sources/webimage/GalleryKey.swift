@@ -1,3 +1,4 @@
+import WebImageTerminal
 /// What the reader of the gallery pressed or scrolled, decoded from the terminal's bytes.
 enum GalleryKey: Equatable {
     case up, down, pageUp, pageDown, home, end, wheelUp, wheelDown, quit

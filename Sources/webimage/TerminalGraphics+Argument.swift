@@ -1,4 +1,5 @@
 import ArgumentParser
 import WebImage
+import WebImageTerminal
 
 extension TerminalGraphics: ExpressibleByArgument {}

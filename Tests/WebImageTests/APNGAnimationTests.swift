@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImagePNG
 
 /// Animated PNGs generated chunk by chunk, decoded through ``PNGCoder``: frame
 /// structure, hidden default images, limits and the fallback to the still image.

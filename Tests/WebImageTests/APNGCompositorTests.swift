@@ -1,5 +1,6 @@
 import Testing
 @testable import WebImage
+@testable import WebImagePNG
 
 /// Dispose and blend semantics of the APNG canvas.
 @Suite

@@ -1,5 +1,6 @@
 import Testing
 @testable import WebImage
+@testable import WebImagePNG
 
 /// The CRC-32 that PNG chunks carry.
 @Suite

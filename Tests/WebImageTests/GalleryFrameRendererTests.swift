@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageTerminal
 
 @Suite struct GalleryFrameRendererTests {
     @Test func aFrameIsTheGridOfCellsThenTheStatusLine() async throws {

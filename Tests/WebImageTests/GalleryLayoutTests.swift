@@ -1,5 +1,6 @@
 import Testing
 @testable import WebImage
+@testable import WebImageTerminal
 
 @Suite struct GalleryLayoutTests {
     let layout = GalleryLayout(itemCount: 1000, columns: 4, rows: 3)

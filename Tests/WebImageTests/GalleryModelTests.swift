@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 @testable import WebImage
+@testable import WebImageTerminal
 
 @Suite struct GalleryModelTests {
     @Test func scrollingFasterThanImagesLoadCancelsTheLoadsOfCellsThatLeft() async throws {

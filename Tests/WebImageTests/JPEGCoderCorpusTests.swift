@@ -2,6 +2,7 @@ import CPNG
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageJPEG
 
 /// The JPEG coder on the shared corpora: every JPEG decodes or fails with an
 /// ``ImageError``, sizes match the manifests, pixels match reference decodes, and

@@ -2,6 +2,7 @@ import CJPEG
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageJPEG
 
 /// The JPEG coder on inputs the tests make themselves (the corpora live in
 /// `JPEGCoderCorpusTests`).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageJPEG
 
 /// The marker-segment reader: EXIF and XMP orientation, Adobe marker, frame header, and
 /// its refusal to read past damaged segments.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImagePNG
 
 /// The PNG coder against the shared corpora: PngSuite with reference pixel CRCs, the
 /// image-png collections, SDWebImage's fixtures and decompression bombs.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImagePNG
 
 /// The PNG coder on generated images: round trips, bad input, progressive rows, limits.
 @Suite

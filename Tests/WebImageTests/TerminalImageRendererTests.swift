@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageTerminal
 
 @Suite struct TerminalImageRendererTests {
     /// 2×2: red, green / blue, transparent.

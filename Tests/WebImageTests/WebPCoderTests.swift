@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImagePNG
+@testable import WebImageWebP
 
 @Suite("WebPCoder")
 struct WebPCoderTests {

@@ -1,0 +1,105 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The registry of coders that every decode and encode in the library goes through.
+///
+/// `WebImage` gives it a shared instance that starts with the built-in JPEG, PNG (with
+/// APNG), GIF and WebP coders. ``addCoder(_:)`` puts a coder in front of the others, so a
+/// later-added coder wins for the data it accepts.
+public final class ImageCodersManager: Sendable {
+    private let registered: NIOLockedValueBox<[any ImageCoder]>
+
+    /// Creates a manager with `coders`, the last one having the highest priority.
+    public init(coders: [any ImageCoder]) {
+        registered = NIOLockedValueBox(coders)
+    }
+
+    /// The registered coders, from lowest to highest priority.
+    public var coders: [any ImageCoder] {
+        registered.withLockedValue { $0 }
+    }
+
+    /// Adds `coder` with the highest priority.
+    public func addCoder(_ coder: any ImageCoder) {
+        registered.withLockedValue { $0.append(coder) }
+    }
+
+    /// Removes every coder of type `type`.
+    public func removeCoders<Coder: ImageCoder>(ofType type: Coder.Type) {
+        registered.withLockedValue { coders in coders.removeAll { $0 is Coder } }
+    }
+
+    /// Decodes `data` with the highest-priority coder that accepts it.
+    ///
+    /// - Throws: ``ImageError/Code/emptyData`` for no bytes,
+    ///   ``ImageError/Code/unsupportedFormat`` when no coder accepts the data, or the
+    ///   coder's own error.
+    public func decode(_ data: Data, options: ImageDecodeOptions = ImageDecodeOptions()) throws(ImageError) -> Image {
+        guard !data.isEmpty else { throw ImageError(.emptyData, "there are no bytes to decode") }
+        guard let coder = coders.last(where: { $0.canDecode(data) }) else {
+            throw unsupported(data)
+        }
+        return try coder.decode(data, options: options)
+    }
+
+    /// Decodes the bytes received so far into a partial image, when a progressive coder
+    /// accepts them; `nil` when none does or the bytes show nothing yet.
+    public func decodeIncrementally(
+        _ data: Data,
+        isComplete: Bool,
+        options: ImageDecodeOptions = ImageDecodeOptions()
+    ) throws(ImageError) -> Image? {
+        guard !data.isEmpty else { return nil }
+        let progressive = coders.last { coder in
+            (coder as? any ProgressiveImageCoder)?.canDecodeIncrementally(data) ?? false
+        }
+        guard let coder = progressive as? any ProgressiveImageCoder else { return nil }
+        return try coder.decodeIncrementally(data, isComplete: isComplete, options: options)
+    }
+
+    /// Reads an animation's structure without decoding pixels.
+    ///
+    /// - Throws: ``ImageError/Code/unsupportedFormat`` when no animated coder accepts the data.
+    public func animationInfo(of data: Data) throws(ImageError) -> AnimationInfo {
+        let animated = coders.last { coder in coder is any AnimatedImageCoder && coder.canDecode(data) }
+        guard let coder = animated as? any AnimatedImageCoder else { throw unsupported(data) }
+        return try coder.animationInfo(of: data)
+    }
+
+    /// Encodes `image` as `format`, or, when `format` is `nil`, as the format that suits it:
+    /// an animation as its own format when that can hold animation (else GIF), an image with
+    /// alpha as PNG, anything else as JPEG.
+    public func encode(
+        _ image: Image,
+        as format: ImageFormat? = nil,
+        options: ImageEncodeOptions = ImageEncodeOptions()
+    ) throws(ImageError) -> Data {
+        let target = format ?? preferredFormat(for: image)
+        guard let coder = coders.last(where: { $0.canEncode(to: target) }) else {
+            throw ImageError(.unsupportedFormat, "no coder can encode \(target.rawValue)")
+        }
+        return try coder.encode(image, as: target, options: options)
+    }
+
+    /// The format ``encode(_:as:options:)`` picks when none is given.
+    public func preferredFormat(for image: Image) -> ImageFormat {
+        if image.isAnimated {
+            let animatedFormats: Set<ImageFormat> = [.gif, .png, .webp]
+            return animatedFormats.contains(image.format) && canEncode(to: image.format) ? image.format : .gif
+        }
+        return image.hasAlpha ? .png : .jpeg
+    }
+
+    /// Whether any registered coder writes `format`.
+    public func canEncode(to format: ImageFormat) -> Bool {
+        coders.contains { $0.canEncode(to: format) }
+    }
+
+    private func unsupported(_ data: Data) -> ImageError {
+        let format = ImageFormat(sniffing: data)
+        if format == .undefined {
+            return ImageError(.badImageData, "the data is not an image in any known format")
+        }
+        return ImageError(.unsupportedFormat, "\(format.rawValue) images are recognised but not decoded")
+    }
+}

@@ -1,0 +1,98 @@
+import WebImageCore
+extension GIFCoder {
+    /// Decodes the GIF in `bytes`, composing each frame onto the canvas.
+    func decodeImage(_ bytes: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws(ImageError) -> Image {
+        let reader = try GIFReader(bytes: bytes)
+        let canvasSize = reader.screenSize
+        try options.checkAllocation(canvasSize)
+        let needsFrameCount = options.scaleDownLimitBytes != nil && !options.firstFrameOnly
+        let frameCount = needsFrameCount ? try readAnimationInfo(bytes).frameCount : 1
+        let outputSize = options.targetSize(forSource: canvasSize, frameCount: frameCount)
+
+        var canvas = GIFCanvas(size: canvasSize)
+        var frames: [ImageFrame] = []
+        var loopCount: Int?
+        var control = GIFGraphicControl()
+        reading: while true {
+            let record: GIFReader.Record
+            do {
+                record = try reader.nextRecord()
+            } catch {
+                if frames.isEmpty { throw error }
+                break reading
+            }
+            switch record {
+            case .graphicControl(let newControl):
+                control = newControl
+            case .loopCount(let count):
+                loopCount = loopCount ?? count
+            case .end:
+                break reading
+            case .frame(let frame):
+                try checkFrame(frame, outputSize: outputSize, framesSoFar: frames.count, options: options)
+                var rowsDrawn = 0
+                var isTruncated = false
+                do {
+                    try canvas.draw(frame, control: control, from: reader, rowsDrawn: &rowsDrawn)
+                } catch {
+                    guard rowsDrawn > 0 || !frames.isEmpty else { throw error }
+                    isTruncated = true
+                }
+                if rowsDrawn > 0 || !isTruncated {
+                    let bitmap = Bitmap(width: canvas.width, height: canvas.height, pixels: canvas.pixels)
+                    frames.append(ImageFrame(bitmap: bitmap.resized(to: outputSize), duration: control.duration))
+                }
+                if isTruncated || options.firstFrameOnly { break reading }
+                canvas.dispose(frame, control: control)
+                control = GIFGraphicControl()
+            }
+        }
+        guard !frames.isEmpty else { throw ImageError(.badImageData, "the GIF contains no image") }
+        if frames.count == 1 { frames[0].duration = 0 }
+        return Image(frames: frames, loopCount: loopCount ?? 1, scale: options.scaleFactor ?? 1, format: .gif)
+    }
+
+    /// Walks the records, skipping pixel data, to collect the frame delays and loop count.
+    func readAnimationInfo(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> AnimationInfo {
+        let reader = try GIFReader(bytes: bytes)
+        var durations: [Double] = []
+        var loopCount: Int?
+        var control = GIFGraphicControl()
+        reading: while true {
+            do {
+                switch try reader.nextRecord() {
+                case .graphicControl(let newControl):
+                    control = newControl
+                case .loopCount(let count):
+                    loopCount = loopCount ?? count
+                case .end:
+                    break reading
+                case .frame:
+                    try reader.skipPixels()
+                    durations.append(control.duration)
+                    control = GIFGraphicControl()
+                }
+            } catch {
+                if durations.isEmpty { throw error }
+                break reading
+            }
+        }
+        guard !durations.isEmpty else { throw ImageError(.badImageData, "the GIF contains no image") }
+        if durations.count == 1 { durations[0] = 0 }
+        return AnimationInfo(canvasSize: reader.screenSize, loopCount: loopCount ?? 1, frameDurations: durations)
+    }
+
+    /// Refuses a frame whose pixel data, or whose place among the output frames, would
+    /// pass the limits.
+    private func checkFrame(
+        _ frame: GIFFrameDescriptor,
+        outputSize: PixelSize,
+        framesSoFar: Int,
+        options: ImageDecodeOptions
+    ) throws(ImageError) {
+        if frame.width > 0, frame.height > 0 {
+            try options.checkAllocation(PixelSize(width: frame.width, height: frame.height), bytesPerPixel: 1)
+        }
+        try options.checkAllocation(outputSize, frameCount: framesSoFar + 1)
+    }
+}

@@ -1,0 +1,46 @@
+import WebImageCore
+/// The CRC-32 checksum that PNG chunks (and zlib, gzip, Ethernet) carry: reflected
+/// polynomial 0xEDB88320, initial value and final XOR 0xFFFFFFFF.
+///
+/// A value type that folds bytes in one slice at a time, so a checksum can cover a
+/// chunk's type and data without copying them together.
+struct CRC32: Sendable {
+    /// The checksum of everything fed so far.
+    var value: UInt32 { ~state }
+
+    private var state: UInt32 = 0xFFFF_FFFF
+
+    /// A checksum of no bytes yet.
+    init() {}
+
+    /// Folds `bytes` into the checksum.
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        var crc = state
+        CRC32.table.withUnsafeBufferPointer { table in
+            for byte in bytes {
+                crc = table[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] ^ (crc >> 8)
+            }
+        }
+        state = crc
+    }
+
+    /// Folds the four bytes of `word`, most significant first (as PNG stores chunk types).
+    mutating func update(bigEndian word: UInt32) {
+        withUnsafeBytes(of: word.bigEndian) { update($0) }
+    }
+
+    /// The checksum of `bytes`.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var crc = CRC32()
+        crc.update(bytes)
+        return crc.value
+    }
+
+    private static let table: [UInt32] = (0..<256).map { index in
+        var entry = UInt32(index)
+        for _ in 0..<8 {
+            entry = entry & 1 == 1 ? 0xEDB8_8320 ^ (entry >> 1) : entry >> 1
+        }
+        return entry
+    }
+}

@@ -1,0 +1,79 @@
+import CPNG
+import WebImageCore
+
+extension PNGCoder {
+    /// Decodes the PNG or APNG in `stream` as `options` ask.
+    static func decodeImage(_ stream: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws(ImageError) -> Image {
+        if let animation = try? APNGAnimation(parsing: stream) {
+            do {
+                return try decodeAnimation(animation, in: stream, options: options)
+            } catch {
+                guard error.code == .badImageData else { throw error }
+            }
+        }
+        let still = try decodeStill(stream, options: options)
+        let target = options.targetSize(forSource: still.bitmap.size, bytesPerPixel: still.bitmap.pixelFormat.bytesPerPixel)
+        return Image(
+            bitmap: still.bitmap.resized(to: target),
+            scale: options.scaleFactor ?? 1,
+            format: .png,
+            hasAlpha: still.hasAlpha
+        )
+    }
+
+    /// Decodes the still image (the default image of an APNG) in `stream` at full size.
+    ///
+    /// The pixel memory is checked against `options` before it is allocated.
+    static func decodeStill(
+        _ stream: UnsafeRawBufferPointer,
+        options: ImageDecodeOptions
+    ) throws(ImageError) -> (bitmap: Bitmap, hasAlpha: Bool) {
+        let context = try SPNGContext.decoder(for: stream, options: options)
+        let header = try context.header()
+        let layout = PNGOutputLayout(header)
+        let size = PixelSize(width: Int(header.width), height: Int(header.height))
+        try options.checkAllocation(size, bytesPerPixel: layout.pixelFormat.bytesPerPixel)
+        let byteCount = try layout.byteCount(in: context, size: size)
+        let hasAlpha = try context.hasTransparencyChunk() || layout.hasAlphaChannel
+        var status: Int32 = 0
+        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
+            status = spng_decode_image(context.handle, buffer.baseAddress, byteCount, layout.format, layout.flags)
+            count = byteCount
+        }
+        try context.check(status, "decode the image")
+        try context.checkTrailingChunks()
+        let bitmap = Bitmap(width: size.width, height: size.height, pixelFormat: layout.pixelFormat, pixels: pixels)
+        return (bitmap, hasAlpha)
+    }
+
+    /// Decodes the frames of `animation` (only the first with `firstFrameOnly`), composes
+    /// them onto the canvas and scales them to the options' target size.
+    static func decodeAnimation(
+        _ animation: APNGAnimation,
+        in stream: UnsafeRawBufferPointer,
+        options: ImageDecodeOptions
+    ) throws(ImageError) -> Image {
+        let frameCount = options.firstFrameOnly ? 1 : animation.frames.count
+        let bitDepth = stream[animation.header.data.lowerBound + 8]
+        let pixelFormat: PixelFormat = bitDepth == 16 ? .rgba16 : .rgba8
+        let canvasSize = animation.canvasSize
+        let target = options.targetSize(forSource: canvasSize, frameCount: frameCount, bytesPerPixel: pixelFormat.bytesPerPixel)
+        try options.checkAllocation(canvasSize, bytesPerPixel: pixelFormat.bytesPerPixel)
+        try options.checkAllocation(target, frameCount: frameCount, bytesPerPixel: pixelFormat.bytesPerPixel)
+        var compositor = APNGCompositor(size: canvasSize, pixelFormat: pixelFormat)
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(frameCount)
+        for (index, frame) in animation.frames.prefix(frameCount).enumerated() {
+            let png = try animation.standalonePNG(forFrame: index, in: stream)
+            let decoded = try withBytes(of: png) { frameStream throws(ImageError) in
+                try decodeStill(frameStream, options: options)
+            }
+            guard decoded.bitmap.pixelFormat == pixelFormat else {
+                throw ImageError(.badImageData, "APNG frame \(index) does not match the canvas bit depth")
+            }
+            let canvas = compositor.draw(decoded.bitmap, as: frame.control)
+            frames.append(ImageFrame(bitmap: canvas.resized(to: target), duration: frame.control.duration))
+        }
+        return Image(frames: frames, loopCount: animation.loopCount, scale: options.scaleFactor ?? 1, format: .png)
+    }
+}

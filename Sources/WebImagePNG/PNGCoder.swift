@@ -1,0 +1,69 @@
+import Foundation
+import WebImageCore
+
+/// Decodes and encodes PNG with libspng, including animated PNG (APNG), which this coder
+/// assembles itself over libspng frame by frame.
+///
+/// Decoding keeps the stored sample values: no gamma, colour-profile or sBIT
+/// correction is applied. 8-bit sources (and palette, grey and low-depth ones) become
+/// ``PixelFormat/rgba8``; 16-bit sources keep their precision as ``PixelFormat/rgba16``.
+/// tRNS transparency is applied. ``Image/hasAlpha`` is `true` when the colour type
+/// carries alpha or a tRNS chunk is present (for an animation: when any frame shows a
+/// pixel that is not opaque). CRC errors are errors. An ancillary chunk (text, ICC
+/// profile) larger than ``ImageDecodeOptions/maxChunkBytes`` once decompressed refuses
+/// the image with ``ImageError/Code/imageTooLarge``: libspng 0.7 cannot skip it.
+///
+/// An APNG whose animation chunks are broken (bad CRC, out-of-order sequence numbers,
+/// frames outside the canvas, undecodable frame data) decodes as its still default
+/// image instead of failing, as browsers do.
+public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
+    /// Creates the coder.
+    public init() {}
+
+    /// Whether `data` starts with the PNG signature.
+    public func canDecode(_ data: Data) -> Bool {
+        data.starts(with: PNGChunkReader.signature)
+    }
+
+    /// Decodes a PNG, or every frame of an APNG composed onto its canvas.
+    public func decode(_ data: Data, options: ImageDecodeOptions) throws(ImageError) -> Image {
+        guard !data.isEmpty else { throw ImageError(.emptyData, "there are no PNG bytes to decode") }
+        return try PNGCoder.withBytes(of: data) { stream throws(ImageError) in
+            try PNGCoder.decodeImage(stream, options: options)
+        }
+    }
+
+    /// Reads the frame count, loop count, frame durations and canvas size of an APNG from
+    /// its acTL and fcTL chunks; a still PNG is one frame of duration 0 that plays once.
+    public func animationInfo(of data: Data) throws(ImageError) -> AnimationInfo {
+        try PNGCoder.withBytes(of: data) { stream throws(ImageError) in
+            if let animation = try? APNGAnimation(parsing: stream) {
+                return AnimationInfo(
+                    canvasSize: animation.canvasSize,
+                    loopCount: animation.loopCount,
+                    frameDurations: animation.frames.map(\.control.duration)
+                )
+            }
+            let context = try SPNGContext.decoder(for: stream, options: ImageDecodeOptions())
+            let header = try context.header()
+            let size = PixelSize(width: Int(header.width), height: Int(header.height))
+            return AnimationInfo(canvasSize: size, loopCount: 0, frameDurations: [0])
+        }
+    }
+
+    /// Whether this coder can write `format`: only ``ImageFormat/png``.
+    public func canEncode(to format: ImageFormat) -> Bool {
+        format == .png
+    }
+
+    /// Runs `body` over the bytes of `data`, keeping `body`'s typed error.
+    static func withBytes<Result>(
+        of data: some ContiguousBytes,
+        _ body: (UnsafeRawBufferPointer) throws(ImageError) -> Result
+    ) throws(ImageError) -> Result {
+        let outcome = data.withUnsafeBytes { stream in
+            Swift.Result { () throws(ImageError) in try body(stream) }
+        }
+        return try outcome.get()
+    }
+}
