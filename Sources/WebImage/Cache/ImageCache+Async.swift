@@ -1,8 +1,8 @@
 import Foundation
 
 extension ImageCache {
-    /// Looks `key` up in the levels `scope` names, memory first, then disk (decoding a hit
-    /// on the I/O queue); `nil` on a miss.
+    /// Looks `key` up in the levels `scope` names, memory first, then disk (reading a hit on
+    /// the I/O queue and decoding it on the decoding workers); `nil` on a miss.
     ///
     /// - Throws: ``ImageError/Code/cancelled`` when the task is cancelled before the disk
     ///   answers.
@@ -19,9 +19,7 @@ extension ImageCache {
         let outcome = await withTaskCancellationHandler {
             await continuation.wait { resume in
                 let query = ImageCacheQuery()
-                ioQueue.async { [self] in
-                    guard !query.isCancelled else { return }
-                    let result = diskResult(forKey: key, decodeOptions: decodeOptions)
+                queryDisk(forKey: key, decodeOptions: decodeOptions, query: query) { result in
                     if query.finish() { resume(result) }
                 }
                 return query
@@ -61,7 +59,7 @@ extension ImageCache {
         }
     }
 
-    /// Cleans the disk level as the seed does (see ``deleteOldFiles(callbackQueue:completion:)``).
+    /// Cleans the disk level as SDWebImage does (see ``deleteOldFiles(callbackQueue:completion:)``).
     public func deleteOldFiles() async {
         await withCheckedContinuation { continuation in
             deleteOldFiles { continuation.resume() }

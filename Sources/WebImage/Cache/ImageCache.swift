@@ -3,10 +3,10 @@ import Foundation
 /// The two-level image cache: decoded images in a ``MemoryCache``, their bytes in a
 /// ``DiskCache``.
 ///
-/// Memory lookups answer synchronously under a lock. Disk work — reads, decoding a hit,
-/// encoding and writing a store — runs on the cache's own serial I/O queue, never on
-/// the cooperative pool or an event loop. A disk hit is decoded with the cache's
-/// ``ImageCodersManager`` and, when ``ImageCacheConfig/shouldCacheImagesInMemory`` is on,
+/// Memory lookups answer synchronously under a lock. Disk work — reads, encoding and
+/// writing a store — runs on the cache's own serial I/O queue, never on the cooperative
+/// pool or an event loop. A disk hit is decoded on the library's decoding threads (one per
+/// core, shared with downloads) with the cache's ``ImageCodersManager`` and, when ``ImageCacheConfig/shouldCacheImagesInMemory`` is on,
 /// promoted into memory.
 ///
 /// Completion handlers run on the `callbackQueue` each call takes. It defaults to a
@@ -91,14 +91,33 @@ public final class ImageCache: Sendable {
             return nil
         }
         let query = ImageCacheQuery()
-        ioQueue.async { [self] in
-            guard !query.isCancelled else { return }
-            let result = diskResult(forKey: key, decodeOptions: decodeOptions)
-            callbackQueue.async {
-                if query.finish() { completion(result) }
-            }
+        queryDisk(forKey: key, decodeOptions: decodeOptions, query: query) { result in
+            callbackQueue.async { if query.finish() { completion(result) } }
         }
         return query
+    }
+
+    /// Reads the disk entry for `key` on the I/O queue and decodes a hit on the decoding
+    /// workers (so a burst of disk hits decodes on every core, not one at a time behind the
+    /// reads), then hands the result to `deliver` on the worker; nothing is delivered once
+    /// `query` is cancelled.
+    func queryDisk(
+        forKey key: String,
+        decodeOptions: ImageDecodeOptions?,
+        query: ImageCacheQuery,
+        deliver: @escaping @Sendable (ImageCacheResult?) -> Void
+    ) {
+        ioQueue.async { [self] in
+            guard !query.isCancelled else { return }
+            guard let data = diskCache.data(forKey: key) else {
+                deliver(nil)
+                return
+            }
+            DecodingWorkers.submit { [self] in
+                guard !query.isCancelled else { return }
+                deliver(diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions))
+            }
+        }
     }
 
     /// The image for `key` from disk, read and decoded on the calling thread (which it
@@ -124,6 +143,11 @@ public final class ImageCache: Sendable {
     /// Reads and decodes the disk entry for `key`, promoting it into memory. Blocks.
     func diskResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
         guard let data = diskCache.data(forKey: key) else { return nil }
+        return diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions)
+    }
+
+    /// Decodes `data`, the disk entry for `key`, promoting the image into memory. Blocks.
+    private func diskResult(decoding data: Data, forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
         var options = decodeOptions ?? ImageDecodeOptions()
         // Another query may have decoded the same key while this one waited.
         if Self.isFullSize(options), let entry = memoryCache.value(forKey: key) {
