@@ -1,12 +1,21 @@
 import Foundation
 
 extension DiskCache {
-    /// Cleans the folder as the seed does, now: deletes the entries older than ``maxAge``,
+    /// Cleans the folder as SDWebImage does, now: deletes the entries older than ``maxAge``,
     /// then, if the rest passes ``maxSize``, the oldest until the folder is under half of
     /// ``maxSize``. Blocks until done (it runs on the cache's maintenance queue, after any
     /// trim already queued).
     public func removeExpiredData() {
         maintenanceQueue.sync { clean(removingExpired: true) }
+    }
+
+    /// Cleans the folder as ``removeExpiredData()`` does, in the background on the cache's
+    /// maintenance queue (lookups and stores go on meanwhile), then calls `completion` there.
+    public func removeExpiredData(completion: @escaping @Sendable () -> Void) {
+        maintenanceQueue.async { [self] in
+            clean(removingExpired: true)
+            completion()
+        }
     }
 
     /// The scan that starts when the cache opens: it measures the folder, deletes

@@ -11,7 +11,7 @@ import NIOConcurrencyHelpers
 ///
 /// The cache keeps a running total of its size: opening it starts a scan in the
 /// background (it never delays the first lookup), and each store adds its bytes. When a
-/// store pushes the total past ``maxSize``, a background trim runs the seed's cleaning —
+/// store pushes the total past ``maxSize``, a background trim runs SDWebImage's cleaning —
 /// expired entries first, then the oldest until the folder is under half of
 /// ``maxSize`` — and rescans, which also corrects the total for other processes' writes.
 /// Trims and the clean-up after ``removeAll()`` never run on a caller's thread.
@@ -26,7 +26,7 @@ public final class DiskCache: Sendable {
     /// The folder the entries are written to.
     public let directory: URL
     /// Folders searched, read-only, when an entry is not in ``directory``
-    /// (pre-bundled images; the seed's `customPaths`). They hold files named as
+    /// (pre-bundled images; SDWebImage's `customPaths`). They hold files named as
     /// ``fileName(forKey:)`` says and are never written, trimmed or cleared.
     public let readOnlyDirectories: [URL]
     /// Seconds after which an entry expires; negative means never.
@@ -192,12 +192,18 @@ public final class DiskCache: Sendable {
 
     /// The bytes of all entries in ``directory``, counted now.
     public func totalSize() -> Int {
-        FileSystem.scan(directory: path).visible.reduce(0) { $0 + $1.size }
+        measure().size
     }
 
     /// The number of entries in ``directory``, counted now.
     public func totalCount() -> Int {
-        FileSystem.scan(directory: path).visible.count
+        measure().count
+    }
+
+    /// The number of entries in ``directory`` and their bytes, counted now in one scan.
+    public func measure() -> (count: Int, size: Int) {
+        let entries = FileSystem.scan(directory: path).visible
+        return (entries.count, entries.reduce(0) { $0 + $1.size })
     }
 
     /// Blocks until the background work queued so far (indexing, trims, clean-ups) has

@@ -38,15 +38,14 @@ extension ImageCache {
         }
     }
 
-    /// Cleans the disk level as the seed does: expired entries first, then the oldest until
+    /// Cleans the disk level as SDWebImage does: expired entries first, then the oldest until
     /// the folder is under half of ``ImageCacheConfig/maxDiskSize``. It runs on the disk
     /// cache's maintenance queue, so lookups go on meanwhile.
     public func deleteOldFiles(
         callbackQueue: DispatchQueue = .global(qos: .userInitiated),
         completion: (@Sendable () -> Void)? = nil
     ) {
-        diskCache.maintenanceQueue.async { [diskCache] in
-            diskCache.clean(removingExpired: true)
+        diskCache.removeExpiredData {
             if let completion { callbackQueue.async(execute: completion) }
         }
     }
@@ -70,9 +69,8 @@ extension ImageCache {
         completion: @escaping @Sendable (_ count: Int, _ size: Int) -> Void
     ) {
         ioQueue.async { [self] in
-            let entries = FileSystem.scan(directory: diskCache.path).visible
-            let size = entries.reduce(0) { $0 + $1.size }
-            callbackQueue.async { completion(entries.count, size) }
+            let (count, size) = diskCache.measure()
+            callbackQueue.async { completion(count, size) }
         }
     }
 
