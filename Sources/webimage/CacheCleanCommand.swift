@@ -1,7 +1,7 @@
 import ArgumentParser
 import WebImage
 
-/// `webimage cache clean`: the seed's clean-up — expired entries first, then the oldest
+/// `webimage cache clean`: SDWebImage's clean-up — expired entries first, then the oldest
 /// until the folder is under half the size limit.
 struct CacheCleanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -18,7 +18,7 @@ struct ImageCacheTests {
         try RawTestCoder().encode(image, as: .png, options: ImageEncodeOptions())
     }
 
-    @Test("uses the seed's defaults")
+    @Test("uses SDWebImage's defaults")
     func defaults() {
         let config = ImageCacheConfig()
         #expect(config.shouldCacheImagesInMemory && config.shouldDecompressImages)
@@ -181,7 +181,7 @@ struct ImageCacheTests {
         #expect(cache.cachePath(forKey: "k1").hasPrefix(folder.url.appendingPathComponent("test").path + "/"))
     }
 
-    @Test("deleteOldFiles cleans the disk as the seed")
+    @Test("deleteOldFiles cleans the disk as in SDWebImage")
     func deleteOldFiles() async throws {
         let cache = makeCache { $0.maxDiskAge = 0 }
         try await cache.store(nil, data: Data([1, 2, 3]), forKey: "k")

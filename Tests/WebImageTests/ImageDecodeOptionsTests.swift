@@ -5,7 +5,7 @@ import Testing
     let large = PixelSize(width: 5250, height: 3450)
 
     @Test func thumbnailsFitTheBoxKeepingTheAspectRatio() {
-        // The seed's own expectations for its 5250×3450 fixture.
+        // SDWebImage's own expectations for its 5250×3450 fixture.
         let box = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 400, height: 300))
         #expect(box.targetSize(forSource: large) == PixelSize(width: 400, height: 263))
         let square = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 4000, height: 4000))

@@ -48,8 +48,8 @@ import Testing
         #expect(ImageFormat.webp.mimeType == "image/webp")
     }
 
-    /// Every fixture of the seed library sniffs as the format its name says
-    /// (`.heics`, an HEIF image sequence with major brand `msf1`, is HEIF as in the seed).
+    /// Every fixture of SDWebImage's test suite sniffs as the format its name says
+    /// (`.heics`, an HEIF image sequence with major brand `msf1`, is HEIF as in SDWebImage).
     @Test(Corpus.required) func sniffsEverySeedFixture() throws {
         let expected: [String: ImageFormat] = [
             "jpg": .jpeg, "jpeg": .jpeg, "png": .png, "apng": .png, "gif": .gif, "webp": .webp,

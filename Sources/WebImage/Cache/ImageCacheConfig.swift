@@ -1,14 +1,14 @@
 import Foundation
 
-/// How an ``ImageCache`` behaves; the defaults are the seed's.
+/// How an ``ImageCache`` behaves; the defaults are SDWebImage's.
 ///
 /// A cache copies its configuration when it is created.
 public struct ImageCacheConfig: Sendable, Hashable {
     /// Keep decoded images in memory (and promote disk hits there).
     public var shouldCacheImagesInMemory = true
     /// Hand out fully decoded bitmaps. The library's coders always decode to bitmaps
-    /// ready to draw, so this stays `true`; it is here so configurations read like the
-    /// seed's.
+    /// ready to draw, so this stays `true`; it is here so configurations read like SDWebImage's
+    ///.
     public var shouldDecompressImages = true
     /// Seconds after which a disk entry expires (one week); negative means never.
     public var maxDiskAge: TimeInterval = 7 * 24 * 60 * 60

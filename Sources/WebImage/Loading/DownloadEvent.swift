@@ -1,6 +1,6 @@
 import Foundation
 
-/// What happens to a download, for observers (the seed's notifications).
+/// What happens to a download, for observers (SDWebImage's notifications).
 public enum DownloadEvent: Sendable {
     /// The request for the URL was sent.
     case started(URL)

@@ -7,7 +7,7 @@ import NIOPosix
 
 /// Downloads images over HTTP(S): one transfer per URL however many callers ask, queued by
 /// priority under a concurrency limit, streamed, and decoded off the event loops
-/// (the seed's `SDWebImageDownloader`).
+/// (SDWebImage's `SDWebImageDownloader`).
 ///
 /// ```swift
 /// let result = try await ImageDownloader.shared.image(from: url)

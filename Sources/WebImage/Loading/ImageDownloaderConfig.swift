@@ -1,6 +1,6 @@
 import Foundation
 
-/// How an ``ImageDownloader`` behaves (the seed's `SDWebImageDownloaderConfig`).
+/// How an ``ImageDownloader`` behaves (SDWebImage's `SDWebImageDownloaderConfig`).
 ///
 /// The downloader copies the configuration when it is created; only
 /// ``ImageDownloader/maxConcurrentDownloads`` and ``ImageDownloader/isSuspended`` change
@@ -26,7 +26,7 @@ public struct ImageDownloaderConfig: Sendable {
     public var httpHeaders: [String: String] = [
         "Accept": "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8",
     ]
-    /// Changes each request before it is sent (the seed's `headersFilter`). It may run on
+    /// Changes each request before it is sent (SDWebImage's `headersFilter`). It may run on
     /// an event-loop thread of the HTTP client, so it should return quickly.
     public var requestModifier: RequestModifier?
     /// Changes each response head before it is checked. It runs on an event-loop thread of

@@ -1,4 +1,4 @@
-/// How one download behaves (the seed's `SDWebImageDownloaderOptions`).
+/// How one download behaves (SDWebImage's `SDWebImageDownloaderOptions`).
 public struct ImageDownloaderOptions: OptionSet, Sendable, Hashable {
     /// The raw bits.
     public let rawValue: Int

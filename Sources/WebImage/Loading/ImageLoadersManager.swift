@@ -2,7 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// Routes each load to the loader for its URL, so `http(s):`, `file:`, `data:` and custom
-/// schemes go through one path (the seed's `SDImageLoadersManager`).
+/// schemes go through one path (SDWebImage's `SDImageLoadersManager`).
 ///
 /// A loader added later has a higher priority: the most recently added loader that
 /// accepts a URL loads it.

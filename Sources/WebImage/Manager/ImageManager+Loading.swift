@@ -1,7 +1,7 @@
 import Foundation
 
 extension ImageManager {
-    /// The one load engine behind every API: the seed's `loadImageWithURL` algorithm.
+    /// The one load engine behind every API: SDWebImage's `loadImageWithURL` algorithm.
     ///
     /// Reports progress, partial images and the cached answer of a refreshing load through
     /// `emit`, and returns the last answer. A load that ends without one returns `nil`: a
@@ -80,7 +80,7 @@ extension ImageManager {
         } catch {
             if Task.isCancelled { return nil }
             // A transfer cancelled under the caller (the downloader's `cancelAllDownloads`)
-            // still answers, as the seed does, but never blacklists.
+            // still answers, as SDWebImage does, but never blacklists.
             if error.code != .cancelled, shouldBlock(url, error: error) {
                 failedURLs.insert(url)
             }
@@ -108,7 +108,7 @@ extension ImageManager {
         return ImageResponse(image: image, data: isDerived ? nil : result.data, cacheType: .none, url: url)
     }
 
-    /// The seed's translation of manager options into downloader options: a cached image
+    /// SDWebImage's translation of manager options into downloader options: a cached image
     /// being refreshed turns progressive decoding off and ignores a cached response.
     static func downloaderOptions(for options: ImageOptions, hasCachedImage: Bool) -> ImageDownloaderOptions {
         var result: ImageDownloaderOptions = []

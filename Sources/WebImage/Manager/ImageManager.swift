@@ -2,7 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// Loads images: from memory, from disk, or from the network once however many callers
-/// ask — the seed's `SDWebImageManager`.
+/// ask — SDWebImage's `SDWebImageManager`.
 ///
 /// A load computes the cache key, refuses blacklisted URLs, asks the cache (memory at once,
 /// disk on the cache's I/O queue), downloads on a miss through its ``loader``, transforms,
@@ -41,7 +41,7 @@ public final class ImageManager: Sendable {
     }
 
     /// Called before downloading an image the cache does not have; returning `false`
-    /// ends the load with no image and no error (the seed's delegate method).
+    /// ends the load with no image and no error (SDWebImage's delegate method).
     public var shouldDownload: ShouldDownload? {
         get { settings.withLockedValue { $0.shouldDownload } }
         set { settings.withLockedValue { $0.shouldDownload = newValue } }
@@ -82,7 +82,7 @@ public final class ImageManager: Sendable {
     }
 
     /// The key `request`'s image is cached under: the URL's key, marked with the thumbnail
-    /// size and the transformer's key when the request has them (as the seed does).
+    /// size and the transformer's key when the request has them (as SDWebImage does).
     public func cacheKey(for request: ImageRequest) -> String {
         guard let url = request.url else { return "" }
         var key = originalCacheKey(for: request, url: url)
@@ -158,7 +158,7 @@ public final class ImageManager: Sendable {
     /// manager's) callback queue: once, or more often for progressive and refreshing loads.
     ///
     /// A memory hit that needs no revalidation completes at once, on the calling thread,
-    /// before this method returns (as the seed does on the main thread), so a view shows a
+    /// before this method returns (as SDWebImage does on the main thread), so a view shows a
     /// cached image without a placeholder flash. A cancelled load never completes.
     @discardableResult
     public func loadImage(
@@ -190,7 +190,7 @@ public final class ImageManager: Sendable {
                     }
                 }
             }
-            // As the seed, the load leaves the running set before its last completion runs.
+            // As in SDWebImage, the load leaves the running set before its last completion runs.
             queue.async {
                 if operation.finish(), let final {
                     completion(final)

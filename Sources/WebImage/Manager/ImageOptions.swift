@@ -1,6 +1,6 @@
 import Foundation
 
-/// How one image load behaves: the seed's `SDWebImageOptions`.
+/// How one image load behaves: SDWebImage's `SDWebImageOptions`.
 public struct ImageOptions: OptionSet, Sendable, Hashable {
     public let rawValue: Int
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything one load asks for: the URL, the options and the typed per-request settings
-/// that the seed kept in a string-keyed context dictionary.
+/// that SDWebImage kept in a string-keyed context dictionary.
 public struct ImageRequest: Sendable {
     /// Maps a URL to the key its image is cached under.
     public typealias CacheKeyFilter = @Sendable (URL) -> String
@@ -15,7 +15,7 @@ public struct ImageRequest: Sendable {
     /// With ``thumbnailPixelSize``: fit inside it (`true`) or fill it exactly (`false`).
     public var preserveAspectRatio: Bool
     /// The pixel-memory budget for ``ImageOptions/scaleDownLargeImages`` (60 MB by default,
-    /// as the seed).
+    /// as in SDWebImage).
     public var scaleDownLimitBytes: Int
     /// Changes the image before it is cached; overrides the manager's transformer.
     public var transformer: (any ImageTransformer)?
@@ -30,7 +30,7 @@ public struct ImageRequest: Sendable {
     /// Which cache levels receive the loaded image (``ImageOptions/cacheMemoryOnly`` narrows it to memory).
     public var storeCacheType: ImageCacheType
     /// Where the untransformed original is stored too, when a transformer or thumbnail
-    /// changed the image (none by default, as the seed).
+    /// changed the image (none by default, as in SDWebImage).
     public var originalStoreCacheType: ImageCacheType
 
     /// Creates a request.
@@ -63,7 +63,7 @@ public struct ImageRequest: Sendable {
     }
 
     /// A request for a URL given as a string: an unparsable or empty string makes a request
-    /// that fails with ``ImageError/Code/invalidURL`` (the seed's "string instead of URL" guard).
+    /// that fails with ``ImageError/Code/invalidURL`` (SDWebImage's "string instead of URL" guard).
     public init(string: String, options: ImageOptions = []) {
         self.init(url: string.isEmpty ? nil : URL(string: string), options: options)
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One answer to a load: what the seed's completion block received.
+/// One answer to a load: what SDWebImage's completion block received.
 ///
 /// A load answers once, except that progressive loads first answer with partial images
 /// (``isFinished`` `false`) and ``ImageOptions/refreshCached`` loads answer with the cached

@@ -2,7 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// Loads a list of URLs into the cache ahead of need, a few at a time and at low
-/// priority — the seed's `SDWebImagePrefetcher`.
+/// priority — SDWebImage's `SDWebImagePrefetcher`.
 ///
 /// Prefetching goes through the manager, so a URL a caller is already loading is not
 /// downloaded twice, and cancelling a prefetch cancels only the prefetcher's share: a

@@ -14,7 +14,7 @@ public protocol ImageTransformer: Sendable {
 }
 
 extension ImageTransformer {
-    /// `key` with this transformer's ``key`` inserted before the path extension, as the seed
+    /// `key` with this transformer's ``key`` inserted before the path extension, as SDWebImage
     /// names transformed entries: `https://x/a.png` → `https://x/a-resize-200x200.png`.
     public func transformedKey(for key: String) -> String {
         let queryStart = key.firstIndex { $0 == "?" || $0 == "#" } ?? key.endIndex

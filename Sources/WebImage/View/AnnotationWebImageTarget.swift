@@ -1,5 +1,5 @@
 /// A map-annotation-like target: a marker whose image is its whole appearance and whose
-/// point sits at the middle of the image's bottom edge — the seed's
+/// point sits at the middle of the image's bottom edge — SDWebImage's
 /// `MKAnnotationView+WebCache`.
 ///
 /// It loads like any ``WebImageTarget``; showing an image also moves the marker by the

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A button-like target: an image and a background image for each ``ButtonState`` — the
-/// seed's `UIButton+WebCache`. Each state's image and each state's background load under
+/// A button-like target: an image and a background image for each ``ButtonState`` — SDWebImage's
+/// `UIButton+WebCache`. Each state's image and each state's background load under
 /// their own operation key, so loading one never cancels another.
 ///
 /// The main image of ``WebImageTarget`` is the normal state's image.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A target with a second image shown while it is highlighted — the seed's
+/// A target with a second image shown while it is highlighted — SDWebImage's
 /// `UIImageView+HighlightedWebCache`. The highlighted image loads under its own operation
 /// key, so it never cancels the main image's load, nor the other way round.
 public protocol HighlightedWebImageTarget: WebImageTarget {
@@ -17,7 +17,7 @@ extension HighlightedWebImageTarget {
         imageOperations.url(forKey: highlightedImageOperationKey)
     }
 
-    /// Loads the image at `url` as the highlighted image (no placeholder, as the seed).
+    /// Loads the image at `url` as the highlighted image (no placeholder, as in SDWebImage).
     @discardableResult
     public func setHighlightedImage(
         with url: URL?,

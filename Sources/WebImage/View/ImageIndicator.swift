@@ -1,4 +1,4 @@
-/// Something a target shows while its image loads: a spinner, a progress bar — the seed's
+/// Something a target shows while its image loads: a spinner, a progress bar — SDWebImage's
 /// `SDWebImageIndicator`.
 ///
 /// A target starts its indicator when a load begins, feeds it the download's progress and

@@ -27,7 +27,7 @@ public final class ProgressImageIndicator: ImageIndicator {
         onChange?()
     }
 
-    /// Hides the bar; it reads full, as the seed's progress does when a load ends.
+    /// Hides the bar; it reads full, as SDWebImage's progress does when a load ends.
     public func stopAnimating() {
         state.withLockedValue { $0 = State(isAnimating: false, progress: 1) }
         onChange?()

@@ -1,13 +1,13 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// The loads one target is running, by operation key — the seed's
+/// The loads one target is running, by operation key — SDWebImage's
 /// `UIView+WebCacheOperation`.
 ///
 /// Each key holds at most one load: starting a load under a key cancels the one before it.
 /// The store also remembers the URL last asked for under each key, and a generation number
 /// per key so that an answer arriving for a load that was replaced is thrown away even if it
-/// raced its cancellation on another thread. Loads are held weakly, as the seed's map table
+/// raced its cancellation on another thread. Loads are held weakly, as SDWebImage's map table
 /// does: a finished load disappears from the store by itself.
 public final class WebImageOperationStore: Sendable {
     private struct Entry {
@@ -91,7 +91,7 @@ public final class WebImageOperationStore: Sendable {
         return true
     }
 
-    /// Forgets the load under `key` without cancelling it (the seed's `removeImageLoadOperation`).
+    /// Forgets the load under `key` without cancelling it (SDWebImage's `removeImageLoadOperation`).
     public func removeOperation(forKey key: String) {
         entries.withLockedValue { $0[key]?.operation = nil }
     }

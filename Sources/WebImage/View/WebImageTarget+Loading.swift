@@ -81,7 +81,7 @@ extension WebImageTarget {
         }
     }
 
-    /// The engine behind every `setImage` form (the seed's `sd_internalSetImageWithURL`):
+    /// The engine behind every `setImage` form (SDWebImage's `sd_internalSetImageWithURL`):
     /// cancels the load under `operationKey`, shows the placeholder, starts the indicator,
     /// loads through ``imageManager`` and hands images to `display`.
     ///

@@ -1,13 +1,31 @@
 /// Anything that shows an image loaded from a URL: a terminal cell, a widget, a server-side
-/// renderer — the seed's `UIImageView+WebCache` made a protocol.
+/// renderer — SDWebImage's `UIImageView+WebCache` made a protocol.
 ///
 /// A conforming class says where the image goes (``display(_:)``) and keeps a
-/// ``WebImageOperationStore``; the protocol's extension then gives it the seed's whole API:
+/// ``WebImageOperationStore``; the protocol's extension then gives it SDWebImage's whole API:
 /// ``setImage(with:placeholder:options:progress:completed:)`` and its shorter forms,
 /// ``setImageWithPreviousCachedImage(with:placeholder:options:progress:completed:)``,
 /// ``imageURL`` and ``cancelCurrentImageLoad()``. Starting a load cancels the load running
 /// under the same operation key, so a target reused for another URL never shows the old
 /// one's image.
+///
+/// ## Implementation requirements
+///
+/// The protocol's extension does the loading; a conforming type supplies only where the
+/// image goes, and must keep these rules:
+///
+/// - **A class, shared safely.** A target is a reference type and `Sendable`: loads call
+///   ``display(_:)`` from the callback queue while other code reads the target, so guard
+///   what `display` writes with a lock (or confine the target to one queue and make that
+///   queue the loads' callback queue).
+/// - **One operation store for life.** ``imageOperations`` returns the same
+///   ``WebImageOperationStore`` every time; it is what lets a new load cancel the old one
+///   under the same operation key.
+/// - **`display` only shows.** ``display(_:)`` sets what the target shows (`nil` clears it)
+///   and returns quickly: no loading, no blocking, no call back into `setImage`.
+/// - **Distinct keys for distinct images.** A target that shows several images (a button's
+///   states, a highlighted image) loads each under its own operation key, so that loading
+///   one never cancels another.
 ///
 /// Call these methods on the queue that owns the target — the queue its loads call back on
 /// (the request's `callbackQueue`, else the manager's). The placeholder, and an image already
@@ -42,6 +60,6 @@ extension WebImageTarget {
     /// No indicator.
     public var imageIndicator: (any ImageIndicator)? { nil }
 
-    /// The name of the target's type, as the seed uses its class name.
+    /// The name of the target's type, as SDWebImage uses its class name.
     public var imageOperationKey: String { String(describing: type(of: self)) }
 }
