@@ -6,7 +6,7 @@ import NIOCore
 /// One transfer of one URL, shared by every caller that asks for it while it runs.
 ///
 /// Callers attach as handlers and each gets a ``DownloadToken``. The bytes are downloaded
-/// once, streamed on the event loop by a ``DownloadTransfer``; the image is decoded once per
+/// once, streamed on the event loop by an ``HTTPExchange``; the image is decoded once per
 /// distinct set of decode options among the callers, on the ``DecodingWorkers``. A caller
 /// attached while the operation decodes is still served. The transfer stops when its last
 /// caller cancels.
@@ -23,7 +23,7 @@ final class DownloadOperation: Sendable {
         var handlers: [Int: DownloadHandler] = [:]
         var nextHandlerID = 0
         /// The HTTP request under way (the latest, after redirects).
-        var request: HTTPClient.Task<DownloadTransfer.Outcome>?
+        var request: HTTPClient.Task<HTTPExchange.Outcome>?
         /// The latest partial decode; each waits for the one before, so awaiting it
         /// awaits every partial delivery.
         var partialDecode: Task<Void, Never>?
@@ -64,7 +64,7 @@ final class DownloadOperation: Sendable {
     /// Ends one caller's share: its completion reports ``ImageError/Code/cancelled``.
     /// The transfer stops when no caller is left.
     func cancel(handlerID: Int) {
-        let (handler, abandonedPhase, request) = state.withLockedValue { state -> (DownloadHandler?, Phase?, HTTPClient.Task<DownloadTransfer.Outcome>?) in
+        let (handler, abandonedPhase, request) = state.withLockedValue { state -> (DownloadHandler?, Phase?, HTTPClient.Task<HTTPExchange.Outcome>?) in
             guard let handler = state.handlers.removeValue(forKey: handlerID) else { return (nil, nil, nil) }
             guard state.handlers.isEmpty, state.phase == .running || state.phase == .queued else { return (handler, nil, nil) }
             let phase = state.phase
@@ -103,7 +103,7 @@ final class DownloadOperation: Sendable {
             return
         }
         downloader.emit(.started(url))
-        send(to: url, visited: [])
+        HTTPExchange.send(for: self, to: url)
     }
 
     /// Records that the transfer received something, for the idle timeout.
@@ -117,7 +117,7 @@ final class DownloadOperation: Sendable {
     /// Stops the transfer when it has been silent for `timeout` at this check and at the
     /// one before; its callers then get ``ImageError/Code/timedOut``.
     func stopIfSilent(now: NIODeadline, timeout: TimeAmount) {
-        let request = state.withLockedValue { state -> HTTPClient.Task<DownloadTransfer.Outcome>? in
+        let request = state.withLockedValue { state -> HTTPClient.Task<HTTPExchange.Outcome>? in
             guard state.phase == .running, now - state.lastActivity >= timeout else { return nil }
             guard state.wasFoundSilent else {
                 state.wasFoundSilent = true

@@ -1,0 +1,242 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import NIOSSL
+
+/// The HTTP side of a ``DownloadOperation``, in one place: building the request of one
+/// URL, following redirects, checking the response head, and receiving the body on the
+/// event loop as it arrives, with no hop to a task per head or body part. The operation
+/// keeps its callers, its phase and the decoding.
+///
+/// AsyncHTTPClient calls a delegate's methods one at a time, on the request's event loop,
+/// and waits for the future each returns before the next; the mutable state below is only
+/// touched there, which is why the class may be `@unchecked Sendable`.
+final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
+    /// How the exchange ended.
+    enum Outcome: Sendable {
+        /// The server redirected to this URL.
+        case redirect(URL)
+        /// The final response and its whole body.
+        case response(DownloadResponse, Data)
+    }
+
+    /// What the response head said.
+    private enum Head {
+        case redirect(URL)
+        /// A final response, with its `Content-Length` read once.
+        case response(DownloadResponse, expectedLength: Int64?)
+    }
+
+    private let operation: DownloadOperation
+    private let url: URL
+    private var head: Head?
+    private var body: ByteBuffer?
+
+    init(operation: DownloadOperation, url: URL) {
+        self.operation = operation
+        self.url = url
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<Outcome>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        operation.noteActivity()
+        if operation.options.contains(.handleCookies) {
+            operation.downloader.cookieStore.store(setCookieHeaders: head.headers["Set-Cookie"], from: url)
+        }
+        do throws(ImageError) {
+            if let target = try redirectTarget(of: head) {
+                self.head = .redirect(target)
+            } else {
+                let response = try accept(head)
+                self.head = .response(response, expectedLength: response.expectedContentLength)
+            }
+            return task.eventLoop.makeSucceededVoidFuture()
+        } catch {
+            return task.eventLoop.makeFailedFuture(error)
+        }
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<Outcome>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
+        operation.noteActivity()
+        // A redirect's body is not kept.
+        guard case .response(_, let expectedLength) = head else { return task.eventLoop.makeSucceededVoidFuture() }
+        let limit = operation.downloader.config.maximumResponseSize
+        let received = (body?.readableBytes ?? 0) + part.readableBytes
+        guard received <= limit else {
+            return task.eventLoop.makeFailedFuture(tooLarge)
+        }
+        if body == nil {
+            // The first part is kept as it came; later ones are appended to it, in storage
+            // sized for the body: one reallocation at most when the length is known.
+            body = part
+        } else {
+            body!.reserveCapacity(minimumWritableBytes: max(part.readableBytes, Int(expectedLength ?? 0) - body!.readableBytes))
+            body!.writeImmutableBuffer(part)
+        }
+        operation.reportProgress(received: Int64(received), expected: expectedLength ?? -1, force: false)
+        operation.schedulePartialDecode(of: body!)
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<Outcome>) throws -> Outcome {
+        switch head {
+        case .redirect(let target):
+            return .redirect(target)
+        case .response(let response, _):
+            // A body that fills at least half of its storage becomes `Data` without a copy
+            // (on loopback, nearly every 50 KB body arrives in one read buffer). A small body
+            // in a large read buffer is copied, so that its `Data` does not keep the buffer
+            // alive.
+            let data = body.map { body in
+                Data(buffer: body, byteTransferStrategy: body.readableBytes * 2 >= body.storageCapacity ? .noCopy : .copy)
+            } ?? Data()
+            return .response(response, data)
+        case nil:
+            throw ImageError(.badServerResponse, "the server sent no response for \(url.absoluteString)")
+        }
+    }
+
+    /// Sends `operation`'s request for `url` (the operation's URL or a redirect's target;
+    /// `visited` holds the URLs asked for before) and follows redirects itself: non-HTTP
+    /// schemes, loops and long chains are refused, and credentials are not sent to another
+    /// origin. The operation hears the end through ``DownloadOperation/transferDidEnd(with:)``.
+    static func send(for operation: DownloadOperation, to url: URL, visited: Set<String> = []) {
+        let request: HTTPClient.Request
+        do throws(ImageError) {
+            request = try makeRequest(for: operation, to: url)
+        } catch {
+            operation.transferDidEnd(with: .failure(error))
+            return
+        }
+        let task = operation.downloader.client.execute(
+            request: request, delegate: HTTPExchange(operation: operation, url: url), eventLoop: .indifferent
+        )
+        let isAbandoned = operation.state.withLockedValue { state in
+            guard state.phase == .running else { return true }
+            state.request = task
+            return false
+        }
+        if isAbandoned {
+            task.cancel()
+        }
+        task.futureResult.whenComplete { result in
+            switch result {
+            case .success(.redirect(let next)):
+                var visited = visited
+                visited.insert(url.absoluteString)
+                let maximum = operation.downloader.config.maximumRedirects
+                guard visited.count <= maximum, visited.insert(next.absoluteString).inserted else {
+                    operation.transferDidEnd(with: .failure(ImageError(.tooManyRedirects, "the redirects from \(operation.url.absoluteString) loop or exceed \(maximum)")))
+                    return
+                }
+                send(for: operation, to: next, visited: visited)
+            case .success(.response(let response, let data)):
+                operation.transferDidEnd(with: .success((response, data)))
+            case .failure(let error):
+                operation.transferDidEnd(with: .failure(ImageError(transportError: error, url: url)))
+            }
+        }
+    }
+
+    /// The request for `url` on behalf of `operation`: the downloader's headers, the
+    /// caller's, validators, cookies, the request modifier and credentials for the
+    /// operation's own origin only.
+    private static func makeRequest(for operation: DownloadOperation, to url: URL) throws(ImageError) -> HTTPClient.Request {
+        let downloader = operation.downloader
+        let key = operation.key
+        let options = operation.options
+        let config = downloader.config
+        var request = DownloadRequest(url: url, headers: downloader.requestHeaders())
+        for (name, value) in key.headers.sorted(by: { $0.key < $1.key }) {
+            request.headers.replaceOrAdd(name: name, value: value)
+        }
+        if let validators = key.validators {
+            if let eTag = validators.eTag {
+                request.headers.replaceOrAdd(name: "If-None-Match", value: eTag)
+            }
+            if let lastModified = validators.lastModified {
+                request.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
+            }
+        }
+        if options.contains(.handleCookies), let cookies = downloader.cookieStore.cookieHeader(for: url) {
+            request.headers.replaceOrAdd(name: "Cookie", value: cookies)
+        }
+        if let modifier = config.requestModifier {
+            guard let modified = modifier(request) else {
+                throw ImageError(.refused, "the request modifier refused \(url.absoluteString)")
+            }
+            request = modified
+        }
+        if request.url == operation.url || origin(of: request.url) == origin(of: operation.url) {
+            if let username = config.username, !request.headers.contains(name: "Authorization") {
+                let token = Data("\(username):\(config.password ?? "")".utf8).base64EncodedString()
+                request.headers.replaceOrAdd(name: "Authorization", value: "Basic \(token)")
+            }
+        } else {
+            request.headers.remove(name: "Authorization")
+        }
+        var tls: TLSConfiguration?
+        if options.contains(.allowInvalidSSLCertificates) {
+            tls = TLSConfiguration.makeClientConfiguration()
+            tls?.certificateVerification = .none
+        }
+        do {
+            return try HTTPClient.Request(url: request.url, headers: request.headers, tlsConfiguration: tls)
+        } catch {
+            throw ImageError(transportError: error, url: request.url)
+        }
+    }
+
+    /// Where the response head of `url` redirects to, or `nil` when it is not a redirect.
+    private func redirectTarget(of head: HTTPResponseHead) throws(ImageError) -> URL? {
+        guard [301, 302, 303, 307, 308].contains(Int(head.status.code)),
+              let location = head.headers.first(name: "Location")
+        else { return nil }
+        guard let target = URL(string: location, relativeTo: url)?.absoluteURL else {
+            throw ImageError(.invalidURL, "the redirect from \(url.absoluteString) names an unreadable location")
+        }
+        guard ["http", "https"].contains(target.scheme?.lowercased() ?? "") else {
+            throw ImageError(.invalidURL, "the redirect from \(url.absoluteString) to a non-HTTP URL was refused")
+        }
+        return target
+    }
+
+    /// Checks the final response head: the response modifier, the status and the content
+    /// type and length. Announces the response to observers.
+    private func accept(_ head: HTTPResponseHead) throws(ImageError) -> DownloadResponse {
+        let downloader = operation.downloader
+        let config = downloader.config
+        var response = DownloadResponse(statusCode: Int(head.status.code), headers: head.headers, url: url)
+        if let modifier = config.responseModifier {
+            guard let modified = modifier(response) else {
+                throw ImageError(.badServerResponse, "the response modifier refused the response of \(url.absoluteString)", statusCode: response.statusCode)
+            }
+            response = modified
+        }
+        downloader.emit(.responseReceived(operation.url, response))
+        guard response.statusCode != 304 else { return response }
+        guard config.acceptableStatusCodes.contains(response.statusCode) else {
+            throw ImageError(.badServerResponse, "the server answered \(response.statusCode) for \(url.absoluteString)", statusCode: response.statusCode)
+        }
+        if let acceptable = config.acceptableContentTypes, !acceptable.contains(response.mimeType ?? "") {
+            throw ImageError(.badContentType, "the content type \(response.contentType ?? "(none)") of \(url.absoluteString) is not acceptable")
+        }
+        if let expected = response.expectedContentLength, expected > config.maximumResponseSize {
+            throw tooLarge
+        }
+        operation.reportProgress(received: 0, expected: response.expectedContentLength ?? -1, force: true)
+        return response
+    }
+
+    private var tooLarge: ImageError {
+        ImageError(.responseTooLarge, "the response of \(url.absoluteString) is larger than \(operation.downloader.config.maximumResponseSize) bytes")
+    }
+
+    /// The scheme, host and port of `url`, which decide whether credentials may go to it.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    }
+}
