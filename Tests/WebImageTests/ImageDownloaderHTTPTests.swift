@@ -55,7 +55,7 @@ struct ImageDownloaderHTTPTests {
                 let first = try await downloader.image(from: url)
                 let validators = try #require(first.response?.validators)
                 #expect(!validators.isEmpty)
-                let second = try await downloader.image(from: url, options: .ignoreCachedResponse, validators: validators)
+                let second = try await downloader.image(from: url, validators: validators)
                 #expect(second.isNotModified)
                 #expect(second.image == nil)
                 #expect(second.response?.statusCode == 304)

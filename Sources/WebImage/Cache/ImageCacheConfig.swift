@@ -7,8 +7,8 @@ public struct ImageCacheConfig: Sendable, Hashable {
     /// Keep decoded images in memory (and promote disk hits there).
     public var shouldCacheImagesInMemory = true
     /// Hand out fully decoded bitmaps. The library's coders always decode to bitmaps
-    /// ready to draw, so this stays `true`; it is here so configurations read like SDWebImage's
-    ///.
+    /// ready to draw, so this setting changes nothing.
+    @available(*, deprecated, message: "images are always fully decoded bitmaps")
     public var shouldDecompressImages = true
     /// Seconds after which a disk entry expires (one week); negative means never.
     public var maxDiskAge: TimeInterval = 7 * 24 * 60 * 60

@@ -11,15 +11,25 @@ extension ImageManager {
     /// - Throws: the load's ``ImageError``; ``ImageError/Code/cancelled`` when the task is cancelled.
     public func image(for request: ImageRequest) async throws(ImageError) -> ImageResponse {
         let cachedAnswer = LastResponse()
-        let final = await run(request) { event in
+        let outcome = await run(request) { event in
             if case let .response(response) = event { cachedAnswer.set(response) }
         }
         if Task.isCancelled { throw ImageError(.cancelled, "the image load was cancelled") }
-        guard let response = final ?? cachedAnswer.value else {
-            throw ImageError(.cancelled, "the image load ended without an answer")
+        switch outcome {
+        case .failed(let error):
+            throw error
+        case .cancelled:
+            throw ImageError(.cancelled, "the image load was cancelled")
+        case .notModified:
+            guard let cached = cachedAnswer.value else {
+                throw ImageError(.cancelled, "the image load ended without an answer")
+            }
+            return cached
+        case let .image(image, data, cacheType):
+            return ImageResponse(image: image, data: data, cacheType: cacheType, url: request.url)
+        case .declined:
+            return ImageResponse(url: request.url)
         }
-        if let error = response.error { throw error }
-        return response
     }
 
     /// Loads the image at `url`; see ``image(for:)``.
@@ -32,7 +42,8 @@ extension ImageManager {
     public func events(for request: ImageRequest) -> AsyncStream<ImageLoadEvent> {
         AsyncStream { continuation in
             let task = Task {
-                if let final = await self.run(request, emit: { continuation.yield($0) }) {
+                let outcome = await self.run(request, emit: { continuation.yield($0) })
+                if let final = outcome.response(for: request.url) {
                     continuation.yield(.response(final))
                 }
                 continuation.finish()

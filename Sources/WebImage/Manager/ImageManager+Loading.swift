@@ -4,17 +4,15 @@ extension ImageManager {
     /// The one load engine behind every API: SDWebImage's `loadImageWithURL` algorithm.
     ///
     /// Reports progress, partial images and the cached answer of a refreshing load through
-    /// `emit`, and returns the last answer. A load that ends without one returns `nil`: a
-    /// cancelled load (which reports nothing once the calling task is cancelled), and a
-    /// refresh the server answers with "not modified".
-    func run(_ request: ImageRequest, emit: @escaping @Sendable (ImageLoadEvent) -> Void) async -> ImageResponse? {
+    /// `emit`, and returns how the load ended. A cancelled load reports nothing once the
+    /// calling task is cancelled.
+    func run(_ request: ImageRequest, emit: @escaping @Sendable (ImageLoadEvent) -> Void) async -> LoadOutcome {
         let options = request.options
         guard let url = request.url, !url.absoluteString.isEmpty else {
-            return ImageResponse(error: ImageError(.invalidURL, "the image URL is missing or empty"), url: request.url)
+            return .failed(ImageError(.invalidURL, "the image URL is missing or empty"))
         }
         if failedURLs.contains(url), !options.contains(.retryFailed) {
-            let error = ImageError(.blacklisted, "\(url.absoluteString) failed before; use retryFailed to try it again")
-            return ImageResponse(error: error, url: url)
+            return .failed(ImageError(.blacklisted, "\(url.absoluteString) failed before; use retryFailed to try it again"))
         }
         let key = cacheKey(for: request)
 
@@ -23,36 +21,33 @@ extension ImageManager {
             do {
                 cached = try await cache.image(forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions)
             } catch {
-                return nil
+                return .cancelled
             }
         }
-        if Task.isCancelled { return nil }
+        if Task.isCancelled { return .cancelled }
 
         let wantsDownload = cached == nil || options.contains(.refreshCached)
         let mayDownload = wantsDownload && !options.contains(.fromCacheOnly) && (shouldDownload?(url) ?? true)
-        let cachedResponse = cached.map { ImageResponse(image: $0.image, data: $0.data, cacheType: $0.cacheType, url: url) }
         guard mayDownload else {
-            if let cachedResponse { return cachedResponse }
-            let error = options.contains(.fromCacheOnly)
-                ? ImageError(.notFound, "\(url.absoluteString) is not in the cache and fromCacheOnly forbids loading it")
-                : nil
-            return ImageResponse(error: error, url: url)
+            if let cached { return .image(cached.image, data: cached.data, cacheType: cached.cacheType) }
+            guard options.contains(.fromCacheOnly) else { return .declined }
+            return .failed(ImageError(.notFound, "\(url.absoluteString) is not in the cache and fromCacheOnly forbids loading it"))
         }
-        if let cachedResponse {
-            emit(.response(cachedResponse))
+        if let cached {
+            emit(.response(ImageResponse(image: cached.image, data: cached.data, cacheType: cached.cacheType, url: url)))
         }
         return await download(url, request: request, key: key, hasCachedImage: cached != nil, emit: emit)
     }
 
     /// Loads, transforms and stores the image of a load the cache could not (or, for a
-    /// refresh, need not) answer alone; returns its last answer.
+    /// refresh, need not) answer alone; returns how it ended.
     private func download(
         _ url: URL,
         request: ImageRequest,
         key: String,
         hasCachedImage: Bool,
         emit: @escaping @Sendable (ImageLoadEvent) -> Void
-    ) async -> ImageResponse? {
+    ) async -> LoadOutcome {
         var validators: HTTPValidators?
         if hasCachedImage, let metadata = await cache.metadata(forKey: key) {
             validators = HTTPValidators(eTag: metadata.entityTag, lastModified: metadata.lastModified)
@@ -78,43 +73,44 @@ extension ImageManager {
         do {
             result = try await loader.loadImage(loadRequest)
         } catch {
-            if Task.isCancelled { return nil }
+            if Task.isCancelled { return .cancelled }
             // A transfer cancelled under the caller (the downloader's `cancelAllDownloads`)
             // still answers, as SDWebImage does, but never blacklists.
             if error.code != .cancelled, shouldBlock(url, error: error) {
                 failedURLs.insert(url)
             }
-            return ImageResponse(error: error, url: url)
+            return .failed(error)
         }
-        if Task.isCancelled { return nil }
+        if Task.isCancelled { return .cancelled }
         if options.contains(.retryFailed) {
             failedURLs.remove(url)
         }
         guard !result.isNotModified else {
             guard hasCachedImage else {
-                return ImageResponse(error: ImageError(.notFound, "the server answered 304 Not Modified but there is no cached copy"), url: url)
+                return .failed(ImageError(.notFound, "the server answered 304 Not Modified but there is no cached copy"))
             }
-            return nil
+            return .notModified
         }
         guard let downloaded = result.image else {
-            return ImageResponse(error: ImageError(.badImageData, "the loader returned no image"), url: url)
+            return .failed(ImageError(.badImageData, "the loader returned no image"))
         }
         let image = await transformed(downloaded, request: request)
-        if Task.isCancelled { return nil }
+        if Task.isCancelled { return .cancelled }
         // A thumbnail or transformed image is not what the downloaded bytes encode.
         let isDerived = request.thumbnailPixelSize != nil || image !== downloaded
         await store(image, isDerived: isDerived, result: result, request: request, key: key, url: url)
-        if Task.isCancelled { return nil }
-        return ImageResponse(image: image, data: isDerived ? nil : result.data, cacheType: .none, url: url)
+        if Task.isCancelled { return .cancelled }
+        return .image(image, data: isDerived ? nil : result.data, cacheType: .none)
     }
 
     /// SDWebImage's translation of manager options into downloader options: a cached image
-    /// being refreshed turns progressive decoding off and ignores a cached response.
+    /// being refreshed turns progressive decoding off. (Its URL-cache options have nothing to
+    /// do here: the refresh's validators are always sent, and a 304 always means "not
+    /// modified".)
     static func downloaderOptions(for options: ImageOptions, hasCachedImage: Bool) -> ImageDownloaderOptions {
         var result: ImageDownloaderOptions = []
         let pairs: [(ImageOptions, ImageDownloaderOptions)] = [
             (.lowPriority, .lowPriority), (.progressiveDownload, .progressiveDownload),
-            (.refreshCached, .useURLCache), (.continueInBackground, .continueInBackground),
             (.handleCookies, .handleCookies), (.allowInvalidSSLCertificates, .allowInvalidSSLCertificates),
             (.highPriority, .highPriority), (.scaleDownLargeImages, .scaleDownLargeImages),
         ]
@@ -123,7 +119,6 @@ extension ImageManager {
         }
         if hasCachedImage, options.contains(.refreshCached) {
             result.remove(.progressiveDownload)
-            result.insert(.ignoreCachedResponse)
         }
         return result
     }

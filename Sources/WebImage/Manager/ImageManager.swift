@@ -191,9 +191,10 @@ public final class ImageManager: Sendable {
                 }
             }
             // As in SDWebImage, the load leaves the running set before its last completion runs.
+            let response = final.response(for: request.url)
             queue.async {
-                if operation.finish(), let final {
-                    completion(final)
+                if operation.finish(), let response {
+                    completion(response)
                 }
             }
         }
