@@ -2,7 +2,7 @@ import WebImage
 import Foundation
 import NIOConcurrencyHelpers
 
-/// One reusable cell of a ``GalleryModel``: a ``WebImageTarget`` that shows the image of
+/// One reusable cell of a ``GalleryModel``: a `WebImageTarget` that shows the image of
 /// whichever item it is given, a placeholder until that image arrives, and an indicator
 /// while it loads.
 public final class GalleryCell: WebImageTarget {

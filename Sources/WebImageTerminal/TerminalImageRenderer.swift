@@ -1,8 +1,8 @@
 import WebImage
-/// Draws an ``Image`` into a rectangle of terminal cells.
+/// Draws an `Image` into a rectangle of terminal cells.
 ///
 /// The image is fitted inside `columns` × `rows` cells keeping its aspect ratio (a cell is
-/// taken to be twice as tall as it is wide), resampled with ``Bitmap/resized(to:)`` and
+/// taken to be twice as tall as it is wide), resampled with `Bitmap.resized(to:)` and
 /// composed over ``background`` where it is transparent. The result is the escape
 /// sequences to print, one string per cell row for ``TerminalGraphics/halfBlocks`` (so a
 /// caller can position each row), or a single string for the pixel protocols.

@@ -1,7 +1,7 @@
 import NIOConcurrencyHelpers
 
 /// Bridges a cancellable callback operation to `async`: resumes exactly once, with the
-/// operation's value or with ``ImageError/Code/cancelled`` when the task is cancelled
+/// operation's value or with `ImageError.Code.cancelled` when the task is cancelled
 /// first (which also cancels the operation).
 final class CancellableContinuation<Value: Sendable>: Sendable {
     private struct State {

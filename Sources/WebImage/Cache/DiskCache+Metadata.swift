@@ -29,8 +29,8 @@ extension DiskCache {
     /// Replaces (or, with `nil`, removes) the metadata of the entry for `key` — for
     /// example with new validators after the server answered `304 Not Modified`.
     ///
-    /// - Throws: ``ImageError/Code/notFound`` when ``directory`` holds no entry for `key`,
-    ///   ``ImageError/Code/fileSystem`` when the metadata cannot be written.
+    /// - Throws: `ImageError.Code.notFound` when ``directory`` holds no entry for `key`,
+    ///   `ImageError.Code.fileSystem` when the metadata cannot be written.
     public func setMetadata(_ metadata: DiskCacheEntryMetadata?, forKey key: String) throws(ImageError) {
         let name = Self.fileName(forKey: key)
         let file = path + "/" + name

@@ -138,7 +138,7 @@ public final class DiskCache: Sendable {
     ///
     /// When the store pushes the folder past ``maxSize``, a trim starts in the background.
     ///
-    /// - Throws: ``ImageError/Code/fileSystem`` when the file cannot be written.
+    /// - Throws: `ImageError.Code.fileSystem` when the file cannot be written.
     public func store(_ data: Data, forKey key: String, metadata: DiskCacheEntryMetadata? = nil) throws(ImageError) {
         let name = Self.fileName(forKey: key)
         let destination = path + "/" + name

@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 
 /// The few POSIX calls the disk cache makes, wrapped so that every failure is an
-/// ``ImageError`` or a plain `nil`.
+/// `ImageError` or a plain `nil`.
 ///
 /// The cache talks to the file system through descriptors and paths rather than
 /// `FileManager`: one `open`/`fstat`/`read` per hit, one `readdir` pass per scan.

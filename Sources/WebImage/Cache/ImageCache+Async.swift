@@ -4,7 +4,7 @@ extension ImageCache {
     /// Looks `key` up in the levels `scope` names, memory first, then disk (reading a hit on
     /// the I/O queue and decoding it on the decoding workers); `nil` on a miss.
     ///
-    /// - Throws: ``ImageError/Code/cancelled`` when the task is cancelled before the disk
+    /// - Throws: `ImageError.Code.cancelled` when the task is cancelled before the disk
     ///   answers.
     public func image(
         forKey key: String,

@@ -6,7 +6,7 @@ import Foundation
 /// Memory lookups answer synchronously under a lock. Disk work — reads, encoding and
 /// writing a store — runs on the cache's own serial I/O queue, never on the cooperative
 /// pool or an event loop. A disk hit is decoded on the library's decoding threads (one per
-/// core, shared with downloads) with the cache's ``ImageCodersManager`` and, when ``ImageCacheConfig/shouldCacheImagesInMemory`` is on,
+/// core, shared with downloads) with the cache's `ImageCodersManager` and, when ``ImageCacheConfig/shouldCacheImagesInMemory`` is on,
 /// promoted into memory.
 ///
 /// Completion handlers run on the `callbackQueue` each call takes. It defaults to a

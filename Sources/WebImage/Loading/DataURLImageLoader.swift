@@ -17,7 +17,7 @@ public struct DataURLImageLoader: ImageLoader {
 
     /// Decodes the bytes the URL carries.
     ///
-    /// - Throws: ``ImageError/Code/invalidURL`` for a malformed `data:` URL, or a decoding error.
+    /// - Throws: `ImageError.Code.invalidURL` for a malformed `data:` URL, or a decoding error.
     public func loadImage(_ request: ImageLoadRequest) async throws(ImageError) -> ImageLoadResult {
         let data = try Self.payload(of: request.url)
         request.progress?(0, Int64(data.count))

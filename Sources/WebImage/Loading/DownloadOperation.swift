@@ -61,7 +61,7 @@ final class DownloadOperation: Sendable {
         }
     }
 
-    /// Ends one caller's share: its completion reports ``ImageError/Code/cancelled``.
+    /// Ends one caller's share: its completion reports `ImageError.Code.cancelled`.
     /// The transfer stops when no caller is left.
     func cancel(handlerID: Int) {
         let (handler, abandonedPhase, request) = state.withLockedValue { state -> (DownloadHandler?, Phase?, HTTPClient.Task<HTTPExchange.Outcome>?) in
@@ -115,7 +115,7 @@ final class DownloadOperation: Sendable {
     }
 
     /// Stops the transfer when it has been silent for `timeout` at this check and at the
-    /// one before; its callers then get ``ImageError/Code/timedOut``.
+    /// one before; its callers then get `ImageError.Code.timedOut`.
     func stopIfSilent(now: NIODeadline, timeout: TimeAmount) {
         let request = state.withLockedValue { state -> HTTPClient.Task<HTTPExchange.Outcome>? in
             guard state.phase == .running, now - state.lastActivity >= timeout else { return nil }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One caller's share of a download; cancelling it ends only that caller's share.
 ///
-/// The cancelled caller's completion is called once with ``ImageError/Code/cancelled``;
+/// The cancelled caller's completion is called once with `ImageError.Code.cancelled`;
 /// the transfer itself stops when every caller sharing it has cancelled.
 public final class DownloadToken: Sendable {
     /// The URL the caller asked for.

@@ -19,7 +19,7 @@ public struct FileImageLoader: ImageLoader {
 
     /// Reads and decodes the file.
     ///
-    /// - Throws: ``ImageError/Code/fileSystem`` when the file cannot be read, or a decoding error.
+    /// - Throws: `ImageError.Code.fileSystem` when the file cannot be read, or a decoding error.
     public func loadImage(_ request: ImageLoadRequest) async throws(ImageError) -> ImageLoadResult {
         guard request.url.isFileURL else {
             throw ImageError(.invalidURL, "\(request.url.absoluteString) is not a file URL")

@@ -135,7 +135,7 @@ public final class ImageDownloader: Sendable {
     /// partial-image closures run on whatever thread produced them, in order: progress on
     /// an event-loop thread of the HTTP client, so it should return quickly.
     ///
-    /// - Throws: ``ImageError`` — ``ImageError/Code/cancelled`` when the task is cancelled.
+    /// - Throws: `ImageError` — `ImageError.Code.cancelled` when the task is cancelled.
     public func image(for request: ImageLoadRequest) async throws(ImageError) -> ImageLoadResult {
         let tokenBox = NIOLockedValueBox<(token: DownloadToken?, isCancelled: Bool)>((nil, false))
         let result = await withTaskCancellationHandler {

@@ -7,17 +7,17 @@ import Foundation
 /// later.
 public struct ImageDownloaderConfig: Sendable {
     /// Changes the request before it is sent; returning `nil` cancels the download with
-    /// ``ImageError/Code/refused``.
+    /// `ImageError.Code.refused`.
     public typealias RequestModifier = @Sendable (DownloadRequest) -> DownloadRequest?
     /// Changes the response head before it is checked; returning `nil` fails the download
-    /// with ``ImageError/Code/badServerResponse``.
+    /// with `ImageError.Code.badServerResponse`.
     public typealias ResponseModifier = @Sendable (DownloadResponse) -> DownloadResponse?
 
     /// How many transfers run at once. A transfer's slot is freed as soon as its body is
     /// in, so decoding does not hold it.
     public var maxConcurrentDownloads = 6
     /// How long a connection may take to open, and how long a response may stay silent,
-    /// before the download fails with ``ImageError/Code/timedOut``; 0 or less means 15 s.
+    /// before the download fails with `ImageError.Code.timedOut`; 0 or less means 15 s.
     public var downloadTimeout: TimeInterval = 15
     /// Which queued download starts next among those of one priority.
     public var executionOrder = DownloadExecutionOrder.fifo
@@ -44,7 +44,7 @@ public struct ImageDownloaderConfig: Sendable {
     /// triggers a progress report or a partial decode. 0 reports every chunk.
     public var minimumProgressInterval: Double = 0
     /// The largest response body accepted; larger ones fail with
-    /// ``ImageError/Code/responseTooLarge`` without being buffered.
+    /// `ImageError.Code.responseTooLarge` without being buffered.
     public var maximumResponseSize = 64 << 20
     /// How many redirects one download may follow.
     public var maximumRedirects = 10

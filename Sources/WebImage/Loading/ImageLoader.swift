@@ -16,14 +16,14 @@ import Foundation
 ///   thread and decode on the library's decoding threads, as the built-in loaders do.
 /// - **Exactly one answer.** Each call returns once or throws once. When the calling task
 ///   is cancelled, stop the work for this caller (and free what only it needed) and throw
-///   ``ImageError/Code/cancelled`` promptly; never return an image after that.
+///   `ImageError.Code.cancelled` promptly; never return an image after that.
 /// - **What the request asks.** Decode with ``ImageLoadRequest/decodeOptions`` (its limits
 ///   included), or return no image when ``ImageLoadRequest/decodesImage`` is `false`;
 ///   report ``ImageLoadRequest/progress`` starting with `(0, expected or -1)`; send partial
 ///   images to ``ImageLoadRequest/partialImage`` only with
 ///   ``ImageDownloaderOptions/progressiveDownload``; answer a revalidation whose
 ///   ``ImageLoadRequest/validators`` still hold with ``ImageLoadResult/isNotModified``.
-/// - **Typed failures.** Every failure is an ``ImageError`` whose code says what went
+/// - **Typed failures.** Every failure is an `ImageError` whose code says what went
 ///   wrong, so that ``shouldBlockFailedURL(_:error:)`` can tell transient failures
 ///   (time-outs, lost connections) from permanent ones (a 404, undecodable bytes).
 public protocol ImageLoader: Sendable {
@@ -33,7 +33,7 @@ public protocol ImageLoader: Sendable {
     /// Loads and decodes the image `request` asks for. Cancelling the calling task
     /// cancels the load.
     ///
-    /// - Throws: ``ImageError`` — ``ImageError/Code/cancelled`` when cancelled.
+    /// - Throws: `ImageError` — `ImageError.Code.cancelled` when cancelled.
     func loadImage(_ request: ImageLoadRequest) async throws(ImageError) -> ImageLoadResult
 
     /// Whether a URL that failed with `error` should be refused from now on (blacklisted).

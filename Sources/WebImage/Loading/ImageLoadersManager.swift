@@ -40,7 +40,7 @@ public final class ImageLoadersManager: ImageLoader {
 
     /// Loads `request` with the highest-priority loader that accepts its URL.
     ///
-    /// - Throws: ``ImageError/Code/invalidURL`` when no loader accepts the URL, or the
+    /// - Throws: `ImageError.Code.invalidURL` when no loader accepts the URL, or the
     ///   loader's own error.
     public func loadImage(_ request: ImageLoadRequest) async throws(ImageError) -> ImageLoadResult {
         guard let loader = loader(for: request.url) else {

@@ -8,7 +8,7 @@ extension ImageManager {
     /// image and without an error (the ``shouldDownload`` hook said no) returns a response
     /// whose image is `nil`.
     ///
-    /// - Throws: the load's ``ImageError``; ``ImageError/Code/cancelled`` when the task is cancelled.
+    /// - Throws: the load's `ImageError`; `ImageError.Code.cancelled` when the task is cancelled.
     public func image(for request: ImageRequest) async throws(ImageError) -> ImageResponse {
         let cachedAnswer = LastResponse()
         let outcome = await run(request) { event in

@@ -6,7 +6,7 @@ public struct ImageRequest: Sendable {
     /// Maps a URL to the key its image is cached under.
     public typealias CacheKeyFilter = @Sendable (URL) -> String
 
-    /// The image's URL; `nil` (or an empty URL) fails at once with ``ImageError/Code/invalidURL``.
+    /// The image's URL; `nil` (or an empty URL) fails at once with `ImageError.Code.invalidURL`.
     public var url: URL?
     /// How the load behaves.
     public var options: ImageOptions
@@ -63,7 +63,7 @@ public struct ImageRequest: Sendable {
     }
 
     /// A request for a URL given as a string: an unparsable or empty string makes a request
-    /// that fails with ``ImageError/Code/invalidURL`` (SDWebImage's "string instead of URL" guard).
+    /// that fails with `ImageError.Code.invalidURL` (SDWebImage's "string instead of URL" guard).
     public init(string: String, options: ImageOptions = []) {
         self.init(url: string.isEmpty ? nil : URL(string: string), options: options)
     }

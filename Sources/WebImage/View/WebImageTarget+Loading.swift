@@ -14,7 +14,7 @@ extension WebImageTarget {
     /// Loads the image at `url` into the target, showing `placeholder` until it arrives.
     ///
     /// A `nil` or empty URL shows the placeholder and completes with
-    /// ``ImageError/Code/invalidURL``. ``ImageOptions/delayPlaceholder`` shows the
+    /// `ImageError.Code.invalidURL`. ``ImageOptions/delayPlaceholder`` shows the
     /// placeholder only if the load ends without an image; ``ImageOptions/avoidAutoSetImage``
     /// leaves the target alone and hands the image (partial ones included) to `completed`.
     /// Progressive partial images are shown as they arrive; `completed` runs once the load

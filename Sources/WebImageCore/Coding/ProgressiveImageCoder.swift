@@ -12,7 +12,10 @@ public protocol ProgressiveImageCoder: ImageCoder {
     /// Decodes the bytes received so far into a partial image (only the first frame of
     /// an animation). Returns `nil` when the bytes do not yet reach any pixel.
     ///
-    /// - Parameter isComplete: `true` when `data` is the whole file.
+    /// - Parameters:
+    ///   - data: Every byte received so far.
+    ///   - isComplete: `true` when `data` is the whole file.
+    ///   - options: How to decode, as for a full decode.
     /// - Throws: ``ImageError`` when the bytes received so far are already invalid.
     func decodeIncrementally(_ data: Data, isComplete: Bool, options: ImageDecodeOptions) throws(ImageError) -> Image?
 }
