@@ -87,7 +87,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
         }
         let bitmap = image.bitmap.convertedToRGBA8()
         let pixels = image.hasAlpha ? Self.compositedOverWhite(bitmap.pixels) : bitmap.pixels
-        let quality = min(max(Int(options.quality * 100), 1), 100)
+        let quality = min(max(Int((options.quality * 100).rounded()), 1), 100)
         let compressor = try JPEGCompressor()
         return try compressor.compress(
             rgba: pixels, size: bitmap.size, quality: quality,

@@ -2,12 +2,17 @@ import ArgumentParser
 import Foundation
 import WebImage
 
-/// `webimage convert`: decodes one image and writes it in another format or size.
+/// `webimage convert`: decodes one image and writes it in another format or size,
+/// optionally through a transform spec.
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Decode an image and write it again, optionally as a thumbnail.",
-        discussion: "The output format comes from OUT's extension (jpg, png, gif, webp)."
+        abstract: "Decode an image, optionally transform it, and write it again.",
+        discussion: """
+            The output format comes from format= in the transform spec, else from OUT's \
+            extension (jpg, png, gif, webp). A spec is operations separated by '|', such as \
+            'resize=400x300,fill|round=12|blur=2|format=webp,q=80'; the README lists them all.
+            """
     )
 
     @Argument(help: "The image to read.")
@@ -16,26 +21,40 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "The file to write.")
     var output: String
 
-    @Option(help: "Fit the image inside WIDTHxHEIGHT pixels, keeping its aspect ratio.")
+    @Option(help: "Fit the image inside WIDTHxHEIGHT pixels while decoding, keeping its aspect ratio.")
     var thumbnail: PixelSize?
 
-    @Option(help: "Quality for lossy formats, 0 to 100.")
-    var quality: Double = 90
+    @Option(help: "Quality for lossy formats, 0 to 100 (default 90); a spec gives it as q= in format=.")
+    var quality: Double?
+
+    @Option(help: "Operations to apply and how to write the result, e.g. 'resize=800|blur=2|format=webp,q=80'.")
+    var transform: String?
 
     func run() throws {
-        let outputURL = URL(fileURLWithPath: output)
-        guard let format = ImageFormat(fileExtension: outputURL.pathExtension) else {
-            throw ValidationError("cannot tell the output format from '\(outputURL.pathExtension)'")
-        }
+        let spec: TransformSpec?
         do {
-            guard let data = FileManager.default.contents(atPath: input) else {
-                throw ImageError(.fileSystem, "cannot read \(input)")
+            spec = try transform.map { text throws(TransformSpecError) in
+                try TransformSpec(text) { name in try Self.decodeFile(atPath: name) }
             }
-            let options = ImageDecodeOptions(thumbnailPixelSize: thumbnail)
-            let image = try ImageCodersManager.shared.decode(data, options: options)
-            let encoded = try ImageCodersManager.shared.encode(
-                image, as: format, options: ImageEncodeOptions(quality: quality / 100)
-            )
+        } catch {
+            throw ValidationError("--transform: \(error)")
+        }
+        let outputURL = URL(fileURLWithPath: output)
+        guard let format = spec?.format ?? ImageFormat(fileExtension: outputURL.pathExtension) else {
+            throw ValidationError("cannot tell the output format from '\(outputURL.pathExtension)'; name it or add format= to the spec")
+        }
+        if quality != nil, spec?.encodeOptions != nil {
+            throw ValidationError("give the quality once: --quality, or q= in the spec's format=")
+        }
+        let encodeOptions = spec?.encodeOptions ?? ImageEncodeOptions(quality: (quality ?? 90) / 100)
+        do {
+            let decodeOptions = thumbnail.map { ImageDecodeOptions(thumbnailPixelSize: $0) }
+                ?? spec?.decodeOptions ?? ImageDecodeOptions()
+            var image = try Self.decodeFile(atPath: input, options: decodeOptions)
+            if let spec, let transformed = spec.pipeline.transform(image) {
+                image = transformed
+            }
+            let encoded = try ImageCodersManager.shared.encode(image, as: format, options: encodeOptions)
             guard FileManager.default.createFile(atPath: output, contents: encoded) else {
                 throw ImageError(.fileSystem, "cannot write \(output)")
             }
@@ -44,5 +63,12 @@ struct ConvertCommand: ParsableCommand {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    private static func decodeFile(atPath path: String, options: ImageDecodeOptions = ImageDecodeOptions()) throws(ImageError) -> Image {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ImageError(.fileSystem, "cannot read \(path)")
+        }
+        return try ImageCodersManager.shared.decode(data, options: options)
     }
 }

@@ -1,37 +1,52 @@
-/// Cuts every frame to a rectangle.
+/// Cuts every frame to a rectangle: one given by its position, or one of a size placed at
+/// a gravity.
 public struct CroppingImageTransformer: ImageTransformer {
-    /// The left edge of the rectangle, in pixels.
-    public var x: Int
-    /// The top edge of the rectangle, in pixels.
-    public var y: Int
+    /// Where the rectangle is.
+    public enum Placement: Sendable, Hashable {
+        /// The rectangle's top-left corner, in pixels from the image's.
+        case origin(x: Int, y: Int)
+        /// The rectangle placed at a gravity: centred, at an edge or in a corner.
+        case gravity(ImageGravity)
+    }
+
+    /// Where the rectangle is.
+    public var placement: Placement
     /// The rectangle's size.
     public var size: PixelSize
 
     /// Creates a transformer that keeps the rectangle at (`x`, `y`) of `size`.
     public init(x: Int, y: Int, size: PixelSize) {
-        self.x = x
-        self.y = y
+        self.placement = .origin(x: x, y: y)
         self.size = size
     }
 
-    /// `crop-X,Y,WxH`.
-    public var key: String { "crop-\(x),\(y),\(size.width)x\(size.height)" }
+    /// Creates a transformer that keeps a rectangle of `size` placed at `gravity`.
+    public init(size: PixelSize, gravity: ImageGravity) {
+        self.placement = .gravity(gravity)
+        self.size = size
+    }
 
-    /// The image cut to the rectangle (clipped to the image); `nil` when nothing is left.
+    /// `crop-X,Y,WxH`, or `crop-WxH-GRAVITY`.
+    public var key: String {
+        switch placement {
+        case let .origin(x, y): "crop-\(x),\(y),\(size.width)x\(size.height)"
+        case let .gravity(gravity): "crop-\(size.width)x\(size.height)-\(gravity.rawValue)"
+        }
+    }
+
+    /// The image cut to the rectangle (clipped to the image); `nil` when nothing is left
+    /// or the rectangle covers the whole image.
     public func transform(_ image: Image) -> Image? {
+        let x: Int, y: Int
+        switch placement {
+        case let .origin(originX, originY): (x, y) = (originX, originY)
+        case let .gravity(gravity): (x, y) = gravity.origin(of: size, in: image.pixelSize)
+        }
         let left = max(0, x), top = max(0, y)
         let right = min(image.pixelWidth, x + size.width), bottom = min(image.pixelHeight, y + size.height)
         guard right > left, bottom > top else { return nil }
-        return image.replacingFrames { bitmap in
-            let pixelBytes = bitmap.pixelFormat.bytesPerPixel
-            let rowBytes = (right - left) * pixelBytes
-            var pixels: [UInt8] = []
-            pixels.reserveCapacity(rowBytes * (bottom - top))
-            for row in top..<bottom {
-                let start = (row * bitmap.width + left) * pixelBytes
-                pixels.append(contentsOf: bitmap.pixels[start..<start + rowBytes])
-            }
-            return Bitmap(width: right - left, height: bottom - top, pixelFormat: bitmap.pixelFormat, pixels: pixels)
-        }
+        let kept = PixelSize(width: right - left, height: bottom - top)
+        guard kept != image.pixelSize else { return nil }
+        return image.replacingFrames { $0.cropped(x: left, y: top, size: kept) }
     }
 }

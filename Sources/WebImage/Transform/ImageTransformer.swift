@@ -14,13 +14,17 @@ public protocol ImageTransformer: Sendable {
 }
 
 extension ImageTransformer {
-    /// `key` with this transformer's ``key`` inserted before the path extension, as SDWebImage
-    /// names transformed entries: `https://x/a.png` → `https://x/a-resize-200x200.png`.
+    /// `key` with this transformer's ``key`` inserted before the path extension, as
+    /// SDWebImage names transformed entries: `https://x/a.png` → `https://x/a-resize-200x200.png`.
+    /// A key without an extension, or ending with a dot, gets `-` and the transformer's key
+    /// appended: `a.` → `a.-resize-200x200`.
     public func transformedKey(for key: String) -> String {
         let queryStart = key.firstIndex { $0 == "?" || $0 == "#" } ?? key.endIndex
         let path = key[..<queryStart]
         let lastComponentStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        guard let dot = path[lastComponentStart...].lastIndex(of: "."), dot > lastComponentStart else {
+        guard let dot = path[lastComponentStart...].lastIndex(of: "."), dot > lastComponentStart,
+              path.index(after: dot) < path.endIndex
+        else {
             return "\(path)-\(self.key)\(key[queryStart...])"
         }
         return "\(path[..<dot])-\(self.key)\(path[dot...])\(key[queryStart...])"

@@ -1,33 +1,119 @@
-/// Resizes every frame to fit inside (or fill exactly) a size in pixels.
+/// Resizes every frame: to a width, a height, or a box with a content mode, as
+/// SDWebImage's resizing transformer does.
 public struct ResizingImageTransformer: ImageTransformer {
-    /// The size to fit into.
-    public var size: PixelSize
-    /// Keep the aspect ratio and fit inside ``size`` (`true`), or stretch to it (`false`).
-    public var preservesAspectRatio: Bool
-
-    /// Creates a transformer that resizes to `size`.
-    public init(size: PixelSize, preservesAspectRatio: Bool = true) {
-        self.size = size
-        self.preservesAspectRatio = preservesAspectRatio
+    /// How the picture is placed in a box of the requested width and height.
+    public enum ContentMode: String, Sendable, Hashable, CaseIterable {
+        /// Stretched to exactly the box, ignoring the aspect ratio (SDWebImage's `fill`;
+        /// `stretch` in a transform spec).
+        case fill
+        /// Scaled to fit inside the box, keeping the aspect ratio, and centred on a canvas
+        /// of exactly the box's size (`fit` in a transform spec).
+        case aspectFit
+        /// Scaled to cover the box, keeping the aspect ratio, and cropped to exactly the
+        /// box's size around the centre (`fill` in a transform spec).
+        case aspectFill
     }
 
-    /// `resize-WxH` plus `-fit` or `-fill`.
+    /// The requested width in pixels; `nil` to follow from the height and the aspect ratio.
+    public var width: Int?
+    /// The requested height in pixels; `nil` to follow from the width and the aspect ratio.
+    public var height: Int?
+    /// How the picture is placed when both ``width`` and ``height`` are given.
+    public var contentMode: ContentMode
+    /// Whether a picture smaller than requested is scaled up; when `false` it keeps its
+    /// size (and, with ``ContentMode/aspectFit``, sits in the middle of the canvas).
+    public var allowsEnlarging: Bool
+    /// The colour of the canvas around an aspect-fit picture (clear by default).
+    public var background: RGBA8
+
+    /// Creates a transformer that resizes into `size` with `contentMode`.
+    public init(
+        size: PixelSize, contentMode: ContentMode = .aspectFit, allowsEnlarging: Bool = true, background: RGBA8 = .clear
+    ) {
+        self.init(width: size.width, height: size.height, contentMode: contentMode,
+                  allowsEnlarging: allowsEnlarging, background: background)
+    }
+
+    /// Creates a transformer from a width, a height or both; with one of them, the other
+    /// follows from the aspect ratio and `contentMode` does not matter.
+    public init(
+        width: Int? = nil, height: Int? = nil, contentMode: ContentMode = .aspectFit,
+        allowsEnlarging: Bool = true, background: RGBA8 = .clear
+    ) {
+        self.width = width
+        self.height = height
+        self.contentMode = contentMode
+        self.allowsEnlarging = allowsEnlarging
+        self.background = background
+    }
+
+    /// `resize-WxH-MODE` (an empty side for one left to the aspect ratio), then
+    /// `-noenlarge` and `-bgRRGGBBAA` when they apply.
     public var key: String {
-        "resize-\(size.width)x\(size.height)-\(preservesAspectRatio ? "fit" : "fill")"
+        var key = "resize-\(width.map(String.init) ?? "")x\(height.map(String.init) ?? "")"
+        switch contentMode {
+        case .fill: key += "-stretch"
+        case .aspectFit: key += "-fit"
+        case .aspectFill: key += "-fill"
+        }
+        if !allowsEnlarging { key += "-noenlarge" }
+        if background != .clear { key += "-bg\(background.hex)" }
+        return key
     }
 
-    /// The image resized; `nil` when it already has the target size.
+    /// The image resized; `nil` when it already has the size asked for, or when the
+    /// requested size is not positive.
     public func transform(_ image: Image) -> Image? {
-        guard size.width > 0, size.height > 0 else { return nil }
-        var target = size
-        if preservesAspectRatio {
-            let ratio = min(Double(size.width) / Double(image.pixelWidth), Double(size.height) / Double(image.pixelHeight))
-            target = PixelSize(
-                width: max(1, Int((Double(image.pixelWidth) * ratio).rounded())),
-                height: max(1, Int((Double(image.pixelHeight) * ratio).rounded()))
-            )
+        guard let plan = plan(for: image.pixelSize) else { return nil }
+        return image.replacingFrames { bitmap in
+            var picture = bitmap.resized(to: plan.scaled)
+            if picture.size != plan.canvas {
+                let origin = ImageGravity.center.origin(of: picture.size, in: plan.canvas)
+                let covers = picture.width >= plan.canvas.width && picture.height >= plan.canvas.height
+                picture = covers
+                    ? picture.cropped(x: -origin.x, y: -origin.y, size: plan.canvas)
+                    : Bitmap.filled(plan.canvas, format: picture.pixelFormat, with: background)
+                        .drawing(picture, atX: origin.x, y: origin.y)
+            }
+            return picture
         }
-        guard target != image.pixelSize else { return nil }
-        return image.replacingFrames { $0.resized(to: target) }
+    }
+
+    /// The size the picture is scaled to and the size of the result.
+    private func plan(for source: PixelSize) -> (scaled: PixelSize, canvas: PixelSize)? {
+        guard source.width > 0, source.height > 0, (width ?? 1) > 0, (height ?? 1) > 0, width != nil || height != nil
+        else { return nil }
+        let scaleX = width.map { Double($0) / Double(source.width) }
+        let scaleY = height.map { Double($0) / Double(source.height) }
+        func scaled(_ factor: Double) -> PixelSize {
+            let factor = allowsEnlarging ? factor : min(factor, 1)
+            return PixelSize(width: max(1, Int((Double(source.width) * factor).rounded())),
+                             height: max(1, Int((Double(source.height) * factor).rounded())))
+        }
+        let result: (scaled: PixelSize, canvas: PixelSize)
+        switch (scaleX, scaleY) {
+        case let (x?, y?):
+            switch contentMode {
+            case .fill:
+                let size = allowsEnlarging
+                    ? PixelSize(width: width!, height: height!)
+                    : PixelSize(width: min(width!, source.width), height: min(height!, source.height))
+                result = (size, size)
+            case .aspectFit:
+                result = (scaled(min(x, y)), PixelSize(width: width!, height: height!))
+            case .aspectFill:
+                let cover = scaled(max(x, y))
+                result = (cover, PixelSize(width: min(width!, cover.width), height: min(height!, cover.height)))
+            }
+        case let (x?, nil):
+            let size = scaled(x)
+            result = (size, size)
+        case let (nil, y?):
+            let size = scaled(y)
+            result = (size, size)
+        case (nil, nil):
+            return nil
+        }
+        return result.scaled == source && result.canvas == source ? nil : result
     }
 }

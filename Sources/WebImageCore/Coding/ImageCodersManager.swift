@@ -68,7 +68,8 @@ public final class ImageCodersManager: Sendable {
 
     /// Encodes `image` as `format`, or, when `format` is `nil`, as the format that suits it:
     /// an animation as its own format when that can hold animation (else GIF), an image with
-    /// alpha as PNG, anything else as JPEG.
+    /// alpha as PNG, anything else as JPEG. The options' size limits and background apply
+    /// first (see ``ImageEncodeOptions``).
     public func encode(
         _ image: Image,
         as format: ImageFormat? = nil,
@@ -78,7 +79,44 @@ public final class ImageCodersManager: Sendable {
         guard let coder = coders.last(where: { $0.canEncode(to: target) }) else {
             throw ImageError(.unsupportedFormat, "no coder can encode \(target.rawValue)")
         }
-        return try coder.encode(image, as: target, options: options)
+        let prepared = options.prepared(image, for: target)
+        guard let limit = options.maxFileSize else {
+            return try coder.encode(prepared, as: target, options: options)
+        }
+        return try encode(prepared, as: target, with: coder, options: options, fittingIn: limit)
+    }
+
+    /// The output at the highest quality (up to the options' own) that fits in `limit`
+    /// bytes, found by bisection over whole percentages; a lossless format must fit as is.
+    private func encode(
+        _ image: Image, as format: ImageFormat, with coder: any ImageCoder, options: ImageEncodeOptions,
+        fittingIn limit: Int
+    ) throws(ImageError) -> Data {
+        var options = options
+        guard options.isLossy(format) else {
+            let data = try coder.encode(image, as: format, options: options)
+            guard data.count <= limit else {
+                throw ImageError(.encodingFailed, "\(format.rawValue) needs \(data.count) bytes, over the limit of \(limit)")
+            }
+            return data
+        }
+        var low = 1, high = Int((options.quality * 100).rounded())
+        var best: Data?
+        while low <= high {
+            let middle = (low + high) / 2
+            options.quality = Double(middle) / 100
+            let data = try coder.encode(image, as: format, options: options)
+            if data.count <= limit {
+                best = data
+                low = middle + 1
+            } else {
+                high = middle - 1
+            }
+        }
+        guard let best else {
+            throw ImageError(.encodingFailed, "\(format.rawValue) at the lowest quality is over the limit of \(limit) bytes")
+        }
+        return best
     }
 
     /// The format ``encode(_:as:options:)`` picks when none is given.

@@ -1,16 +1,33 @@
 /// How an encoder should write an image.
 public struct ImageEncodeOptions: Sendable, Hashable {
     /// Quality for lossy formats, from 0 (smallest) to 1 (best). Lossless formats ignore it.
+    /// With ``maxFileSize`` it is the highest quality tried.
     public var quality: Double = 0.9
     /// Write only the first frame of an animation.
     public var firstFrameOnly = false
     /// Ask formats that have both modes (WebP) for lossless output.
     public var lossless = false
+    /// The colour an image with alpha is drawn over when it is written to a format without
+    /// alpha (JPEG); `nil` keeps the coder's own choice (white, for the JPEG coder).
+    public var background: RGBA8?
+    /// Shrink the image, keeping its aspect ratio, to fit inside this many pixels before
+    /// encoding; never enlarges.
+    public var maxPixelSize: PixelSize?
+    /// The largest output in bytes: a lossy format is written at the highest quality (up
+    /// to ``quality``) whose output fits; a lossless format must fit as it is. An
+    /// animation keeps its loop count and frame durations whatever the options.
+    public var maxFileSize: Int?
 
     /// Creates encode options.
-    public init(quality: Double = 0.9, firstFrameOnly: Bool = false, lossless: Bool = false) {
+    public init(
+        quality: Double = 0.9, firstFrameOnly: Bool = false, lossless: Bool = false,
+        background: RGBA8? = nil, maxPixelSize: PixelSize? = nil, maxFileSize: Int? = nil
+    ) {
         self.quality = min(max(quality, 0), 1)
         self.firstFrameOnly = firstFrameOnly
         self.lossless = lossless
+        self.background = background
+        self.maxPixelSize = maxPixelSize
+        self.maxFileSize = maxFileSize
     }
 }

@@ -1,48 +1,66 @@
-/// For each destination pixel along one axis: which source pixels contribute and how much.
+/// For each destination pixel along one axis: which source pixels contribute and how much,
+/// under a Lanczos-3 filter.
 ///
-/// Shrinking uses the exact area each source pixel covers; enlarging uses linear
-/// interpolation between the two nearest source pixels. Weights of a span add up to 1.
-/// The tables are flat arrays so the resampler's inner loops read them through pointers.
-struct ResamplingWeights {
+/// The filter is widened by the shrink factor when shrinking, so every source pixel
+/// contributes and fine detail blends instead of shimmering; when enlarging it
+/// interpolates sharply. Taps that fall outside the source use the edge pixel. Weights of
+/// a span add up to 1. The tables are flat arrays so the resampler's inner loops read
+/// them through pointers.
+package struct ResamplingWeights: Sendable {
     /// The first source pixel of each destination pixel's span.
-    private(set) var firstSource: [Int] = []
+    package private(set) var firstSource: [Int] = []
     /// Where each span's weights start in ``weights``; one extra entry marks the end.
-    private(set) var weightStart: [Int] = [0]
+    package private(set) var weightStart: [Int] = [0]
     /// All spans' weights, back to back.
-    private(set) var weights: [Float] = []
+    package private(set) var weights: [Float] = []
 
     /// The number of destination pixels.
-    var count: Int { firstSource.count }
+    package var count: Int { firstSource.count }
 
-    init(source: Int, destination: Int) {
+    /// The lobes of the Lanczos window on each side of the centre.
+    private static let lobes = 3.0
+
+    /// Weights that resample `source` pixels to `destination` pixels.
+    package init(source: Int, destination: Int) {
         firstSource.reserveCapacity(destination)
         weightStart.reserveCapacity(destination + 1)
         let ratio = Double(source) / Double(destination)
+        let stretch = max(ratio, 1)
+        let support = Self.lobes * stretch
+        var span: [Double] = []
         for index in 0..<destination {
-            if ratio >= 1 {
-                let low = Double(index) * ratio
-                let high = min(Double(source), low + ratio)
-                let first = Int(low)
-                let last = min(source - 1, Int((high - 1e-9).rounded(.down)))
-                for pixel in first...max(first, last) {
-                    let covered = min(high, Double(pixel + 1)) - max(low, Double(pixel))
-                    weights.append(Float(covered / ratio))
-                }
-                firstSource.append(first)
-            } else {
-                let centre = (Double(index) + 0.5) * ratio - 0.5
-                let clamped = min(max(centre, 0), Double(source - 1))
-                let first = Int(clamped.rounded(.down))
-                let fraction = Float(clamped - Double(first))
-                if first + 1 < source, fraction > 0 {
-                    weights.append(1 - fraction)
-                    weights.append(fraction)
-                } else {
-                    weights.append(1)
-                }
-                firstSource.append(first)
+            let centre = (Double(index) + 0.5) * ratio - 0.5
+            let low = Int((centre - support).rounded(.up))
+            let high = Int((centre + support).rounded(.down))
+            let first = min(max(low, 0), source - 1)
+            let last = max(min(high, source - 1), first)
+            span = [Double](repeating: 0, count: last - first + 1)
+            for tap in low...max(low, high) {
+                let weight = Self.lanczos((Double(tap) - centre) / stretch)
+                span[min(max(tap, 0), source - 1) - first] += weight
             }
+            let total = span.reduce(0, +)
+            if total != 0 {
+                weights.append(contentsOf: span.map { Float($0 / total) })
+            } else {
+                weights.append(contentsOf: span.indices.map { $0 == 0 ? 1 : 0 })
+            }
+            firstSource.append(first)
             weightStart.append(weights.count)
         }
     }
+
+    /// The Lanczos-3 kernel: sinc(x)·sinc(x/3) inside ±3, zero outside.
+    private static func lanczos(_ x: Double) -> Double {
+        if x == 0 { return 1 }
+        guard abs(x) < lobes else { return 0 }
+        let angle = Double.pi * x
+        return lobes * sin(angle) * sin(angle / lobes) / (angle * angle)
+    }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif

@@ -1,0 +1,211 @@
+extension Bitmap {
+    /// Below this sigma the blur convolves with the sampled Gaussian itself (at most 7
+    /// taps); from it on, with Deriche's recursive filter, whose cost does not grow.
+    static let recursiveBlurMinimumSigma = 1.0
+
+    /// The width of the column strips the vertical pass works on: their rows stay in cache.
+    private static let stripWidth = 128
+
+    /// This bitmap blurred with a Gaussian of `sigma` pixels, colour premultiplied by
+    /// alpha; edges repeat the border pixels.
+    package func gaussianBlurred(sigma: Double) -> Bitmap {
+        guard sigma > 0, sigma.isFinite, width > 0, height > 0 else { return self }
+        let premultiplying = containsTransparency
+        let floats = blurredFloats(sigma: sigma, premultiplying: premultiplying)
+        defer { floats.deallocate() }
+        let width = self.width, format = pixelFormat
+        let output = [UInt8](unsafeUninitializedCapacity: pixels.count) { buffer, initialized in
+            let destination = UnsafeMutableRawPointer(buffer.baseAddress!)
+            ParallelRows.forEachBand(of: height, pixelsPerItem: width) { band in
+                for y in band {
+                    Bitmap.packRow(floats + y * width, width: width, premultiplied: premultiplying,
+                                   into: destination, y: y, format: format)
+                }
+            }
+            initialized = width * height * format.bytesPerPixel
+        }
+        return Bitmap(width: width, height: height, pixelFormat: format, pixels: output)
+    }
+
+    /// The blurred pixels as floats (premultiplied when `premultiplying`), row after row;
+    /// the caller deallocates them.
+    package func blurredFloats(sigma: Double, premultiplying: Bool) -> UnsafeMutablePointer<SIMD4<Float>> {
+        let width = self.width, height = self.height, format = pixelFormat
+        let floats = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width * height)
+        let recursive = sigma >= Bitmap.recursiveBlurMinimumSigma
+        let coefficients = DericheCoefficients(sigma: sigma)
+        let kernel = recursive ? [] : Bitmap.gaussianKernel(sigma: sigma)
+        pixels.withUnsafeBytes { source in
+            let source = source.baseAddress!
+            ParallelRows.forEachBand(of: height, pixelsPerItem: width) { band in
+                let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
+                defer { row.deallocate() }
+                for y in band {
+                    Bitmap.unpackRow(y, of: source, width: width, format: format, into: row, premultiplying: premultiplying)
+                    if recursive {
+                        Bitmap.recursiveBlur(row, count: width, coefficients: coefficients, into: floats + y * width)
+                    } else {
+                        Bitmap.convolve(row, count: width, kernel: kernel, into: floats + y * width)
+                    }
+                }
+            }
+        }
+        let strips = (width + Bitmap.stripWidth - 1) / Bitmap.stripWidth
+        ParallelRows.forEachBand(of: strips, pixelsPerItem: Bitmap.stripWidth * height) { band in
+            let scratch = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: Bitmap.stripWidth * max(height, 8))
+            defer { scratch.deallocate() }
+            for strip in band {
+                let first = strip * Bitmap.stripWidth
+                let lanes = min(Bitmap.stripWidth, width - first)
+                if recursive {
+                    Bitmap.recursiveBlurColumns(floats + first, rows: height, stride: width, lanes: lanes,
+                                                coefficients: coefficients, scratch: scratch)
+                } else {
+                    Bitmap.convolveColumns(floats + first, rows: height, stride: width, lanes: lanes,
+                                           kernel: kernel, scratch: scratch)
+                }
+            }
+        }
+        return floats
+    }
+
+    /// The sampled Gaussian from -3σ to 3σ, normalised to sum to 1.
+    private static func gaussianKernel(sigma: Double) -> [Float] {
+        let radius = max(1, Int((3 * sigma).rounded(.up)))
+        let weights = (-radius...radius).map { offset in exp(-Double(offset * offset) / (2 * sigma * sigma)) }
+        let total = weights.reduce(0, +)
+        return weights.map { Float($0 / total) }
+    }
+
+    /// One row through the causal and anticausal recursive filters, their sum in `output`.
+    private static func recursiveBlur(
+        _ input: UnsafePointer<SIMD4<Float>>, count: Int, coefficients c: DericheCoefficients,
+        into output: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        let (n0, n1, n2, n3) = (c.causal[0], c.causal[1], c.causal[2], c.causal[3])
+        let (m1, m2, m3, m4) = (c.anticausal[0], c.anticausal[1], c.anticausal[2], c.anticausal[3])
+        let (d1, d2, d3, d4) = (c.feedback[0], c.feedback[1], c.feedback[2], c.feedback[3])
+        // Causal, left to right; history before the start repeats the first pixel.
+        var x1 = input[0], x2 = input[0], x3 = input[0]
+        var y1 = input[0] * c.causalEdgeGain, y2 = y1, y3 = y1, y4 = y1
+        for index in 0..<count {
+            let x0 = input[index]
+            let y0 = n0 * x0 + n1 * x1 + n2 * x2 + n3 * x3 - d1 * y1 - d2 * y2 - d3 * y3 - d4 * y4
+            output[index] = y0
+            (x3, x2, x1) = (x2, x1, x0)
+            (y4, y3, y2, y1) = (y3, y2, y1, y0)
+        }
+        // Anticausal, right to left, added in.
+        let last = input[count - 1]
+        var a1 = last, a2 = last, a3 = last, a4 = last
+        var z1 = last * c.anticausalEdgeGain, z2 = z1, z3 = z1, z4 = z1
+        for index in Swift.stride(from: count - 1, through: 0, by: -1) {
+            let z0 = m1 * a1 + m2 * a2 + m3 * a3 + m4 * a4 - d1 * z1 - d2 * z2 - d3 * z3 - d4 * z4
+            output[index] += z0
+            (a4, a3, a2, a1) = (a3, a2, a1, input[index])
+            (z4, z3, z2, z1) = (z3, z2, z1, z0)
+        }
+    }
+
+    /// The recursive filter down `lanes` neighbouring columns at once, in place; `scratch`
+    /// holds the causal pass (`rows × lanes` pixels).
+    private static func recursiveBlurColumns(
+        _ pixels: UnsafeMutablePointer<SIMD4<Float>>, rows: Int, stride: Int, lanes: Int,
+        coefficients c: DericheCoefficients, scratch: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        let (n0, n1, n2, n3) = (c.causal[0], c.causal[1], c.causal[2], c.causal[3])
+        let (m1, m2, m3, m4) = (c.anticausal[0], c.anticausal[1], c.anticausal[2], c.anticausal[3])
+        let (d1, d2, d3, d4) = (c.feedback[0], c.feedback[1], c.feedback[2], c.feedback[3])
+        func input(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> { pixels + min(max(row, 0), rows - 1) * stride }
+        // Causal, top to bottom, into scratch (row r at scratch + r × lanes).
+        let edgeTop = c.causalEdgeGain
+        for row in 0..<rows {
+            let x0 = input(row), x1 = input(row - 1), x2 = input(row - 2), x3 = input(row - 3)
+            let out = scratch + row * lanes
+            if row >= 4 {
+                let y1 = out - lanes, y2 = out - 2 * lanes, y3 = out - 3 * lanes, y4 = out - 4 * lanes
+                for lane in 0..<lanes {
+                    out[lane] = n0 * x0[lane] + n1 * x1[lane] + n2 * x2[lane] + n3 * x3[lane]
+                        - d1 * y1[lane] - d2 * y2[lane] - d3 * y3[lane] - d4 * y4[lane]
+                }
+            } else {
+                for lane in 0..<lanes {
+                    func y(_ back: Int) -> SIMD4<Float> {
+                        row - back >= 0 ? scratch[(row - back) * lanes + lane] : pixels[lane] * edgeTop
+                    }
+                    out[lane] = n0 * x0[lane] + n1 * x1[lane] + n2 * x2[lane] + n3 * x3[lane]
+                        - d1 * y(1) - d2 * y(2) - d3 * y(3) - d4 * y(4)
+                }
+            }
+        }
+        // Anticausal, bottom to top, its last four outputs in a ring of four rows. The sum
+        // of both replaces the consumed causal row in scratch, since the input rows below
+        // are still needed; it is copied back at the end.
+        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * lanes)
+        defer { ring.deallocate() }
+        let bottom = pixels + (rows - 1) * stride
+        for lane in 0..<lanes {
+            let edge = bottom[lane] * c.anticausalEdgeGain
+            for slot in 0..<4 { ring[slot * lanes + lane] = edge }
+        }
+        for row in Swift.stride(from: rows - 1, through: 0, by: -1) {
+            let a1 = input(row + 1), a2 = input(row + 2), a3 = input(row + 3), a4 = input(row + 4)
+            let z0 = ring + (row & 3) * lanes
+            let z1 = ring + ((row + 1) & 3) * lanes, z2 = ring + ((row + 2) & 3) * lanes
+            let z3 = ring + ((row + 3) & 3) * lanes, z4 = ring + ((row + 4) & 3) * lanes
+            let sum = scratch + row * lanes
+            for lane in 0..<lanes {
+                // z4 and z0 share a slot: read before written, lane by lane.
+                let value = m1 * a1[lane] + m2 * a2[lane] + m3 * a3[lane] + m4 * a4[lane]
+                    - d1 * z1[lane] - d2 * z2[lane] - d3 * z3[lane] - d4 * z4[lane]
+                z0[lane] = value
+                sum[lane] += value
+            }
+        }
+        for row in 0..<rows {
+            (pixels + row * stride).update(from: scratch + row * lanes, count: lanes)
+        }
+    }
+
+    /// One row convolved with `kernel` (odd length, centred), edges repeated.
+    private static func convolve(
+        _ input: UnsafePointer<SIMD4<Float>>, count: Int, kernel: [Float],
+        into output: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        let radius = kernel.count / 2
+        for index in 0..<count {
+            var sum = SIMD4<Float>()
+            for tap in 0..<kernel.count {
+                sum += input[min(max(index + tap - radius, 0), count - 1)] * kernel[tap]
+            }
+            output[index] = sum
+        }
+    }
+
+    /// `kernel` down `lanes` neighbouring columns, in place; `scratch` holds the result
+    /// until every input row has been read.
+    private static func convolveColumns(
+        _ pixels: UnsafeMutablePointer<SIMD4<Float>>, rows: Int, stride: Int, lanes: Int,
+        kernel: [Float], scratch: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        let radius = kernel.count / 2
+        for row in 0..<rows {
+            let out = scratch + row * lanes
+            out.update(repeating: SIMD4(), count: lanes)
+            for tap in 0..<kernel.count {
+                let source = pixels + min(max(row + tap - radius, 0), rows - 1) * stride
+                let weight = kernel[tap]
+                for lane in 0..<lanes { out[lane] += source[lane] * weight }
+            }
+        }
+        for row in 0..<rows {
+            (pixels + row * stride).update(from: scratch + row * lanes, count: lanes)
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif

@@ -1,0 +1,24 @@
+/// Blurs every frame with a Gaussian, colour premultiplied by alpha so that clear pixels
+/// do not darken their neighbours.
+///
+/// Small sigmas convolve with the sampled Gaussian; from a sigma of 1 on, a recursive
+/// filter (Deriche's, fourth order) follows the Gaussian within 0.3% of its peak at a cost
+/// that stays the same however large the sigma. Large images use every core.
+public struct GaussianBlurImageTransformer: ImageTransformer {
+    /// The Gaussian's standard deviation in pixels.
+    public var sigma: Double
+
+    /// Creates a transformer that blurs with a Gaussian of `sigma` pixels.
+    public init(sigma: Double) {
+        self.sigma = sigma
+    }
+
+    /// `blur-SIGMA`.
+    public var key: String { "blur-\(RoundedCornersImageTransformer.format(sigma))" }
+
+    /// The blurred image; `nil` when sigma is not a positive finite number.
+    public func transform(_ image: Image) -> Image? {
+        guard sigma > 0, sigma.isFinite else { return nil }
+        return image.replacingFrames { $0.gaussianBlurred(sigma: sigma) }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// Reads the operations of a ``TransformSpec`` one at a time.
+struct TransformSpecParser {
+    /// Turns an overlay's name into an image, when the caller allows overlays.
+    let overlay: ((String) throws -> Image)?
+
+    /// The names of the operations, for the error about an unknown one.
+    static let operationNames = [
+        "resize", "crop", "round", "circle", "rotate", "flip", "tint", "grayscale", "brightness",
+        "contrast", "saturation", "blur", "sharpen", "overlay", "format",
+    ]
+
+    /// The transformer for one operation.
+    func transformer(named name: String, arguments: [String]) throws(TransformSpecError) -> any ImageTransformer {
+        var reader = ArgumentReader(operation: name, arguments: arguments)
+        let transformer: any ImageTransformer
+        switch name {
+        case "resize": transformer = try resize(&reader)
+        case "crop": transformer = try crop(&reader)
+        case "round": transformer = try round(&reader)
+        case "circle": transformer = CircleImageTransformer(border: try reader.border())
+        case "rotate":
+            let degrees = try reader.number(reader.positional("an angle in degrees, clockwise"), in: -3600...3600)
+            transformer = RotatingImageTransformer(
+                degrees: degrees, fitsCanvas: !reader.flag("keep"), background: try reader.colour(named: "bg") ?? .clear
+            )
+        case "flip":
+            let axes = try reader.positional("h, v or hv")
+            guard ["h", "v", "hv", "vh"].contains(axes) else {
+                throw reader.error(axes, "flip takes h (left to right), v (top to bottom) or hv (both)")
+            }
+            transformer = FlippingImageTransformer(horizontal: axes.contains("h"), vertical: axes.contains("v"))
+        case "tint":
+            let colour = try reader.colour(reader.positional("a colour"))
+            let mode = reader.optionalPositional().map { $0.lowercased() }
+            guard let blend = TintBlendMode(rawValue: mode ?? "normal") else {
+                throw reader.error(mode ?? "", "the blend mode is one of \(TintBlendMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            transformer = TintImageTransformer(colour: colour, blendMode: blend)
+        case "grayscale", "greyscale": transformer = GrayscaleImageTransformer()
+        case "brightness":
+            transformer = ColorControlsImageTransformer(brightness: try reader.number(reader.positional("-1 to 1"), in: -1...1))
+        case "contrast":
+            transformer = ColorControlsImageTransformer(contrast: try reader.number(reader.positional("0 to 4"), in: 0...4))
+        case "saturation":
+            transformer = ColorControlsImageTransformer(saturation: try reader.number(reader.positional("0 to 4"), in: 0...4))
+        case "blur":
+            let sigma = try reader.number(reader.positional("a sigma in pixels"), in: 0.1...500)
+            transformer = GaussianBlurImageTransformer(sigma: sigma)
+        case "sharpen":
+            let sigma = try reader.number(reader.positional("a sigma in pixels"), in: 0.1...100)
+            let amount = try reader.optionalPositional().map { argument throws(TransformSpecError) in
+                try reader.number(argument, in: 0...10)
+            } ?? 1
+            transformer = SharpeningImageTransformer(sigma: sigma, amount: amount)
+        case "overlay": transformer = try overlay(&reader)
+        default:
+            throw TransformSpecError(
+                operation: name,
+                message: "unknown operation; the operations are \(Self.operationNames.joined(separator: ", "))"
+            )
+        }
+        try reader.finish()
+        return transformer
+    }
+
+    /// The output format and options of `format=`.
+    func encoding(_ arguments: [String]) throws(TransformSpecError) -> (ImageFormat?, ImageEncodeOptions) {
+        var reader = ArgumentReader(operation: "format", arguments: arguments)
+        let name = try reader.positional("a format: jpeg, png, gif, webp or auto").lowercased()
+        var format: ImageFormat?
+        if name != "auto" {
+            guard let named = ImageFormat(fileExtension: name), [.jpeg, .png, .gif, .webp].contains(named) else {
+                throw reader.error(name, "the format is one of jpeg, png, gif, webp, or auto (from the output file's name)")
+            }
+            format = named
+        }
+        var options = ImageEncodeOptions()
+        if let quality = try reader.value(named: "q") {
+            options.quality = try reader.number(quality, in: 0...100, named: "q") / 100
+        }
+        options.lossless = reader.flag("lossless")
+        options.background = try reader.colour(named: "bg")
+        if let box = try reader.value(named: "max") {
+            options.maxPixelSize = try reader.size(box, named: "max")
+        }
+        if let bytes = try reader.value(named: "maxbytes") {
+            options.maxFileSize = try reader.byteCount(bytes)
+        }
+        try reader.finish()
+        return (format, options)
+    }
+
+    private func resize(_ reader: inout ArgumentReader) throws(TransformSpecError) -> ResizingImageTransformer {
+        let sizeText = try reader.positional("WIDTH, xHEIGHT or WIDTHxHEIGHT")
+        let (width, height) = try reader.dimensions(sizeText)
+        var mode = ResizingImageTransformer.ContentMode.aspectFit
+        for (word, contentMode) in [("fit", .aspectFit), ("fill", .aspectFill), ("stretch", .fill)]
+            as [(String, ResizingImageTransformer.ContentMode)] where reader.flag(word) {
+            mode = contentMode
+        }
+        return ResizingImageTransformer(
+            width: width, height: height, contentMode: mode,
+            allowsEnlarging: !reader.flag("noenlarge"), background: try reader.colour(named: "bg") ?? .clear
+        )
+    }
+
+    private func crop(_ reader: inout ArgumentReader) throws(TransformSpecError) -> CroppingImageTransformer {
+        let first = try reader.positional("WIDTHxHEIGHT[,GRAVITY] or X,Y,WIDTHxHEIGHT")
+        if first.lowercased().contains("x") {
+            let size = try reader.size(first)
+            let gravityName = reader.optionalPositional() ?? "center"
+            return CroppingImageTransformer(size: size, gravity: try reader.gravity(gravityName))
+        }
+        let x = try reader.integer(first, in: 0...Int(Int32.max))
+        let y = try reader.integer(reader.positional("the top edge Y"), in: 0...Int(Int32.max))
+        let size = try reader.size(reader.positional("the size WIDTHxHEIGHT"))
+        return CroppingImageTransformer(x: x, y: y, size: size)
+    }
+
+    private func round(_ reader: inout ArgumentReader) throws(TransformSpecError) -> RoundedCornersImageTransformer {
+        let radius = try reader.number(reader.positional("a radius in pixels"), in: 0...Double(TransformSpec.maximumDimension))
+        var corners: ImageCorners = []
+        for (name, corner) in ImageCorners.names where reader.flag(name) {
+            corners.insert(corner)
+        }
+        return RoundedCornersImageTransformer(radius: radius, corners: corners.isEmpty ? .all : corners, border: try reader.border())
+    }
+
+    private func overlay(_ reader: inout ArgumentReader) throws(TransformSpecError) -> OverlayImageTransformer {
+        let name = try reader.positional("the overlay's name")
+        guard let overlay else {
+            throw reader.error(name, "overlays are not available here")
+        }
+        let image: Image
+        do {
+            image = try overlay(name)
+        } catch {
+            throw reader.error(name, "cannot load the overlay: \(error)")
+        }
+        let gravity = try reader.gravity(reader.optionalPositional() ?? "bottomright")
+        let x = try reader.value(named: "x").map { argument throws(TransformSpecError) in
+            try reader.integer(argument, in: -TransformSpec.maximumDimension...TransformSpec.maximumDimension, named: "x")
+        } ?? 0
+        let y = try reader.value(named: "y").map { argument throws(TransformSpecError) in
+            try reader.integer(argument, in: -TransformSpec.maximumDimension...TransformSpec.maximumDimension, named: "y")
+        } ?? 0
+        let opacity = try reader.value(named: "opacity").map { argument throws(TransformSpecError) in
+            try reader.number(argument, in: 0...1, named: "opacity")
+        } ?? 1
+        return OverlayImageTransformer(overlay: image, name: name, gravity: gravity, offsetX: x, offsetY: y, opacity: opacity)
+    }
+}

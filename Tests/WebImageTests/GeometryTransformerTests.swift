@@ -1,0 +1,170 @@
+import Testing
+@testable import WebImage
+
+/// Resize, crop, rounded corners, circle, rotation, flip and overlay, pixel by pixel.
+@Suite struct GeometryTransformerTests {
+    /// 5×3 with every pixel different, opaque.
+    let numbered = Bitmap.painted(5, 3) { x, y in RGBA8(red: UInt8(x * 40), green: UInt8(y * 90), blue: UInt8(x + y * 5)) }
+
+    @Test func aspectFillHasExactlyTheRequestedSize() throws {
+        let photo = Image(bitmap: Bitmap.solid(300, 200, .white))
+        for (width, height) in [(100, 100), (120, 30), (37, 91), (400, 300)] {
+            let transformer = ResizingImageTransformer(size: PixelSize(width: width, height: height), contentMode: .aspectFill)
+            let result = try #require(transformer.transform(photo))
+            #expect(result.pixelSize == PixelSize(width: width, height: height))
+            #expect(result.bitmap.rgba8(x: 0, y: 0) == .white)
+            #expect(result.bitmap.rgba8(x: width - 1, y: height - 1) == .white)
+        }
+    }
+
+    @Test func aspectFitCentresThePictureOnAClearCanvasOfTheRequestedSize() throws {
+        let photo = Image(bitmap: Bitmap.solid(200, 100, .white))
+        let result = try #require(ResizingImageTransformer(size: PixelSize(width: 100, height: 100)).transform(photo))
+        #expect(result.pixelSize == PixelSize(width: 100, height: 100))
+        #expect(result.bitmap.rgba8(x: 50, y: 10) == .clear)
+        #expect(result.bitmap.rgba8(x: 50, y: 50) == .white)
+        #expect(result.bitmap.rgba8(x: 50, y: 89) == .clear)
+        let padded = try #require(ResizingImageTransformer(size: PixelSize(width: 100, height: 100), background: .black)
+            .transform(photo))
+        #expect(padded.bitmap.rgba8(x: 50, y: 10) == .black)
+    }
+
+    @Test func oneSideFollowsTheAspectRatioAndNoEnlargeKeepsSmallImages() throws {
+        let photo = Image(bitmap: Bitmap.solid(300, 200, .white))
+        #expect(try #require(ResizingImageTransformer(width: 150).transform(photo)).pixelSize == PixelSize(width: 150, height: 100))
+        #expect(try #require(ResizingImageTransformer(height: 50).transform(photo)).pixelSize == PixelSize(width: 75, height: 50))
+        #expect(try #require(ResizingImageTransformer(width: 600).transform(photo)).pixelSize == PixelSize(width: 600, height: 400))
+        #expect(ResizingImageTransformer(width: 600, allowsEnlarging: false).transform(photo) == nil)
+        let stretched = try #require(ResizingImageTransformer(size: PixelSize(width: 10, height: 50), contentMode: .fill)
+            .transform(photo))
+        #expect(stretched.pixelSize == PixelSize(width: 10, height: 50))
+    }
+
+    /// An opaque red square beside clear black: no resampled pixel may turn dark red.
+    @Test(arguments: [PixelSize(width: 13, height: 7), PixelSize(width: 97, height: 41)])
+    func resizingWithAlphaLeavesNoDarkFringe(size: PixelSize) {
+        let half = Bitmap.painted(40, 20) { x, _ in x < 20 ? RGBA8(red: 255, green: 0, blue: 0) : .clear }
+        let resized = half.resized(to: size)
+        var sawEdge = false
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let pixel = resized.rgba8(x: x, y: y)
+                guard pixel.alpha > 8 else { continue }
+                if pixel.alpha < 250 { sawEdge = true }
+                #expect(pixel.red >= 250 && pixel.green <= 2 && pixel.blue <= 2, "(\(x),\(y)) = \(pixel)")
+            }
+        }
+        #expect(sawEdge)
+    }
+
+    @Test func cropAtAGravityKeepsThatCorner() throws {
+        let image = Image(bitmap: numbered)
+        let corner = try #require(CroppingImageTransformer(size: PixelSize(width: 2, height: 2), gravity: .bottomRight).transform(image))
+        #expect(corner.bitmap.rgba8(x: 0, y: 0) == numbered.rgba8(x: 3, y: 1))
+        #expect(corner.bitmap.rgba8(x: 1, y: 1) == numbered.rgba8(x: 4, y: 2))
+        let centre = try #require(CroppingImageTransformer(size: PixelSize(width: 3, height: 1), gravity: .center).transform(image))
+        #expect(centre.bitmap.rgba8(x: 0, y: 0) == numbered.rgba8(x: 1, y: 1))
+    }
+
+    @Test func aRoundedCornerIsClearAndTheCentreUntouched() throws {
+        let photo = Bitmap.painted(40, 30) { x, y in RGBA8(red: UInt8(x * 6), green: UInt8(y * 8), blue: 77) }
+        let rounded = try #require(RoundedCornersImageTransformer(radius: 10).transform(Image(bitmap: photo))).bitmap
+        for (x, y) in [(0, 0), (39, 0), (0, 29), (39, 29), (1, 1)] {
+            #expect(rounded.rgba8(x: x, y: y).alpha == 0)
+        }
+        #expect(rounded.rgba8(x: 20, y: 15) == photo.rgba8(x: 20, y: 15))
+        #expect(rounded.rgba8(x: 20, y: 0) == photo.rgba8(x: 20, y: 0))
+        #expect(rounded.rgba8(x: 10, y: 10) == photo.rgba8(x: 10, y: 10))
+
+        let oneCorner = try #require(RoundedCornersImageTransformer(radius: 10, corners: .topRight).transform(Image(bitmap: photo))).bitmap
+        #expect(oneCorner.rgba8(x: 39, y: 0).alpha == 0)
+        #expect(oneCorner.rgba8(x: 0, y: 0) == photo.rgba8(x: 0, y: 0))
+
+        let bordered = try #require(RoundedCornersImageTransformer(radius: 10, border: ImageBorder(width: 3, colour: .black))
+            .transform(Image(bitmap: photo))).bitmap
+        #expect(bordered.rgba8(x: 20, y: 1) == .black)
+        #expect(bordered.rgba8(x: 20, y: 15) == photo.rgba8(x: 20, y: 15))
+    }
+
+    @Test func aCircleOfASquareHasClearCornersAndAnOpaqueCentre() throws {
+        let square = Image(bitmap: Bitmap.solid(50, 50, .white))
+        let circle = try #require(CircleImageTransformer().transform(square)).bitmap
+        #expect(circle.size == PixelSize(width: 50, height: 50))
+        for (x, y) in [(0, 0), (49, 0), (0, 49), (49, 49), (5, 5)] {
+            #expect(circle.rgba8(x: x, y: y).alpha == 0)
+        }
+        #expect(circle.rgba8(x: 25, y: 25) == .white)
+        #expect(circle.rgba8(x: 25, y: 1) == .white)
+        let wide = try #require(CircleImageTransformer().transform(Image(bitmap: Bitmap.solid(80, 50, .white))))
+        #expect(wide.pixelSize == PixelSize(width: 50, height: 50))
+    }
+
+    @Test func fourQuarterTurnsReturnTheOriginalPixels() throws {
+        var image = Image(bitmap: numbered)
+        for _ in 0..<4 {
+            image = try #require(RotatingImageTransformer(degrees: 90).transform(image))
+        }
+        #expect(image.bitmap == numbered)
+    }
+
+    @Test func aQuarterTurnEqualsTheOrientationTransform() throws {
+        let turned = try #require(RotatingImageTransformer(degrees: 90).transform(Image(bitmap: numbered)))
+        #expect(turned.bitmap == numbered.oriented(.right))
+        let back = try #require(RotatingImageTransformer(degrees: -90).transform(Image(bitmap: numbered)))
+        #expect(back.bitmap == numbered.oriented(.left))
+        #expect(RotatingImageTransformer(degrees: 720).transform(Image(bitmap: numbered)) == nil)
+    }
+
+    @Test func anyAngleGrowsTheCanvasOverTheBackground() throws {
+        let square = Image(bitmap: Bitmap.solid(20, 20, .white))
+        let turned = try #require(RotatingImageTransformer(degrees: 45, background: .black).transform(square)).bitmap
+        #expect(turned.width == 29 && turned.height == 29)
+        #expect(turned.rgba8(x: 0, y: 0) == .black)
+        #expect(turned.rgba8(x: 14, y: 14) == .white)
+        #expect(turned.rgba8(x: 14, y: 1).red > 100)
+        let kept = try #require(RotatingImageTransformer(degrees: 30, fitsCanvas: false).transform(square)).bitmap
+        #expect(kept.size == PixelSize(width: 20, height: 20))
+        #expect(kept.rgba8(x: 0, y: 0).alpha == 0)
+    }
+
+    @Test func flipsMirror() throws {
+        let horizontal = try #require(FlippingImageTransformer(horizontal: true).transform(Image(bitmap: numbered))).bitmap
+        #expect(horizontal.rgba8(x: 0, y: 0) == numbered.rgba8(x: 4, y: 0))
+        let vertical = try #require(FlippingImageTransformer(vertical: true).transform(Image(bitmap: numbered))).bitmap
+        #expect(vertical.rgba8(x: 0, y: 0) == numbered.rgba8(x: 0, y: 2))
+        let both = try #require(FlippingImageTransformer(horizontal: true, vertical: true).transform(Image(bitmap: numbered))).bitmap
+        #expect(both == numbered.oriented(.down))
+    }
+
+    @Test func overlayAtOpacityZeroLeavesTheBaseUnchanged() throws {
+        let base = Image(bitmap: numbered)
+        let badge = Image(bitmap: Bitmap.solid(2, 2, .black))
+        #expect(OverlayImageTransformer(overlay: badge, name: "badge", opacity: 0).transform(base) == nil)
+        let drawn = try #require(OverlayImageTransformer(overlay: badge, name: "badge", gravity: .bottomRight).transform(base)).bitmap
+        #expect(drawn.rgba8(x: 4, y: 2) == .black && drawn.rgba8(x: 3, y: 1) == .black)
+        #expect(drawn.rgba8(x: 2, y: 2) == numbered.rgba8(x: 2, y: 2))
+        let half = try #require(OverlayImageTransformer(overlay: Image(bitmap: Bitmap.solid(1, 1, .white)), name: "w",
+                                                          gravity: .topLeft, offsetX: 1, offsetY: 1, opacity: 0.5)
+            .transform(Image(bitmap: Bitmap.solid(3, 3, .black)))).bitmap
+        #expect(half.rgba8(x: 1, y: 1) == RGBA8(red: 128, green: 128, blue: 128))
+        #expect(half.rgba8(x: 0, y: 0) == .black)
+    }
+
+    @Test func sixteenBitImagesStaySixteenBit() throws {
+        let deep = Image(bitmap: Bitmap.painted16(30, 20) { x, _ in [UInt16(x * 2000), 1234, 60000, 65535] })
+        let transformers: [any ImageTransformer] = [
+            ResizingImageTransformer(size: PixelSize(width: 15, height: 15)), CroppingImageTransformer(size: PixelSize(width: 5, height: 5), gravity: .center),
+            RoundedCornersImageTransformer(radius: 4), CircleImageTransformer(), RotatingImageTransformer(degrees: 33),
+            FlippingImageTransformer(horizontal: true), TintImageTransformer(colour: .black),
+            GrayscaleImageTransformer(), ColorControlsImageTransformer(brightness: 0.1),
+            GaussianBlurImageTransformer(sigma: 2), SharpeningImageTransformer(),
+            OverlayImageTransformer(overlay: Image(bitmap: Bitmap.solid(3, 3, .white)), name: "w"),
+        ]
+        for transformer in transformers {
+            let result = try #require(transformer.transform(deep), "\(transformer.key)")
+            #expect(result.bitmap.pixelFormat == .rgba16, "\(transformer.key)")
+        }
+        let blurred = try #require(GaussianBlurImageTransformer(sigma: 3).transform(deep)).bitmap
+        #expect(blurred.channels16(x: 10, y: 10)[1] == 1234)
+    }
+}
