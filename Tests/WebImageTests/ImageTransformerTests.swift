@@ -24,7 +24,7 @@ import Testing
     @Test func resizingFitsAndKeepsTheAnimation() throws {
         let image = try #require(ResizingImageTransformer(size: PixelSize(width: 2, height: 2)).transform(numbered))
         #expect(image.pixelSize == PixelSize(width: 2, height: 2), "aspect fit centres the picture on the requested canvas")
-        #expect(image.bitmap.rgba8(x: 0, y: 0).alpha == 0 && image.bitmap.rgba8(x: 0, y: 1).alpha == 255)
+        #expect(image.bitmap.rgba8(x: 0, y: 0).alpha == 255 && image.bitmap.rgba8(x: 0, y: 1).alpha == 0)
         #expect(image.frames.map(\.duration) == [0.5, 0.25])
         #expect(image.loopCount == 3 && image.scale == 2 && image.format == .gif)
         let filled = try #require(ResizingImageTransformer(size: PixelSize(width: 2, height: 2), contentMode: .fill)

@@ -10,7 +10,8 @@ import Testing
         let photo = Image(bitmap: Bitmap.solid(640, 400, .white), format: .jpeg)
         let result = try #require(spec.pipeline.transform(photo))
         #expect(result.pixelSize == PixelSize(width: 400, height: 300))
-        #expect(result.bitmap.rgba8(x: 0, y: 0).alpha == 0)
+        // The blur after the rounding spreads a little opacity back into the corner.
+        #expect(result.bitmap.rgba8(x: 0, y: 0).alpha < 8)
         #expect(result.bitmap.rgba8(x: 200, y: 150) == .white)
         #expect(result.format == .jpeg)
     }
