@@ -90,7 +90,8 @@ extension Bitmap {
         var y1 = input[0] * c.causalEdgeGain, y2 = y1, y3 = y1, y4 = y1
         for index in 0..<count {
             let x0 = input[index]
-            let y0 = n0 * x0 + n1 * x1 + n2 * x2 + n3 * x3 - d1 * y1 - d2 * y2 - d3 * y3 - d4 * y4
+            // The newest output enters last, so the chain from one pixel to the next is short.
+            let y0 = n0 * x0 + n1 * x1 + n2 * x2 + n3 * x3 - d4 * y4 - d3 * y3 - d2 * y2 - d1 * y1
             output[index] = y0
             (x3, x2, x1) = (x2, x1, x0)
             (y4, y3, y2, y1) = (y3, y2, y1, y0)
@@ -100,7 +101,7 @@ extension Bitmap {
         var a1 = last, a2 = last, a3 = last, a4 = last
         var z1 = last * c.anticausalEdgeGain, z2 = z1, z3 = z1, z4 = z1
         for index in Swift.stride(from: count - 1, through: 0, by: -1) {
-            let z0 = m1 * a1 + m2 * a2 + m3 * a3 + m4 * a4 - d1 * z1 - d2 * z2 - d3 * z3 - d4 * z4
+            let z0 = m1 * a1 + m2 * a2 + m3 * a3 + m4 * a4 - d4 * z4 - d3 * z3 - d2 * z2 - d1 * z1
             output[index] += z0
             (a4, a3, a2, a1) = (a3, a2, a1, input[index])
             (z4, z3, z2, z1) = (z3, z2, z1, z0)
