@@ -4,8 +4,9 @@
 #   resize: a 20 MP JPEG to 800 px wide (`vips thumbnail`, which, like us, shrinks the
 #           JPEG while decoding it and finishes with Lanczos-3)
 #   blur:   a Gaussian blur of sigma 8 over a 6 MP JPEG (`vips gaussblur`)
-# Prints each median ratio (ours ÷ vips; below 1 is faster) with its p25–p75 spread over
-# the runs paired in order. Needs libvips-tools and hyperfine (apt) and builds release.
+# Prints each median wall-clock ratio (ours ÷ vips; below 1 is faster) with its p25–p75
+# spread over the runs paired in order, and the ratio of mean CPU time (user + system),
+# which a busy machine disturbs less. Needs libvips-tools and hyperfine (apt) and builds release.
 # The 20 MP photo is the corpus's when ../shared/corpora is present, else vips paints one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,7 +53,10 @@ def quantile(values, q):
 for label, path in (("resize 20 MP JPEG to 800 px wide", sys.argv[1]), ("Gaussian blur sigma 8, 6 MP JPEG", sys.argv[2])):
     vips, ours = json.load(open(path))["results"]
     ratios = [o / v for o, v in zip(ours["times"], vips["times"])]
+    cpu = lambda result: result["user"] + result["system"]
     print(f"{label}: vips {statistics.median(vips['times']) * 1000:.0f} ms, "
           f"webimage {statistics.median(ours['times']) * 1000:.0f} ms, "
-          f"ratio {statistics.median(ratios):.2f}× (p25–p75 {quantile(ratios, 0.25):.2f}–{quantile(ratios, 0.75):.2f})")
+          f"ratio {statistics.median(ratios):.2f}× (p25–p75 {quantile(ratios, 0.25):.2f}–{quantile(ratios, 0.75):.2f}); "
+          f"CPU time (user + system, mean) vips {cpu(vips) * 1000:.0f} ms, webimage {cpu(ours) * 1000:.0f} ms, "
+          f"ratio {cpu(ours) / cpu(vips):.2f}×")
 PYTHON
