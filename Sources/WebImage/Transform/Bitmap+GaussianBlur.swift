@@ -12,7 +12,7 @@ extension Bitmap {
         guard sigma > 0, sigma.isFinite, width > 0, height > 0 else { return self }
         let premultiplying = containsTransparency
         let floats = blurredFloats(sigma: sigma, premultiplying: premultiplying)
-        defer { floats.deallocate() }
+        defer { FloatPixelMemory.deallocate(floats) }
         let width = self.width, format = pixelFormat
         let output = [UInt8](unsafeUninitializedCapacity: pixels.count) { buffer, initialized in
             let destination = UnsafeMutableRawPointer(buffer.baseAddress!)
@@ -28,10 +28,10 @@ extension Bitmap {
     }
 
     /// The blurred pixels as floats (premultiplied when `premultiplying`), row after row;
-    /// the caller deallocates them.
+    /// the caller releases them with `FloatPixelMemory.deallocate(_:)`.
     package func blurredFloats(sigma: Double, premultiplying: Bool) -> UnsafeMutablePointer<SIMD4<Float>> {
         let width = self.width, height = self.height, format = pixelFormat
-        let floats = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width * height)
+        let floats = FloatPixelMemory.allocate(width * height)
         let recursive = sigma >= Bitmap.recursiveBlurMinimumSigma
         let coefficients = DericheCoefficients(sigma: sigma)
         let kernel = recursive ? [] : Bitmap.gaussianKernel(sigma: sigma)

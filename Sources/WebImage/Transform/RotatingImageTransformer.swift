@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns every frame clockwise by any angle.
 ///
-/// Quarter turns move whole pixels (exactly as ``Bitmap/oriented(_:)`` does); other
+/// Quarter turns move whole pixels (exactly as `Bitmap.oriented(_:)` does); other
 /// angles sample the source bilinearly, colour premultiplied by alpha, with anti-aliased
 /// edges over ``background``.
 public struct RotatingImageTransformer: ImageTransformer {
@@ -70,7 +70,7 @@ extension Bitmap {
         }
         guard width > 0, height > 0 else { return Bitmap.filled(canvas, format: pixelFormat, with: background) }
         let source = premultipliedFloats()
-        defer { source.deallocate() }
+        defer { FloatPixelMemory.deallocate(source) }
         let sourceWidth = width, sourceHeight = height
         let backdrop = background.premultipliedFloats
         let centreX = Double(canvas.width) / 2, centreY = Double(canvas.height) / 2
@@ -88,9 +88,10 @@ extension Bitmap {
         }
     }
 
-    /// The pixels as premultiplied floats, row after row; the caller deallocates them.
+    /// The pixels as premultiplied floats, row after row; the caller releases them with
+    /// `FloatPixelMemory.deallocate(_:)`.
     package func premultipliedFloats() -> UnsafeMutablePointer<SIMD4<Float>> {
-        let floats = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(1, width * height))
+        let floats = FloatPixelMemory.allocate(width * height)
         let width = self.width, format = pixelFormat
         pixels.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }

@@ -24,7 +24,7 @@ public struct SharpeningImageTransformer: ImageTransformer {
         return image.replacingFrames { bitmap in
             let premultiplying = bitmap.containsTransparency
             let blurred = bitmap.blurredFloats(sigma: sigma, premultiplying: premultiplying)
-            defer { blurred.deallocate() }
+            defer { FloatPixelMemory.deallocate(blurred) }
             let width = bitmap.width
             return bitmap.mappingRows(premultiplied: premultiplying) { y, row in
                 let smooth = blurred + y * width

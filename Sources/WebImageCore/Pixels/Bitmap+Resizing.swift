@@ -12,8 +12,8 @@ extension Bitmap {
         let columns = ResamplingWeights(source: width, destination: size.width)
         let rows = ResamplingWeights(source: height, destination: size.height)
         let premultiplying = containsTransparency
-        let intermediate = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: height * size.width)
-        defer { intermediate.deallocate() }
+        let intermediate = FloatPixelMemory.allocate(height * size.width)
+        defer { FloatPixelMemory.deallocate(intermediate) }
         let sourceWidth = width, format = pixelFormat
         pixels.withUnsafeBytes { source in
             let source = source.baseAddress!
