@@ -10,7 +10,8 @@ struct FetchCommand: AsyncParsableCommand {
         discussion: """
             All URLs load at once through one manager, so a URL given twice is downloaded once \
             (unless --sequential). Prints one line per distinct URL, in input order; "callbacks" \
-            counts the answers its loads received. Exits 0 when every URL gave an image, 1 otherwise.
+            counts the answers its loads received, "partials" the partial images (with \
+            progressiveDownload). Exits 0 when every URL gave an image, 1 otherwise.
             """
     )
 
@@ -34,10 +35,19 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write each image into this folder (created if missing).", valueName: "dir"))
     var save: String?
 
+    @Option(
+        name: .customLong("from"),
+        help: ArgumentHelp("A file of URLs, one per line ('-' for standard input; # starts a comment).", valueName: "file")
+    )
+    var listFile: String?
+
     @Argument(help: "Image URLs (http, https, file, data) or file paths.")
-    var urls: [String]
+    var urls: [String] = []
 
     func validate() throws {
+        if urls.isEmpty, listFile == nil {
+            throw ValidationError("give URLs, or a file of them with --from")
+        }
         if let optionNames, ImageOptions(names: optionNames) == nil {
             let valid = ImageOptions.named.map(\.name).joined(separator: ", ")
             throw ValidationError("unknown option in '\(optionNames)'; the options are: \(valid)")
@@ -45,24 +55,34 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let arguments = urls + (try listFile.map(URLList.read) ?? [])
         let options = optionNames.flatMap(ImageOptions.init(names:)) ?? []
-        let requests = urls.map { argument in
+        let requests = arguments.map { argument in
             ImageRequest(url: URL(argument: argument), options: options, thumbnailPixelSize: thumbnail)
         }
+        // Where each distinct URL was given, in input order: one pass, so that the report
+        // looks its loads up instead of scanning the list once per URL.
+        var positions: [String: [Int]] = [:]
+        var distinct: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            if positions[argument] == nil { distinct.append(argument) }
+            positions[argument, default: []].append(index)
+        }
+        let firstPositions = Set(distinct.lazy.compactMap { positions[$0]?.first })
+
         let loading = pipeline.makePipeline()
         let bar = ProgressBar("fetch", total: requests.count)
-        let records = await load(requests, with: loading.manager, bar: bar)
+        let records = await load(requests, with: loading.manager, countingBytesOf: firstPositions, bar: bar)
         bar.finish()
         await loading.shutdown()
 
         var saver = try save.map { try ImageSaver(folder: $0) }
         var failures = 0
-        var seen = Set<String>()
-        for (index, argument) in urls.enumerated() where seen.insert(argument).inserted {
-            let indices = urls.indices.filter { urls[$0] == argument }
+        for argument in distinct {
+            let indices = positions[argument] ?? []
             var result = FetchResult(argument: argument, records: indices.map { records[$0] })
             if result.error == nil, saver != nil {
-                result.savedPath = saver?.save(result, isThumbnail: thumbnail != nil, order: index)
+                result.savedPath = saver?.save(result, isThumbnail: thumbnail != nil, order: indices.first ?? 0)
                 if result.savedPath == nil {
                     result.saveError = ImageError(.fileSystem, "cannot write the image into \(save ?? "")")
                 }
@@ -74,29 +94,30 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     /// Loads every request, all at once or one after another; the records come back in
-    /// request order. Only a URL's first load feeds the bar's byte count, since duplicates
-    /// share one download.
-    private func load(_ requests: [ImageRequest], with manager: ImageManager, bar: ProgressBar) async -> [LoadRecord] {
-        var firstIndex: [String: Int] = [:]
-        for (index, argument) in urls.enumerated() where firstIndex[argument] == nil {
-            firstIndex[argument] = index
-        }
-        let countsBytes = Set(firstIndex.values)
+    /// request order. Only the requests at `byteCounting` (each URL's first) feed the bar's
+    /// byte count, since duplicates share one download.
+    private func load(
+        _ requests: [ImageRequest],
+        with manager: ImageManager,
+        countingBytesOf byteCounting: Set<Int>,
+        bar: ProgressBar
+    ) async -> [LoadRecord] {
         let addBytes: @Sendable (Int64) -> Void = { bar.addBytes($0) }
+        let addPartial: @Sendable () -> Void = { bar.addPartial() }
         let counter: @Sendable (Int) -> (@Sendable (Int64) -> Void)? = { index in
-            countsBytes.contains(index) ? addBytes : nil
+            byteCounting.contains(index) ? addBytes : nil
         }
         if sequential {
             var records: [LoadRecord] = []
             for (index, request) in requests.enumerated() {
-                records.append(await manager.record(request, onBytes: counter(index)))
+                records.append(await manager.record(request, onBytes: counter(index), onPartial: addPartial))
                 bar.advance()
             }
             return records
         }
         return await withTaskGroup(of: (Int, LoadRecord).self) { group in
             for (index, request) in requests.enumerated() {
-                group.addTask { (index, await manager.record(request, onBytes: counter(index))) }
+                group.addTask { (index, await manager.record(request, onBytes: counter(index), onPartial: addPartial)) }
             }
             var records = [LoadRecord](repeating: LoadRecord(), count: requests.count)
             for await (index, record) in group {

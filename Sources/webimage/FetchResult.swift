@@ -24,6 +24,9 @@ struct FetchResult {
     /// The answers all of the URL's loads received.
     var callbacks: Int { records.reduce(0) { $0 + $1.answers } }
 
+    /// The partial images all of the URL's loads received.
+    var partials: Int { records.reduce(0) { $0 + $1.partials } }
+
     /// The original bytes, when any load's answer carried them.
     var bytes: Int? { records.lazy.compactMap { $0.response?.data?.count }.first }
 
@@ -51,6 +54,7 @@ struct FetchResult {
         object.add("frames", image.frames.count)
         if let bytes { object.add("bytes", bytes) }
         object.add("callbacks", callbacks)
+        object.add("partials", partials)
         if let savedPath { object.add("saved", savedPath) }
         return object
     }
@@ -68,6 +72,7 @@ struct FetchResult {
         default: line += ", loaded"
         }
         if callbacks > 1 { line += ", \(callbacks) callbacks" }
+        if partials > 0 { line += ", \(partials) partial images" }
         if let savedPath { line += ", saved as \(savedPath)" }
         return line
     }

@@ -1,9 +1,14 @@
 import WebImage
 
 extension ImageManager {
-    /// Runs `request` to its end and records its answers and received bytes; `onBytes`
-    /// hears each increment of the download's progress.
-    func record(_ request: ImageRequest, onBytes: (@Sendable (Int64) -> Void)? = nil) async -> LoadRecord {
+    /// Runs `request` to its end and records its answers, partial images and received
+    /// bytes; `onBytes` hears each increment of the download's progress, `onPartial` each
+    /// partial image.
+    func record(
+        _ request: ImageRequest,
+        onBytes: (@Sendable (Int64) -> Void)? = nil,
+        onPartial: (@Sendable () -> Void)? = nil
+    ) async -> LoadRecord {
         var record = LoadRecord()
         for await event in events(for: request) {
             switch event {
@@ -13,7 +18,8 @@ extension ImageManager {
                     record.receivedBytes = received
                 }
             case .partialImage:
-                break
+                record.partials += 1
+                onPartial?()
             case let .response(response):
                 record.answers += 1
                 record.response = response

@@ -7,6 +7,9 @@ struct ImageSaver {
     /// The folder written into.
     let folder: URL
     private var usedNames: Set<String> = []
+    /// The next number to try after each name already taken, so that many URLs of one
+    /// name cost one look-up each, not a walk past every number used before.
+    private var nextNumbers: [String: Int] = [:]
 
     /// Creates the folder if it is missing.
     init(folder path: String) throws {
@@ -33,21 +36,42 @@ struct ImageSaver {
         return file.path
     }
 
+    /// The longest base name kept as it is: with a `-N` for uniqueness and the longest
+    /// extension, a name stays well under the 255 bytes file systems allow.
+    static let maximumBaseLength = 200
+
     private func baseName(of argument: String, order: Int) -> String {
         let last = URL(argument: argument).map { $0.scheme == "data" ? "" : $0.deletingPathExtension().lastPathComponent } ?? ""
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_@.")
         let cleaned = String(last.filter { allowed.contains($0) }).trimmingCharacters(in: CharacterSet(charactersIn: "."))
-        return cleaned.isEmpty ? "image-\(order + 1)" : cleaned
+        guard !cleaned.isEmpty else { return "image-\(order + 1)" }
+        return Self.shortened(cleaned)
+    }
+
+    /// `name` (ASCII, as cleaned) when it is short enough; otherwise its start and a hash
+    /// of the whole, so that long names differing only at their end stay distinct.
+    static func shortened(_ name: String) -> String {
+        guard name.utf8.count > maximumBaseLength else { return name }
+        // FNV-1a, 64 bits: stable across runs and platforms, unlike `Hasher`.
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in name.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+        }
+        let digest = String(hash, radix: 16)
+        let hex = String(repeating: "0", count: 16 - digest.count) + digest
+        return String(name.prefix(maximumBaseLength - hex.count - 1)) + "-" + hex
     }
 
     private mutating func uniqueName(base: String, format: ImageFormat) -> String {
         let suffix = format.fileExtension.map { ".\($0)" } ?? ".bin"
-        var name = base + suffix
-        var number = 2
+        let plain = base + suffix
+        var name = plain
+        var number = nextNumbers[plain, default: 2]
         while usedNames.contains(name) {
             name = "\(base)-\(number)\(suffix)"
             number += 1
         }
+        nextNumbers[plain] = number
         usedNames.insert(name)
         return name
     }

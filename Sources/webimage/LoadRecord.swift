@@ -4,6 +4,8 @@ import WebImage
 struct LoadRecord: Sendable {
     /// How many answers the load delivered (the callback API's completion calls).
     var answers = 0
+    /// How many partial images the load delivered before its answers.
+    var partials = 0
     /// The last answer.
     var response: ImageResponse?
     /// The bytes the download received, as its progress reported them (0 for cache hits).

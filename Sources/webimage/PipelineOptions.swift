@@ -25,6 +25,9 @@ struct PipelineOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds a connection or a silent response may take (default: 15).", valueName: "seconds"))
     var timeout: Double?
 
+    @Option(help: ArgumentHelp("Seconds a download may take in all, however steadily data arrives (default: 60).", valueName: "seconds"))
+    var deadline: Double?
+
     func validate() throws {
         for header in headers where PipelineOptions.parseHeader(header) == nil {
             throw ValidationError("a header must read \"Name: value\", not '\(header)'")
@@ -34,6 +37,9 @@ struct PipelineOptions: ParsableArguments {
         }
         if let timeout, timeout <= 0 {
             throw ValidationError("--timeout must be more than 0 seconds")
+        }
+        if let deadline, deadline <= 0 {
+            throw ValidationError("--deadline must be more than 0 seconds")
         }
         if let maxDiskSize, maxDiskSize < 0 {
             throw ValidationError("--max-disk-size cannot be negative")
@@ -48,7 +54,7 @@ struct PipelineOptions: ParsableArguments {
         return config
     }
 
-    /// The downloader's configuration with the headers, credentials and timeout given.
+    /// The downloader's configuration with the headers, credentials, timeout and deadline given.
     var downloaderConfig: ImageDownloaderConfig {
         var config = ImageDownloaderConfig()
         for case let (name, value)? in headers.map(PipelineOptions.parseHeader) {
@@ -59,6 +65,7 @@ struct PipelineOptions: ParsableArguments {
             config.password = String(user[user.index(after: colon)...])
         }
         if let timeout { config.downloadTimeout = timeout }
+        if let deadline { config.downloadDeadline = deadline }
         return config
     }
 

@@ -34,7 +34,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let arguments = urls + (try listFile.map(PrefetchCommand.readList) ?? [])
+        let arguments = urls + (try listFile.map(URLList.read) ?? [])
         let parsed = arguments.compactMap(URL.init(argument:))
         let unusable = arguments.count - parsed.count
         for argument in arguments where URL(argument: argument) == nil {
@@ -51,15 +51,5 @@ struct PrefetchCommand: AsyncParsableCommand {
 
         print("finished \(finished + unusable), skipped \(skipped + unusable)")
         if skipped + unusable > 0 { throw ExitCode(1) }
-    }
-
-    private static func readList(_ path: String) throws -> [String] {
-        let data: Data? = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
-        guard let data, let text = String(data: data, encoding: .utf8) else {
-            throw ValidationError("cannot read the URL list \(path)")
-        }
-        return text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 }

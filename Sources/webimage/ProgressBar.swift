@@ -9,6 +9,7 @@ final class ProgressBar: Sendable {
     private struct State {
         var completed = 0
         var bytes: Int64 = 0
+        var partials = 0
         var lastDraw: UInt64 = 0
         var isFinished = false
     }
@@ -45,6 +46,11 @@ final class ProgressBar: Sendable {
         change { $0.bytes += count }
     }
 
+    /// Counts one more partial image of a progressive load, shown after the bytes.
+    func addPartial() {
+        change { $0.partials += 1 }
+    }
+
     /// Draws the final state and ends the line; later updates draw nothing.
     func finish() {
         guard isEnabled else { return }
@@ -73,6 +79,7 @@ final class ProgressBar: Sendable {
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: ProgressBar.width - filled)
         var line = "\r\u{1B}[2K\(title) [\(bar)] \(state.completed)/\(total)"
         if state.bytes > 0 { line += "  \(Terminal.megabytes(state.bytes))" }
+        if state.partials > 0 { line += "  \(state.partials) partial" }
         Terminal.writeError(line + ending)
     }
 }

@@ -33,6 +33,10 @@ final class DownloadOperation: Sendable {
         var lastActivity = NIODeadline.now()
         /// Whether the downloader's idle watch found the transfer silent at its last check.
         var wasFoundSilent = false
+        /// When the transfer started: the callers' deadlines count from here.
+        var transferStart: NIODeadline?
+        /// The timer that fails the callers whose deadline passes first, and when it fires.
+        var deadlineTimer: (timer: Scheduled<Void>, deadline: NIODeadline)?
     }
 
     let key: DownloadKey
@@ -52,18 +56,22 @@ final class DownloadOperation: Sendable {
 
     /// Attaches a caller; `nil` when the operation has already served its callers.
     func addHandler(_ handler: DownloadHandler) -> Int? {
-        state.withLockedValue { state in
-            guard state.phase != .finished else { return nil }
+        let (id, isRunning) = state.withLockedValue { state -> (Int?, Bool) in
+            guard state.phase != .finished else { return (nil, false) }
             let id = state.nextHandlerID
             state.nextHandlerID += 1
             state.handlers[id] = handler
-            return id
+            return (id, state.phase == .running)
         }
+        if isRunning {
+            scheduleDeadline()
+        }
+        return id
     }
 
-    /// Ends one caller's share: its completion reports `ImageError.Code.cancelled`.
-    /// The transfer stops when no caller is left.
-    func cancel(handlerID: Int) {
+    /// Ends one caller's share: its completion reports `error`, or
+    /// `ImageError.Code.cancelled` when `nil`. The transfer stops when no caller is left.
+    func cancel(handlerID: Int, error: ImageError? = nil) {
         let (handler, abandonedPhase, request) = state.withLockedValue { state -> (DownloadHandler?, Phase?, HTTPClient.Task<HTTPExchange.Outcome>?) in
             guard let handler = state.handlers.removeValue(forKey: handlerID) else { return (nil, nil, nil) }
             guard state.handlers.isEmpty, state.phase == .running || state.phase == .queued else { return (handler, nil, nil) }
@@ -76,7 +84,7 @@ final class DownloadOperation: Sendable {
         }
         // Outside the lock: a request failed on its own event loop completes in place.
         request?.cancel()
-        handler?.complete(with: .failure(ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled")))
+        handler?.complete(with: .failure(error ?? ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled")))
     }
 
     /// Cancels every caller.
@@ -96,12 +104,14 @@ final class DownloadOperation: Sendable {
             }
             state.phase = .running
             state.lastActivity = .now()
+            state.transferStart = state.lastActivity
             return true
         }
         guard started else {
             downloader.transferDidEnd(self, isFinished: true)
             return
         }
+        scheduleDeadline()
         downloader.emit(.started(url))
         HTTPExchange.send(for: self, to: url)
     }
@@ -134,6 +144,8 @@ final class DownloadOperation: Sendable {
         // The finished request keeps its delegate, and the delegate the body: let both go.
         let partialDecode = state.withLockedValue { state in
             state.request = nil
+            state.deadlineTimer?.timer.cancel()
+            state.deadlineTimer = nil
             return state.partialDecode
         }
         if let partialDecode {

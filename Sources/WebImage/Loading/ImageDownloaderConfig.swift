@@ -19,6 +19,11 @@ public struct ImageDownloaderConfig: Sendable {
     /// How long a connection may take to open, and how long a response may stay silent,
     /// before the download fails with `ImageError.Code.timedOut`; 0 or less means 15 s.
     public var downloadTimeout: TimeInterval = 15
+    /// How long a download may take in all, from the start of its transfer to the end of
+    /// its body (redirects included), however steadily data arrives, before it fails with
+    /// ``ImageError/Code/deadlineExceeded``; 0 or less means no deadline. A request may
+    /// set its own (``ImageLoadRequest/downloadDeadline``).
+    public var downloadDeadline: TimeInterval = 60
     /// Which queued download starts next among those of one priority.
     public var executionOrder = DownloadExecutionOrder.fifo
     /// Headers sent with every request. The default `Accept` lists the formats the

@@ -27,6 +27,12 @@ public struct ImageLoadRequest: Sendable {
     /// the result's ``ImageLoadResult/image`` is `nil` (for callers that store or forward
     /// the bytes, such as a prefetch into the disk cache).
     public var decodesImage: Bool
+    /// How long this caller waits for the transfer in all before its load fails with
+    /// ``ImageError/Code/deadlineExceeded``; the downloader's
+    /// ``ImageDownloaderConfig/downloadDeadline`` when `nil`, no deadline when 0 or less.
+    /// Callers sharing a transfer keep their own deadlines; the transfer stops when the
+    /// last of them gives up.
+    public var downloadDeadline: TimeInterval?
 
     /// Creates a request.
     public init(
@@ -37,7 +43,8 @@ public struct ImageLoadRequest: Sendable {
         headers: [String: String] = [:],
         progress: Progress? = nil,
         partialImage: PartialImage? = nil,
-        decodesImage: Bool = true
+        decodesImage: Bool = true,
+        downloadDeadline: TimeInterval? = nil
     ) {
         self.url = url
         self.options = options
@@ -47,5 +54,6 @@ public struct ImageLoadRequest: Sendable {
         self.progress = progress
         self.partialImage = partialImage
         self.decodesImage = decodesImage
+        self.downloadDeadline = downloadDeadline
     }
 }

@@ -41,11 +41,11 @@ public protocol ImageLoader: Sendable {
 }
 
 extension ImageLoader {
-    /// Blocks every failure except the transient ones: cancellation, time-outs, unknown
-    /// hosts, refused and lost connections.
+    /// Blocks every failure except the transient ones: cancellation, time-outs, passed
+    /// deadlines, unknown hosts, refused and lost connections.
     public func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool {
         switch error.code {
-        case .cancelled, .timedOut, .cannotFindHost, .cannotConnect, .connectionLost:
+        case .cancelled, .timedOut, .deadlineExceeded, .cannotFindHost, .cannotConnect, .connectionLost:
             false
         default:
             true

@@ -66,7 +66,8 @@ extension ImageManager {
             validators: validators,
             headers: request.headers,
             progress: { received, expected in emit(.progress(received: received, expected: expected)) },
-            partialImage: partialImage
+            partialImage: partialImage,
+            downloadDeadline: request.downloadDeadline
         )
 
         let result: ImageLoadResult

@@ -32,6 +32,10 @@ public struct ImageRequest: Sendable {
     /// Where the untransformed original is stored too, when a transformer or thumbnail
     /// changed the image (none by default, as in SDWebImage).
     public var originalStoreCacheType: ImageCacheType
+    /// How long the download may take in all before the load fails with
+    /// ``ImageError/Code/deadlineExceeded``; the downloader's
+    /// ``ImageDownloaderConfig/downloadDeadline`` when `nil`.
+    public var downloadDeadline: TimeInterval?
 
     /// Creates a request.
     public init(

@@ -26,6 +26,9 @@ public struct ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case badContentType
         /// The request took longer than the download timeout.
         case timedOut
+        /// The download as a whole took longer than its deadline, although data kept
+        /// arriving (a transient failure: the URL is not blacklisted).
+        case deadlineExceeded
         /// The host name could not be resolved.
         case cannotFindHost
         /// No connection could be made to the host.

@@ -35,8 +35,8 @@ enum CommandLineTool {
 
     /// Runs the tool with `arguments` and waits for it to exit. `XDG_CACHE_HOME` points
     /// into `scratch`, so a run never touches the user's own cache; a run still going after
-    /// two minutes is terminated.
-    static func run(_ arguments: [String], scratch: URL) async throws -> Output {
+    /// two minutes is terminated. Standard input reads `input`, or nothing.
+    static func run(_ arguments: [String], scratch: URL, input: Data? = nil) async throws -> Output {
         let process = Process()
         process.executableURL = try BuiltExecutable.url(named: "webimage")
         process.arguments = arguments
@@ -51,7 +51,13 @@ enum CommandLineTool {
         let error = try FileHandle(forWritingTo: errorFile)
         process.standardOutput = output
         process.standardError = error
-        process.standardInput = FileHandle.nullDevice
+        if let input {
+            let inputFile = scratch.appendingPathComponent("stdin-\(UUID().uuidString)")
+            try input.write(to: inputFile)
+            process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
 
         let (ended, end) = AsyncStream.makeStream(of: Void.self)
         process.terminationHandler = { _ in end.finish() }

@@ -1,0 +1,91 @@
+import Foundation
+import LoopbackHTTPServer
+import NIOConcurrencyHelpers
+import Testing
+@testable import WebImage
+
+@Suite("ImageDownloader deadline")
+struct ImageDownloaderDeadlineTests {
+    @Test func aBodyDrippingOneBytePerSecondFailsAtTheDeadline() async throws {
+        // The silence timeout (5 s) never trips: a byte arrives every second. The deadline does.
+        try await withDownloader(configure: { $0.downloadTimeout = 5; $0.downloadDeadline = 3 }) { server, downloader, _ in
+            let drip = Drip(server: server, path: "/drip", interval: .seconds(1))
+            let started = ContinuousClock.now
+            let error = await capturedError { () async throws(ImageError) in try await downloader.data(from: server.url(for: "/drip")) }
+            let elapsed = ContinuousClock.now - started
+            drip.stop()
+            #expect(error?.code == .deadlineExceeded)
+            #expect(elapsed >= .seconds(3))
+            #expect(elapsed < .seconds(5), "deadline + 2 s")
+            #expect(drip.bytesSent >= 2)
+        }
+    }
+
+    @Test func aRequestsOwnDeadlineOverridesTheConfiguration() async throws {
+        try await withDownloader(configure: { $0.downloadTimeout = 5 }) { server, downloader, _ in
+            let drip = Drip(server: server, path: "/drip", interval: .milliseconds(200))
+            let request = ImageLoadRequest(url: server.url(for: "/drip"), decodesImage: false, downloadDeadline: 1)
+            let error = await capturedError { () async throws(ImageError) in try await downloader.image(for: request) }
+            drip.stop()
+            #expect(error?.code == .deadlineExceeded)
+            #expect(error?.message.contains("1.0 s") == true)
+        }
+    }
+
+    @Test func callersSharingATransferKeepTheirOwnDeadlines() async throws {
+        // The impatient caller gives up after 0.5 s; the transfer goes on for the patient
+        // one (no deadline), which gets the whole body.
+        try await withDownloader(configure: { $0.downloadTimeout = 5 }) { server, downloader, _ in
+            let drip = Drip(server: server, path: "/drip", interval: .milliseconds(100), length: 20)
+            let url = server.url(for: "/drip")
+            async let impatient = capturedError { () async throws(ImageError) in
+                try await downloader.image(for: ImageLoadRequest(url: url, decodesImage: false, downloadDeadline: 0.5))
+            }
+            async let patient = downloader.image(for: ImageLoadRequest(url: url, decodesImage: false, downloadDeadline: 0))
+            let (error, result) = try await (impatient, patient)
+            drip.stop()
+            #expect(error?.code == .deadlineExceeded)
+            #expect(result.data == Data(repeating: 7, count: 20))
+            #expect(server.requestCount(for: "/drip") == 1)
+        }
+    }
+
+    @Test func aPassedDeadlineIsTransientAndNotBlacklisted() async throws {
+        try await ManagerTestHarness.run(configure: { $0.downloadTimeout = 5; $0.downloadDeadline = 0.5 }) { harness in
+            let drip = Drip(server: harness.server, path: "/slow.png", interval: .milliseconds(200))
+            let url = harness.url("/slow.png")
+            let response = await harness.load(url)
+            drip.stop()
+            #expect(response.error?.code == .deadlineExceeded)
+            #expect(!harness.manager.isFailedURL(url))
+            #expect(!harness.downloader.shouldBlockFailedURL(url, error: try #require(response.error)))
+        }
+    }
+}
+
+/// A route that sends a body one byte at a time, `interval` apart, until it has sent
+/// `length` bytes or the test stops it.
+private final class Drip: Sendable {
+    private let state = NIOLockedValueBox((sent: 0, isStopped: false))
+
+    init(server: LoopbackHTTPServer, path: String, interval: Duration, length: Int = 1000) {
+        server.route(path) { [self] _, response in
+            await response.writeHead(status: 200, headers: [("Content-Length", String(length))])
+            for _ in 0..<length {
+                guard !state.withLockedValue(\.isStopped) else { return }
+                try? await Task.sleep(for: interval)
+                await response.writeBody([7])
+                state.withLockedValue { $0.sent += 1 }
+            }
+            await response.end()
+        }
+    }
+
+    /// How many bytes the route has sent.
+    var bytesSent: Int { state.withLockedValue(\.sent) }
+
+    /// Ends the route's loop at its next byte.
+    func stop() {
+        state.withLockedValue { $0.isStopped = true }
+    }
+}
