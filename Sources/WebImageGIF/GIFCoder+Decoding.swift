@@ -5,8 +5,9 @@ extension GIFCoder {
         let reader = try GIFReader(bytes: bytes)
         let canvasSize = reader.screenSize
         try options.checkAllocation(canvasSize)
-        let needsFrameCount = options.scaleDownLimitBytes != nil && !options.firstFrameOnly
-        let frameCount = needsFrameCount ? try readAnimationInfo(bytes).frameCount : 1
+        // A pass that skips the pixels counts the frames, refusing too many before any is
+        // composed: every frame costs the whole canvas, whatever its own size.
+        let frameCount = options.firstFrameOnly ? 1 : try countFrames(bytes, canvas: canvasSize, options: options)
         let outputSize = options.targetSize(forSource: canvasSize, frameCount: frameCount)
 
         var canvas = GIFCanvas(size: canvasSize)
@@ -30,6 +31,7 @@ extension GIFCoder {
                 break reading
             case .frame(let frame):
                 try checkFrame(frame, outputSize: outputSize, framesSoFar: frames.count, options: options)
+                try options.checkAnimationWork(canvas: canvasSize, frameCount: frames.count + 1)
                 var rowsDrawn = 0
                 var isTruncated = false
                 do {
@@ -80,6 +82,33 @@ extension GIFCoder {
         guard !durations.isEmpty else { throw ImageError(.badImageData, "the GIF contains no image") }
         if durations.count == 1 { durations[0] = 0 }
         return AnimationInfo(canvasSize: reader.screenSize, loopCount: loopCount ?? 1, frameDurations: durations)
+    }
+
+    /// Counts the frames, skipping their pixels, and refuses the animation as soon as the
+    /// count passes ``ImageDecodeOptions/maxFrameCount`` or its work
+    /// ``ImageDecodeOptions/maxAnimationWork``. A file that breaks off counts the frames
+    /// before the break.
+    private func countFrames(_ bytes: UnsafeRawBufferPointer, canvas: PixelSize, options: ImageDecodeOptions) throws(ImageError) -> Int {
+        let reader = try GIFReader(bytes: bytes)
+        var count = 0
+        while true {
+            let record: GIFReader.Record
+            do {
+                record = try reader.nextRecord()
+                if case .frame = record { try reader.skipPixels() }
+            } catch {
+                return max(count, 1)
+            }
+            switch record {
+            case .frame:
+                count += 1
+                try options.checkAnimationWork(canvas: canvas, frameCount: count)
+            case .end:
+                return max(count, 1)
+            case .graphicControl, .loopCount:
+                continue
+            }
+        }
     }
 
     /// Refuses a frame whose pixel data, or whose place among the output frames, would

@@ -60,6 +60,7 @@ extension PNGCoder {
         let target = options.targetSize(forSource: canvasSize, frameCount: frameCount, bytesPerPixel: pixelFormat.bytesPerPixel)
         try options.checkAllocation(canvasSize, bytesPerPixel: pixelFormat.bytesPerPixel)
         try options.checkAllocation(target, frameCount: frameCount, bytesPerPixel: pixelFormat.bytesPerPixel)
+        try options.checkAnimationWork(canvas: canvasSize, frameCount: frameCount)
         var compositor = APNGCompositor(size: canvasSize, pixelFormat: pixelFormat)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(frameCount)

@@ -27,6 +27,7 @@ extension WebPCoder {
             throw ImageError(.badImageData, "WebP animation is invalid: it has no frames")
         }
         let frameCount = options.firstFrameOnly ? 1 : Int(info.frame_count)
+        try options.checkAnimationWork(canvas: canvas, frameCount: frameCount)
         let target = options.targetSize(forSource: canvas, frameCount: frameCount)
         try options.checkAllocation(target, frameCount: frameCount)
 

@@ -7,6 +7,11 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     public static let defaultMaxTotalBytes = 1 << 30
     /// The default limit for one decompressed ancillary chunk (text, ICC, EXIF): 4 MiB.
     public static let defaultMaxChunkBytes = 4 << 20
+    /// The default limit for the work of an animation, frames × canvas pixels: 2³⁰, for
+    /// example 256 frames of 2048×2048 or 1,000 frames of 1024×1024.
+    public static let defaultMaxAnimationWork = 1 << 30
+    /// The default limit for the frames of an animation: 10,000.
+    public static let defaultMaxFrameCount = 10_000
 
     /// Decode only the first frame of an animation.
     public var firstFrameOnly = false
@@ -28,6 +33,14 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     public var maxTotalBytes = ImageDecodeOptions.defaultMaxTotalBytes
     /// The largest decompressed size of one ancillary chunk (PNG text, ICC profiles).
     public var maxChunkBytes = ImageDecodeOptions.defaultMaxChunkBytes
+    /// The most work an animation may cost: its frame count times its canvas's pixels.
+    /// Every frame is composed on the whole canvas, whatever the output size, so a small
+    /// file of many frames on a large canvas is refused with
+    /// ``ImageError/Code/imageTooLarge`` before the work starts.
+    public var maxAnimationWork = ImageDecodeOptions.defaultMaxAnimationWork
+    /// The most frames an animation may have; more are refused with
+    /// ``ImageError/Code/imageTooLarge``.
+    public var maxFrameCount = ImageDecodeOptions.defaultMaxFrameCount
 
     /// Full-size decoding of every frame with the default limits.
     public init() {}
