@@ -6,7 +6,8 @@ import WebImage
 struct CacheCleanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clean",
-        abstract: "Remove expired entries, then the oldest until the cache is under half of --max-size."
+        abstract: "Remove expired entries, then the oldest until the cache is under half of --max-size.",
+        discussion: "Exits 1, saying why, when entries that should go cannot be removed."
     )
 
     @OptionGroup var location: CacheLocationOptions
@@ -33,8 +34,10 @@ struct CacheCleanCommand: AsyncParsableCommand {
         let before = await unlimited.diskUsage()
         await unlimited.waitForDiskMaintenance()
         let cache = location.makeCache(config: config)
+        let check = CacheRemovalCheck(watching: cache)
         await cache.deleteOldFiles()
         await cache.waitForDiskMaintenance()
         print(await CacheReport(cache: cache, before: before).line(json: json))
+        try check.exitIfAnyFailed()
     }
 }

@@ -4,7 +4,8 @@ import ArgumentParser
 struct CacheClearCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clear",
-        abstract: "Remove every entry of the disk cache."
+        abstract: "Remove every entry of the disk cache.",
+        discussion: "Exits 1, saying why, when the entries cannot be removed."
     )
 
     @OptionGroup var location: CacheLocationOptions
@@ -14,9 +15,11 @@ struct CacheClearCommand: AsyncParsableCommand {
 
     func run() async throws {
         let cache = location.makeCache()
+        let check = CacheRemovalCheck(watching: cache)
         let before = await cache.diskUsage()
         await cache.clearDisk()
         await cache.waitForDiskMaintenance()
         print(await CacheReport(cache: cache, before: before).line(json: json))
+        try check.exitIfAnyFailed()
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import WebImage
 
 /// An ``ImageManager`` on a cache and a downloader of its own, as one run of a command
-/// uses them: files, `data:` URLs and HTTP(S) all load through it.
+/// uses them: files, `data:` URLs and HTTP(S) all load through it. A cache that cannot
+/// write is named once on standard error.
 struct LoadingPipeline: Sendable {
     /// The manager every load goes through.
     let manager: ImageManager
@@ -20,6 +21,7 @@ struct LoadingPipeline: Sendable {
             FileImageLoader(coders: coders), DataURLImageLoader(coders: coders), downloader,
         ])
         manager = ImageManager(cache: cache, loader: loaders)
+        CacheWriteWarning.shared.watch(cache)
     }
 
     /// Closes the downloader's HTTP client and waits until the cache's background disk

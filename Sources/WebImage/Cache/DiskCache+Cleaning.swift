@@ -53,8 +53,12 @@ extension DiskCache {
         let date: (FileSystem.Entry) -> Double = expiryType == .accessDate ? { $0.accessDate } : { $0.modificationDate }
         var size = entries.reduce(0) { $0 + $1.size }
         var removedAny = false
+        var removalFailure: ImageError?
         func remove(_ entry: FileSystem.Entry) {
-            FileSystem.removeFile(atPath: path + "/" + entry.name)
+            if let failure = FileSystem.removeFile(atPath: path + "/" + entry.name) {
+                removalFailure = removalFailure ?? failure
+                return
+            }
             size -= entry.size
             removedAny = true
         }
@@ -78,6 +82,9 @@ extension DiskCache {
         }
         if usesSidecars && removedAny {
             removeOrphanedSidecars(keeping: Set(entries.map(\.name)))
+        }
+        if let removalFailure {
+            reportWriteFailure(.removal, removalFailure)
         }
         // Stores made during the scan may have pushed the folder past the limit again.
         let trimsAgain = accounting.withLockedValue { state in

@@ -42,6 +42,7 @@ public final class DiskCache: Sendable {
     let forcesSidecarMetadata: Bool
     let maintenanceQueue: DispatchQueue
     let accounting: NIOLockedValueBox<Accounting>
+    let writeFailureObserver = NIOLockedValueBox<(@Sendable (DiskCacheWriteFailure) -> Void)?>(nil)
 
     /// The running total and what the background maintenance is doing.
     struct Accounting {
@@ -134,12 +135,8 @@ public final class DiskCache: Sendable {
         return nil
     }
 
-    /// Stores `data` for `key` atomically, with optional `metadata`, replacing any entry.
-    ///
-    /// When the store pushes the folder past ``maxSize``, a trim starts in the background.
-    ///
-    /// - Throws: `ImageError.Code.fileSystem` when the file cannot be written.
-    public func store(_ data: Data, forKey key: String, metadata: DiskCacheEntryMetadata? = nil) throws(ImageError) {
+    /// Writes the entry for ``store(_:forKey:metadata:)``.
+    func writeEntry(_ data: Data, forKey key: String, metadata: DiskCacheEntryMetadata?) throws(ImageError) {
         let name = Self.fileName(forKey: key)
         let destination = path + "/" + name
         let temporary = path + "/" + FileSystem.temporaryName()
@@ -176,10 +173,15 @@ public final class DiskCache: Sendable {
     }
 
     /// Empties ``directory`` at once: the folder is swapped for an empty one and the old
-    /// files are deleted in the background.
+    /// files are deleted in the background. A folder that cannot be moved is reported to
+    /// ``writeFailureHandler`` and left as it is.
     public func removeAll() {
         let trash = directory.deletingLastPathComponent().appendingPathComponent(trashName()).path
         let moved = rename(path, trash) == 0
+        if !moved, errno != ENOENT {
+            reportWriteFailure(.removal, FileSystem.error("cannot remove the entries of \(path)"))
+            return
+        }
         try? FileSystem.createDirectory(atPath: path)
         accounting.withLockedValue { state in
             state.size = 0

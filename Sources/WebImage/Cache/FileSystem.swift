@@ -116,8 +116,12 @@ enum FileSystem {
     }
 
     /// Removes the file at `path`; a missing file is not an error.
-    static func removeFile(atPath path: String) {
-        unlink(path)
+    ///
+    /// - Returns: Why the file could not be removed, or `nil`.
+    @discardableResult
+    static func removeFile(atPath path: String) -> ImageError? {
+        guard unlink(path) != 0, errno != ENOENT else { return nil }
+        return error("cannot remove \(path)")
     }
 
     /// Creates the folder at `path` and its parents.
