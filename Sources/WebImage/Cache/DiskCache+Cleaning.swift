@@ -44,6 +44,7 @@ extension DiskCache {
     /// is left. Runs on the maintenance queue only.
     func clean(removingExpired: Bool) {
         accounting.withLockedValue { $0.changeSinceScan = 0 }
+        let sharedAtScan = maxSize > 0 ? sharedSize.read() : nil
         let now = Date().timeIntervalSince1970
         var (entries, hidden) = FileSystem.scan(directory: path)
         for file in hidden where file.name.hasPrefix(".tmp-") && file.modificationDate < now - Self.staleTemporaryFileAge {
@@ -86,9 +87,12 @@ extension DiskCache {
         if let removalFailure {
             reportWriteFailure(.removal, removalFailure)
         }
+        // The shared total becomes what was measured, plus what every process changed
+        // during the scan (which the scan may have seen in part: that errs towards trimming).
+        let sharedTotal = sharedAtScan.flatMap { before in sharedSize.update { size + $0 - before } }
         // Stores made during the scan may have pushed the folder past the limit again.
         let trimsAgain = accounting.withLockedValue { state in
-            let total = size + state.changeSinceScan
+            let total = max(size + state.changeSinceScan, sharedTotal ?? 0)
             let grewMeanwhile = state.changeSinceScan > 0
             state.size = total
             state.changeSinceScan = 0

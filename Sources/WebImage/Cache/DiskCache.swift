@@ -10,10 +10,13 @@ import NIOConcurrencyHelpers
 /// even when the writer is killed. Several processes may share the folder.
 ///
 /// The cache keeps a running total of its size: opening it starts a scan in the
-/// background (it never delays the first lookup), and each store adds its bytes. When a
-/// store pushes the total past ``maxSize``, a background trim runs SDWebImage's cleaning —
-/// expired entries first, then the oldest until the folder is under half of
-/// ``maxSize`` — and rescans, which also corrects the total for other processes' writes.
+/// background (it never delays the first lookup), and each store adds its bytes. With a
+/// ``maxSize``, the total is also kept in the folder, under a file lock, for every
+/// process that writes there (see ``DiskCacheSharedSize``), so that several processes
+/// filling one folder see each other's stores. When a store pushes the total past
+/// ``maxSize``, a background trim runs SDWebImage's cleaning — expired entries first, then
+/// the oldest until the folder is under half of ``maxSize`` — and measures the folder,
+/// which also corrects the shared total.
 /// Trims and the clean-up after ``removeAll()`` never run on a caller's thread.
 ///
 /// The methods block on file I/O: call them from an I/O executor (``ImageCache`` does),
@@ -43,6 +46,7 @@ public final class DiskCache: Sendable {
     let maintenanceQueue: DispatchQueue
     let accounting: NIOLockedValueBox<Accounting>
     let writeFailureObserver = NIOLockedValueBox<(@Sendable (DiskCacheWriteFailure) -> Void)?>(nil)
+    let sharedSize: DiskCacheSharedSize
 
     /// The running total and what the background maintenance is doing.
     struct Accounting {
@@ -98,6 +102,7 @@ public final class DiskCache: Sendable {
         path = self.directory.path
         readOnlyPaths = readOnlyDirectories.map { $0.standardizedFileURL.path }
         sidecarPath = path + "/.metadata"
+        sharedSize = DiskCacheSharedSize(directory: path)
         self.forcesSidecarMetadata = forcesSidecarMetadata
         maintenanceQueue = DispatchQueue(label: "SwiftWebImage.DiskCache.maintenance", qos: .utility)
         let hasSidecars = forcesSidecarMetadata || FileManager.default.fileExists(atPath: sidecarPath)
@@ -221,11 +226,15 @@ public final class DiskCache: Sendable {
     }
 
     private func recordChange(_ change: Int) {
+        // Other processes' stores count too: the folder's shared total decides.
+        let sharedTotal = maxSize > 0 ? sharedSize.add(change) : nil
         let startsTrim = accounting.withLockedValue { state in
             state.changeSinceScan += change
-            guard let size = state.size else { return false }
-            state.size = size + change
-            guard maxSize > 0, size + change > maxSize, !state.isTrimScheduled else { return false }
+            if let size = state.size {
+                state.size = size + change
+            }
+            let total = max(state.size ?? 0, sharedTotal ?? 0)
+            guard maxSize > 0, total > maxSize, !state.isTrimScheduled else { return false }
             state.isTrimScheduled = true
             return true
         }
