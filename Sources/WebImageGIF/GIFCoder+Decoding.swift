@@ -11,6 +11,10 @@ extension GIFCoder {
         let outputSize = options.targetSize(forSource: canvasSize, frameCount: frameCount)
 
         var canvas = GIFCanvas(size: canvasSize)
+        // A thumbnail is kept up to date where frames change, not resized whole per frame.
+        var thumbnail = outputSize != canvasSize ? IncrementalResizer(source: canvasSize, destination: outputSize) : nil
+        // The area the last frame's disposal changed, which the next output must redo.
+        var disposed: (columns: Range<Int>, rows: Range<Int>)?
         var frames: [ImageFrame] = []
         var loopCount: Int?
         var control = GIFGraphicControl()
@@ -41,11 +45,19 @@ extension GIFCoder {
                     isTruncated = true
                 }
                 if rowsDrawn > 0 || !isTruncated {
-                    let bitmap = Bitmap(width: canvas.width, height: canvas.height, pixels: canvas.pixels)
-                    frames.append(ImageFrame(bitmap: bitmap.resized(to: outputSize), duration: control.duration))
+                    let bitmap: Bitmap
+                    if thumbnail != nil {
+                        let area = Self.covering(frame.area, disposed)
+                        thumbnail!.update(from: canvas.pixels, changedColumns: area.columns, changedRows: area.rows)
+                        bitmap = thumbnail!.bitmap
+                    } else {
+                        bitmap = Bitmap(width: canvas.width, height: canvas.height, pixels: canvas.pixels)
+                    }
+                    frames.append(ImageFrame(bitmap: bitmap, duration: control.duration))
                 }
                 if isTruncated || options.firstFrameOnly { break reading }
                 canvas.dispose(frame, control: control)
+                disposed = control.disposal == .keep ? nil : frame.area
                 control = GIFGraphicControl()
             }
         }
@@ -109,6 +121,20 @@ extension GIFCoder {
                 continue
             }
         }
+    }
+
+    /// The smallest rectangle covering `area` and `other`.
+    private static func covering(
+        _ area: (columns: Range<Int>, rows: Range<Int>),
+        _ other: (columns: Range<Int>, rows: Range<Int>)?
+    ) -> (columns: Range<Int>, rows: Range<Int>) {
+        guard let other else { return area }
+        func spanning(_ a: Range<Int>, _ b: Range<Int>) -> Range<Int> {
+            if a.isEmpty { return b }
+            if b.isEmpty { return a }
+            return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
+        }
+        return (spanning(area.columns, other.columns), spanning(area.rows, other.rows))
     }
 
     /// Refuses a frame whose pixel data, or whose place among the output frames, would

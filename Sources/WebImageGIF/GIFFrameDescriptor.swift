@@ -16,6 +16,11 @@ struct GIFFrameDescriptor {
     /// past the colour map (or every index, without any map) are transparent black (0).
     var colorTable: [UInt32]
 
+    /// The rectangle the image covers on the canvas, as the file declares it.
+    var area: (columns: Range<Int>, rows: Range<Int>) {
+        (left..<left + max(0, width), top..<top + max(0, height))
+    }
+
     /// The rows of the image in the order they are stored: top to bottom, or by pass
     /// when interlaced (rows 0, 8, 16…, then 4, 12…, then 2, 6…, then 1, 3…).
     var storedRowOrder: [Int] {
