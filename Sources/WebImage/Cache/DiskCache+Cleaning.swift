@@ -92,11 +92,11 @@ extension DiskCache {
         let sharedTotal = sharedAtScan.flatMap { before in sharedSize.update { size + $0 - before } }
         // Stores made during the scan may have pushed the folder past the limit again.
         let trimsAgain = accounting.withLockedValue { state in
-            let total = max(size + state.changeSinceScan, sharedTotal ?? 0)
+            let total = size + state.changeSinceScan
             let grewMeanwhile = state.changeSinceScan > 0
             state.size = total
             state.changeSinceScan = 0
-            state.isTrimScheduled = grewMeanwhile && maxSize > 0 && total > maxSize
+            state.isTrimScheduled = grewMeanwhile && maxSize > 0 && max(total, sharedTotal ?? 0) > maxSize
             return state.isTrimScheduled
         }
         if trimsAgain {
