@@ -58,7 +58,8 @@ struct ImageDownloaderDeadlineTests {
             drip.stop()
             #expect(response.error?.code == .deadlineExceeded)
             #expect(!harness.manager.isFailedURL(url))
-            #expect(!harness.downloader.shouldBlockFailedURL(url, error: try #require(response.error)))
+            let error = try #require(response.error)
+            #expect(!harness.downloader.shouldBlockFailedURL(url, error: error))
         }
     }
 }
