@@ -124,12 +124,18 @@ enum FileSystem {
         return error("cannot remove \(path)")
     }
 
-    /// Creates the folder at `path` and its parents.
+    /// Creates the folder at `path` and its parents; the error gives the system's reason.
     static func createDirectory(atPath path: String) throws(ImageError) {
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw ImageError(.fileSystem, "cannot create the folder \(path): \(error.localizedDescription)")
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            guard mkdir(prefix, 0o755) == 0 || errno == EEXIST else {
+                throw error("cannot create the folder \(path)")
+            }
+        }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw ImageError(.fileSystem, "cannot create the folder \(path): \(String(cString: strerror(ENOTDIR)))")
         }
     }
 
