@@ -79,7 +79,7 @@ final class ProgressBar: Sendable {
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: ProgressBar.width - filled)
         var line = "\r\u{1B}[2K\(title) [\(bar)] \(state.completed)/\(total)"
         if state.bytes > 0 { line += "  \(Terminal.megabytes(state.bytes))" }
-        if state.partials > 0 { line += "  \(state.partials) partial" }
+        if state.partials > 0 { line += "  \(state.partials) partial images" }
         Terminal.writeError(line + ending)
     }
 }
