@@ -6,6 +6,11 @@ let package = Package(
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
+        // The coders alone, for Fuzz/ (which must not build the HTTP stack).
+        .library(name: "WebImageJPEG", targets: ["WebImageJPEG"]),
+        .library(name: "WebImagePNG", targets: ["WebImagePNG"]),
+        .library(name: "WebImageGIF", targets: ["WebImageGIF"]),
+        .library(name: "WebImageWebP", targets: ["WebImageWebP"]),
         .library(name: "WebImageTerminal", targets: ["WebImageTerminal"]),
         .executable(name: "webimage", targets: ["webimage"]),
         .library(name: "LoopbackHTTPServer", targets: ["LoopbackHTTPServer"]),

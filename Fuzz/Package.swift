@@ -12,7 +12,13 @@ let package = Package(
     targets: [
         .target(
             name: "FuzzSupport",
-            dependencies: [.product(name: "WebImage", package: "SwiftWebImage")]
+            dependencies: [
+                .product(name: "WebImageCore", package: "SwiftWebImage"),
+                .product(name: "WebImageJPEG", package: "SwiftWebImage"),
+                .product(name: "WebImagePNG", package: "SwiftWebImage"),
+                .product(name: "WebImageGIF", package: "SwiftWebImage"),
+                .product(name: "WebImageWebP", package: "SwiftWebImage"),
+            ]
         ),
         .executableTarget(name: "FuzzJPEG", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "FuzzPNG", dependencies: ["FuzzSupport"]),

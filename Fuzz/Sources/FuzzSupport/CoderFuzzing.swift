@@ -1,5 +1,9 @@
 import Foundation
-@_exported import WebImage
+@_exported import WebImageCore
+@_exported import WebImageGIF
+@_exported import WebImageJPEG
+@_exported import WebImagePNG
+@_exported import WebImageWebP
 
 /// What every fuzz target does with one input: decode it as a whole, as a thumbnail and
 /// as its first frame, and, for a progressive coder, decode its first half as a partial

@@ -5,11 +5,11 @@
 /// The arithmetic is ``Bitmap/resized(to:)``'s, step for step, so after each update the
 /// output equals resizing the whole source; the cost of an update follows the changed
 /// area, not the source's.
-struct IncrementalResizer {
+package struct IncrementalResizer {
     /// The size of the source.
-    let sourceSize: PixelSize
+    package let sourceSize: PixelSize
     /// The size of the output.
-    let size: PixelSize
+    package let size: PixelSize
     private let columns: ResamplingWeights
     private let rows: ResamplingWeights
     /// The first pass: every source row at the output's width, premultiplied, as floats.
@@ -18,7 +18,7 @@ struct IncrementalResizer {
     private var pixels: [UInt8]
 
     /// A resizer from `source` to `destination`, whose source starts fully transparent.
-    init(source: PixelSize, destination: PixelSize) {
+    package init(source: PixelSize, destination: PixelSize) {
         sourceSize = source
         size = destination
         columns = ResamplingWeights(source: source.width, destination: destination.width)
@@ -29,13 +29,13 @@ struct IncrementalResizer {
     }
 
     /// The output as it stands.
-    var bitmap: Bitmap {
+    package var bitmap: Bitmap {
         Bitmap(width: size.width, height: size.height, pixels: pixels)
     }
 
     /// Recomputes the output where the source (`source`, RGBA8 of ``sourceSize``) changed
     /// within `changedColumns` × `changedRows` (clipped to the source).
-    mutating func update(from source: [UInt8], changedColumns: Range<Int>, changedRows: Range<Int>) {
+    package mutating func update(from source: [UInt8], changedColumns: Range<Int>, changedRows: Range<Int>) {
         let sourceColumns = changedColumns.clamped(to: 0..<sourceSize.width)
         let sourceRows = changedRows.clamped(to: 0..<sourceSize.height)
         guard !sourceColumns.isEmpty, !sourceRows.isEmpty else { return }
