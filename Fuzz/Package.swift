@@ -11,7 +11,7 @@ import PackageDescription
 let package = Package(
     name: "SwiftWebImageFuzz",
     dependencies: [
-        .package(name: "SwiftWebImage", path: ".."),
+        .package(name: "SwiftWebImage", path: "..")
     ],
     targets: [
         .target(

@@ -54,13 +54,13 @@ struct AnimationWorkBudgetTests {
     static func gif(screen: Int, frames: Int) -> Data {
         var bytes = Array("GIF89a".utf8)
         let side = [UInt8(screen & 0xFF), UInt8(screen >> 8)]
-        bytes += side + side + [0x80, 0, 0] // a global table of two colours
+        bytes += side + side + [0x80, 0, 0]  // a global table of two colours
         bytes += [0, 0, 0, 255, 255, 255]
         bytes += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [3, 1, 0, 0, 0]
         for _ in 0..<frames {
-            bytes += [0x21, 0xF9, 4, 0, 2, 0, 0, 0] // graphic control: 0.02 s
-            bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0] // a 1×1 image at the origin
-            bytes += [2, 2, 0x44, 0x01, 0] // LZW: clear, colour 0, end
+            bytes += [0x21, 0xF9, 4, 0, 2, 0, 0, 0]  // graphic control: 0.02 s
+            bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0]  // a 1×1 image at the origin
+            bytes += [2, 2, 0x44, 0x01, 0]  // LZW: clear, colour 0, end
         }
         bytes.append(0x3B)
         return Data(bytes)

@@ -8,7 +8,10 @@ import Testing
 struct ImageDownloaderDeadlineTests {
     @Test func aBodyDrippingOneBytePerSecondFailsAtTheDeadline() async throws {
         // The silence timeout (5 s) never trips: a byte arrives every second. The deadline does.
-        try await withDownloader(configure: { $0.downloadTimeout = 5; $0.downloadDeadline = 3 }) { server, downloader, _ in
+        try await withDownloader(configure: {
+            $0.downloadTimeout = 5
+            $0.downloadDeadline = 3
+        }) { server, downloader, _ in
             let drip = Drip(server: server, path: "/drip", interval: .seconds(1))
             // The failure is timed where the downloader delivers it, on a queue of the
             // test's own, so a busy cooperative pool cannot delay the reading.
@@ -62,7 +65,10 @@ struct ImageDownloaderDeadlineTests {
     }
 
     @Test func aPassedDeadlineIsTransientAndNotBlacklisted() async throws {
-        try await ManagerTestHarness.run(configure: { $0.downloadTimeout = 5; $0.downloadDeadline = 0.5 }) { harness in
+        try await ManagerTestHarness.run(configure: {
+            $0.downloadTimeout = 5
+            $0.downloadDeadline = 0.5
+        }) { harness in
             let drip = Drip(server: harness.server, path: "/slow.png", interval: .milliseconds(200))
             let url = harness.url("/slow.png")
             let response = await harness.load(url)

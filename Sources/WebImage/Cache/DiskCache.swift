@@ -12,7 +12,7 @@ import NIOConcurrencyHelpers
 /// The cache keeps a running total of its size: opening it starts a scan in the
 /// background (it never delays the first lookup), and each store adds its bytes. With a
 /// ``maxSize``, the total is also kept in the folder, under a file lock, for every
-/// process that writes there (see ``DiskCacheSharedSize``), so that several processes
+/// process that writes there (a `.size` file changed under `flock`), so that several processes
 /// filling one folder see each other's stores. When a store pushes the total past
 /// ``maxSize``, a background trim runs SDWebImage's cleaning — expired entries first, then
 /// the oldest until the folder is under half of ``maxSize`` — and measures the folder,

@@ -7,7 +7,7 @@ extension DownloadOperation {
     func scheduleDeadline() {
         state.withLockedValue { state in
             guard state.phase == .running, let start = state.transferStart,
-                  let earliest = state.handlers.values.compactMap({ deadline(of: $0, from: start) }).min()
+                let earliest = state.handlers.values.compactMap({ deadline(of: $0, from: start) }).min()
             else { return }
             if let armed = state.deadlineTimer {
                 // One timer at a time: keep it when it fires no later than needed.
