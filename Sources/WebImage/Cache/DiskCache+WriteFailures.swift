@@ -15,7 +15,7 @@ extension DiskCache {
     /// When the store pushes the folder past ``maxSize``, a trim starts in the background.
     /// A failure is reported to ``writeFailureHandler`` as well as thrown.
     ///
-    /// - Throws: ``ImageError/Code/fileSystem`` when the file cannot be written.
+    /// - Throws: `ImageError.Code.fileSystem` when the file cannot be written.
     public func store(_ data: Data, forKey key: String, metadata: DiskCacheEntryMetadata? = nil) throws(ImageError) {
         do {
             try writeEntry(data, forKey: key, metadata: metadata)

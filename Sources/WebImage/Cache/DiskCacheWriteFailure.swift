@@ -16,6 +16,6 @@ public struct DiskCacheWriteFailure: Sendable {
     public let operation: Operation
     /// The cache's folder.
     public let directory: URL
-    /// Why it failed (``ImageError/Code/fileSystem``, with the system's reason).
+    /// Why it failed (`ImageError.Code.fileSystem`, with the system's reason).
     public let error: ImageError
 }

@@ -21,7 +21,7 @@ extension DownloadOperation {
         }
     }
 
-    /// Fails the callers whose deadline has passed with ``ImageError/Code/deadlineExceeded``
+    /// Fails the callers whose deadline has passed with `ImageError.Code.deadlineExceeded`
     /// (the transfer stops when none is left), then arms the timer for the next deadline.
     private func expireOverdueHandlers() {
         let now = NIODeadline.now()

@@ -21,7 +21,7 @@ public struct ImageDownloaderConfig: Sendable {
     public var downloadTimeout: TimeInterval = 15
     /// How long a download may take in all, from the start of its transfer to the end of
     /// its body (redirects included), however steadily data arrives, before it fails with
-    /// ``ImageError/Code/deadlineExceeded``; 0 or less means no deadline. A request may
+    /// `ImageError.Code.deadlineExceeded`; 0 or less means no deadline. A request may
     /// set its own (``ImageLoadRequest/downloadDeadline``).
     public var downloadDeadline: TimeInterval = 60
     /// Which queued download starts next among those of one priority.

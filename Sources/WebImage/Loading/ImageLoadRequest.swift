@@ -28,7 +28,7 @@ public struct ImageLoadRequest: Sendable {
     /// the bytes, such as a prefetch into the disk cache).
     public var decodesImage: Bool
     /// How long this caller waits for the transfer in all before its load fails with
-    /// ``ImageError/Code/deadlineExceeded``; the downloader's
+    /// `ImageError.Code.deadlineExceeded`; the downloader's
     /// ``ImageDownloaderConfig/downloadDeadline`` when `nil`, no deadline when 0 or less.
     /// Callers sharing a transfer keep their own deadlines; the transfer stops when the
     /// last of them gives up.

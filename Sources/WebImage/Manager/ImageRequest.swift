@@ -33,7 +33,7 @@ public struct ImageRequest: Sendable {
     /// changed the image (none by default, as in SDWebImage).
     public var originalStoreCacheType: ImageCacheType
     /// How long the download may take in all before the load fails with
-    /// ``ImageError/Code/deadlineExceeded``; the downloader's
+    /// `ImageError.Code.deadlineExceeded`; the downloader's
     /// ``ImageDownloaderConfig/downloadDeadline`` when `nil`.
     public var downloadDeadline: TimeInterval?
 
