@@ -103,3 +103,25 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: - BMP and ICO (always built) and TIFF (the `TIFF` trait, on by default)
+
+package.traits.formUnion([
+    .default(enabledTraits: ["TIFF"]),
+    .init(name: "TIFF", description: "Decode and encode TIFF with the system's libtiff (apt: libtiff-dev)."),
+])
+package.products += [
+    .library(name: "WebImageBMP", targets: ["WebImageBMP"]),
+    .library(name: "WebImageTIFF", targets: ["WebImageTIFF"]),
+]
+package.targets += [
+    .target(name: "WebImageBMP", dependencies: ["WebImage"]),
+    .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+    .target(name: "WebImageTIFF", dependencies: ["WebImage", "CTIFF"]),
+]
+for name in ["webimage", "WebImageTests"] {
+    package.targets.first { $0.name == name }?.dependencies += [
+        "WebImageBMP",
+        .target(name: "WebImageTIFF", condition: .when(traits: ["TIFF"])),
+    ]
+}

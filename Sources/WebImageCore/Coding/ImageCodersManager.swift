@@ -90,6 +90,27 @@ public final class ImageCodersManager: Sendable {
         return image.hasAlpha ? .png : .jpeg
     }
 
+    /// The formats some registered coder decodes or encodes, in ``ImageFormat`` order.
+    public var supportedFormats: [ImageFormatSupport] {
+        let coders = self.coders
+        return ImageFormat.allCases.compactMap { format in
+            let decodes = coders.contains { $0.decodableFormats.contains(format) }
+            let encodes = coders.contains { $0.canEncode(to: format) }
+            return decodes || encodes ? ImageFormatSupport(format: format, decodes: decodes, encodes: encodes) : nil
+        }
+    }
+
+    /// The formats some registered coder decodes, in ``ImageFormat`` order.
+    public var decodableFormats: [ImageFormat] {
+        supportedFormats.filter(\.decodes).map(\.format)
+    }
+
+    /// An HTTP `Accept` value naming the media types of ``decodableFormats``, then
+    /// `*/*;q=0.8`, so a server that negotiates sends only what can be decoded.
+    public var acceptHeaderValue: String {
+        (decodableFormats.compactMap(\.mimeType) + ["*/*;q=0.8"]).joined(separator: ",")
+    }
+
     /// Whether any registered coder writes `format`.
     public func canEncode(to format: ImageFormat) -> Bool {
         coders.contains { $0.canEncode(to: format) }

@@ -1,0 +1,92 @@
+import CTIFF
+import WebImage
+
+/// Reads the pages of one TIFF through libtiff's RGBA interface, which handles every
+/// photometric interpretation, bit depth, layout and compression libtiff knows.
+struct TIFFPageReader {
+    /// The bytes, wrapped for libtiff.
+    let stream: TIFFMemoryStream
+    /// Limits, page selection and output size.
+    let options: ImageDecodeOptions
+
+    /// Decodes the first page, or every page, into an image.
+    ///
+    /// A page after the first that libtiff cannot read ends the image there; a first page
+    /// that it cannot read is an error.
+    func readImage() throws(ImageError) -> Image {
+        guard let tiff = stream.open(mode: "r", maxAllocation: options.maxTotalBytes) else {
+            throw ImageError(.badImageData, stream.lastError(or: "libtiff could not open the TIFF"))
+        }
+        defer { TIFFClose(tiff) }
+        let pageCount = options.firstFrameOnly ? 1 : max(1, Int(TIFFNumberOfDirectories(tiff)))
+        var frames: [ImageFrame] = []
+        var target: PixelSize?
+        for index in 0..<pageCount {
+            do throws(ImageError) {
+                guard index == 0 || TIFFSetDirectory(tiff, tdir_t(index)) == 1 else {
+                    throw ImageError(.badImageData, stream.lastError(or: "libtiff could not read page \(index + 1)"))
+                }
+                let bitmap = try readPage(tiff, pagesSoFar: frames.count, pageCount: pageCount)
+                let size = target ?? options.targetSize(forSource: bitmap.size, frameCount: pageCount)
+                target = size
+                frames.append(ImageFrame(bitmap: bitmap.resized(to: size)))
+            } catch {
+                if frames.isEmpty || error.code == .imageTooLarge { throw error }
+                break
+            }
+        }
+        return Image(frames: frames, scale: options.scaleFactor ?? 1, format: .tiff)
+    }
+
+    /// Decodes the current page as upright RGBA8 with straight alpha.
+    private func readPage(_ tiff: OpaquePointer, pagesSoFar: Int, pageCount: Int) throws(ImageError) -> Bitmap {
+        var width: UInt32 = 0, height: UInt32 = 0
+        guard ctiff_get_uint32(tiff, UInt32(TIFFTAG_IMAGEWIDTH), &width) == 1,
+              ctiff_get_uint32(tiff, UInt32(TIFFTAG_IMAGELENGTH), &height) == 1
+        else { throw ImageError(.badImageData, stream.lastError(or: "the TIFF page has no size")) }
+        let size = PixelSize(width: Int(width), height: Int(height))
+        try options.checkAllocation(size, frameCount: pagesSoFar + 1)
+        var orientation: UInt16 = 1
+        _ = ctiff_get_uint16(tiff, UInt32(TIFFTAG_ORIENTATION), &orientation)
+        if !(1...8).contains(orientation) { orientation = 1 }
+
+        var reason = [CChar](repeating: 0, count: 1024)
+        guard TIFFRGBAImageOK(tiff, &reason) == 1 else {
+            throw ImageError(.unsupportedFormat, "libtiff cannot convert this TIFF page to RGBA: \(String(cString: reason))")
+        }
+        let byteCount = size.width * size.height * 4
+        var succeeded = false
+        var pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+            let raster = UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: UInt32.self)
+            // Asking for the page's own orientation makes libtiff copy rows as stored; the
+            // orientation is then applied below, including the transposing ones (5–8).
+            succeeded = TIFFReadRGBAImageOriented(tiff, width, height, raster, Int32(orientation), 1) == 1
+            if !succeeded {
+                UnsafeMutableRawBufferPointer(buffer).initializeMemory(as: UInt8.self, repeating: 0)
+            }
+            initialized = byteCount
+        }
+        guard succeeded else {
+            throw ImageError(.badImageData, stream.lastError(or: "libtiff could not decode the TIFF page"))
+        }
+        TIFFPageReader.unpremultiply(&pixels)
+        let bitmap = Bitmap(width: size.width, height: size.height, pixels: pixels)
+        return orientation == 1 ? bitmap : bitmap.oriented(ImageOrientation(exifValue: Int(orientation)))
+    }
+
+    /// libtiff's RGBA output premultiplies colour by alpha; ``Bitmap`` keeps it straight.
+    static func unpremultiply(_ pixels: inout [UInt8]) {
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            var index = 0
+            while index < buffer.count {
+                let alpha = UInt32(buffer[index + 3])
+                if alpha != 255 && alpha != 0 {
+                    for channel in index..<index + 3 {
+                        buffer[channel] = UInt8(min(255, (UInt32(buffer[channel]) * 255 + alpha / 2) / alpha))
+                    }
+                }
+                index += 4
+            }
+        }
+    }
+}
