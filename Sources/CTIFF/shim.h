@@ -1,5 +1,3 @@
-#include <stdarg.h>
-#include <stdio.h>
 #include <tiffio.h>
 
 /* TIFFGetField and TIFFSetField are variadic, which Swift cannot call: these wrappers
@@ -27,28 +25,4 @@ static inline int ctiff_set_uint16(TIFF *tiff, uint32_t tag, uint16_t value) {
 
 static inline int ctiff_set_extra_samples(TIFF *tiff, uint16_t count, const uint16_t *types) {
     return TIFFSetField(tiff, TIFFTAG_EXTRASAMPLES, count, types);
-}
-
-/* Per-handle diagnostics (libtiff 4.5's TIFFOpenOptions): errors are written into the
-   caller's buffer of CTIFF_MESSAGE_CAPACITY bytes and warnings are dropped, so libtiff
-   never prints to stderr. Returning 1 tells libtiff the message was handled. */
-
-enum { CTIFF_MESSAGE_CAPACITY = 512 };
-
-static inline int ctiff_record_error(TIFF *tiff, void *buffer, const char *module, const char *format, va_list arguments) {
-    (void)tiff;
-    (void)module;
-    if (buffer != NULL) {
-        vsnprintf((char *)buffer, CTIFF_MESSAGE_CAPACITY, format, arguments);
-    }
-    return 1;
-}
-
-static inline int ctiff_ignore_warning(TIFF *tiff, void *buffer, const char *module, const char *format, va_list arguments) {
-    (void)tiff;
-    (void)buffer;
-    (void)module;
-    (void)format;
-    (void)arguments;
-    return 1;
 }

@@ -18,11 +18,15 @@ struct BMPChannelMask: Sendable, Equatable {
     /// Whether the mask selects no bits.
     var isEmpty: Bool { mask == 0 }
 
-    /// The channel of `pixel` scaled to 0…255, rounding to the nearest value.
+    /// The channel of `pixel` scaled to 0…255: a channel of up to 8 bits is scaled and
+    /// rounded to the nearest value, a wider one keeps its top 8 bits.
     @inline(__always)
     func value(in pixel: UInt32) -> UInt8 {
         guard maximum != 0 else { return 0 }
-        let raw = UInt64((pixel & mask) >> shift)
-        return UInt8(truncatingIfNeeded: (raw * 255 + UInt64(maximum) / 2) / UInt64(maximum))
+        let raw = (pixel & mask) >> shift
+        if maximum > 0xFF {
+            return UInt8(truncatingIfNeeded: raw >> (UInt32.bitWidth - maximum.leadingZeroBitCount - 8))
+        }
+        return UInt8(truncatingIfNeeded: (raw * 255 + maximum / 2) / maximum)
     }
 }

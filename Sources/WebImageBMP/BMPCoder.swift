@@ -52,10 +52,13 @@ public struct BMPCoder: ImageCoder {
         guard let fileSize = reader.uint32(at: 2), let pixelOffset = reader.uint32(at: 10) else {
             throw ImageError(.badImageData, "the BMP file header is truncated")
         }
-        let header = try BMPHeader(reading: reader, at: 14)
+        let header = try BMPHeader(reading: reader, at: 14, pixelOffset: Int(pixelOffset))
         try options.checkAllocation(header.size)
         try checkDeclaredSizes(header, fileSize: Int(fileSize), pixelOffset: Int(pixelOffset), byteCount: reader.bytes.count)
-        return try BMPPixelDecoder(header: header, reader: reader, pixelOffset: Int(pixelOffset)).decode().bitmap
+        // An offset that points into the headers or the palette is wrong; the pixels
+        // then start where the palette ends, as in files whose offset was never filled in.
+        let start = Int(pixelOffset) < header.paletteEnd ? header.paletteEnd : Int(pixelOffset)
+        return try BMPPixelDecoder(header: header, reader: reader, pixelOffset: start).decode().bitmap
     }
 
     /// Refuses a file whose header claims a file or pixel-data size far larger than the

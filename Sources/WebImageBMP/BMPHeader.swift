@@ -29,13 +29,16 @@ struct BMPHeader: Sendable {
 
     /// Reads the info header that starts at `start` in `reader`.
     ///
-    /// - Parameter isIconPayload: the header comes from an ICO or CUR entry, whose declared
-    ///   height covers the colour image and the mask below it.
+    /// - Parameters:
+    ///   - pixelOffset: where the file header says the pixels start, if it says; a colour
+    ///     table ends there at the latest (OS/2 1.x headers give no colour count).
+    ///   - isIconPayload: the header comes from an ICO or CUR entry, whose declared
+    ///     height covers the colour image and the mask below it.
     /// - Throws: ``ImageError/Code/badImageData`` for a header that is truncated, of an
     ///   unknown version, or inconsistent (planes other than 1, an unknown depth or
     ///   compression, an empty or negative width, a palette larger than the depth allows,
     ///   a missing channel mask, run-length data stored top-down).
-    init(reading reader: LittleEndianReader, at start: Int, isIconPayload: Bool = false) throws(ImageError) {
+    init(reading reader: LittleEndianReader, at start: Int, pixelOffset: Int? = nil, isIconPayload: Bool = false) throws(ImageError) {
         guard let rawSize = reader.uint32(at: start) else { throw BMPHeader.truncated }
         let size = Int(rawSize)
         let isCore = size == 12
@@ -93,6 +96,12 @@ struct BMPHeader: Sendable {
             throw ImageError(.badImageData, "the BMP stores run-length data top-down, which the format forbids")
         }
         imageSize = Int(field(20))
+        let (horizontalDensity, verticalDensity) = (UInt64(field(24)), UInt64(field(28)))
+        guard horizontalDensity == 0 || verticalDensity == 0
+            || max(horizontalDensity, verticalDensity) <= 1000 * min(horizontalDensity, verticalDensity)
+        else {
+            throw ImageError(.badImageData, "the BMP's pixel densities differ by more than a thousandfold")
+        }
 
         var masksEnd = start + size
         if compression == .bitFields {
@@ -117,6 +126,9 @@ struct BMPHeader: Sendable {
             green = BMPChannelMask(masks[1])
             blue = BMPChannelMask(masks[2])
             alpha = BMPChannelMask(hasAlphaMask ? masks[3] : 0)
+        } else if bitsPerPixel == 32, size >= 56, field(52) != 0 {
+            // Version 4 and 5 headers name an alpha mask that applies to plain 32-bit pixels too.
+            (red, green, blue, alpha) = (BMPChannelMask(0xFF_0000), BMPChannelMask(0xFF00), BMPChannelMask(0xFF), BMPChannelMask(field(52)))
         } else if bitsPerPixel == 16 {
             (red, green, blue, alpha) = (BMPChannelMask(0x7C00), BMPChannelMask(0x03E0), BMPChannelMask(0x001F), BMPChannelMask(0))
         } else {
@@ -138,7 +150,8 @@ struct BMPHeader: Sendable {
             colorCount = 0
         }
         let entrySize = isCore ? 3 : 4
-        let available = max(0, (reader.bytes.count - masksEnd) / entrySize)
+        let tableEnd = pixelOffset.map { $0 > masksEnd ? min($0, reader.bytes.count) : reader.bytes.count } ?? reader.bytes.count
+        let available = max(0, (tableEnd - masksEnd) / entrySize)
         let count = min(colorCount, available)
         var palette: [RGBA8] = []
         palette.reserveCapacity(count)

@@ -29,8 +29,10 @@ struct BMPPixelDecoder {
     private func decodeRows(into pixels: inout [UInt8]) throws(ImageError) -> Int {
         let width = header.width, height = header.height
         guard let stride = header.bytesPerRow else { throw ImageError(.badImageData, "the BMP's rows are too long") }
+        // The last row needs its pixels, not its padding: some writers drop it.
         let (total, overflow) = stride.multipliedReportingOverflow(by: height)
-        guard !overflow, total <= reader.bytes.count - pixelOffset else {
+        let needed = total - stride + (width * header.bitsPerPixel + 7) / 8
+        guard !overflow, needed <= reader.bytes.count - pixelOffset else {
             throw ImageError(.badImageData, "the BMP's pixel data is truncated")
         }
         let bytes = reader.bytes
@@ -87,16 +89,20 @@ struct BMPPixelDecoder {
         guard !badIndex else {
             throw ImageError(.badImageData, "the BMP uses a colour index past the end of its palette")
         }
-        return pixelOffset + total
+        return min(pixelOffset + total, reader.bytes.count)
     }
 
-    /// Run-length data (RLE4, RLE8, RLE24), stored bottom-up. Pixels the data skips stay
-    /// transparent; runs longer than a row are cut at its end.
+    /// Run-length data (RLE4, RLE8, RLE24), stored bottom-up. Pixels the data skips are
+    /// opaque black (BMP Suite also allows transparent; image-rs's references are black);
+    /// runs longer than a row are cut at its end.
     private func decodeRunLength(into pixels: inout [UInt8]) throws(ImageError) -> Int {
         let bytes = reader.bytes
         let width = header.width, height = header.height
         let compression = header.compression
         let palette = header.palette
+        pixels.withUnsafeMutableBufferPointer { output in
+            for index in stride(from: 3, to: output.count, by: 4) { output[index] = 255 }
+        }
         var offset = pixelOffset
         var x = 0, row = 0
         var failure: String?

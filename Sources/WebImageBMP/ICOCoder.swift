@@ -39,7 +39,12 @@ public struct ICOCoder: ImageCoder {
         let entry = try data.withUnsafeBytes { bytes in
             Result { () throws(ImageError) in try ICOCoder.chosenEntry(LittleEndianReader(bytes: bytes), options: options) }
         }.get()
-        let payload = data.subdata(in: data.startIndex + entry.offset..<data.startIndex + entry.offset + entry.byteCount)
+        // An entry is read within its stated size, unless that is too small to hold even
+        // an info header: then the writer left it unfilled, and the entry runs to the end
+        // of the file (each decoder stops where its own format ends).
+        let start = data.startIndex + entry.offset
+        let end = entry.byteCount < 40 ? data.endIndex : start + entry.byteCount
+        let payload = data.subdata(in: start..<end)
         let bitmap: Bitmap
         if ImageFormat(sniffing: payload) == .png {
             bitmap = try decodePNG(payload, options: options)
@@ -73,7 +78,8 @@ public struct ICOCoder: ImageCoder {
             guard let entry = ICODirectoryEntry(reading: reader, at: 6 + 16 * index, isCursor: type == 2) else {
                 throw ImageError(.badImageData, "the icon directory is truncated")
             }
-            if entry.byteCount > 0, entry.offset >= 6, entry.offset <= reader.bytes.count - entry.byteCount {
+            if entry.offset >= 6 + 16 * Int(count), entry.offset < reader.bytes.count,
+               entry.byteCount <= reader.bytes.count - entry.offset {
                 entries.append(entry)
             }
         }

@@ -13,19 +13,21 @@ final class TIFFMemoryStream {
     private(set) var written: [UInt8] = []
     /// The current read or write position.
     private var position = 0
+    /// The room for libtiff's last error message, NUL included.
+    private static let messageCapacity = 512
     /// libtiff's last error message, NUL-terminated.
-    let message = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CTIFF_MESSAGE_CAPACITY))
+    private let message = UnsafeMutablePointer<CChar>.allocate(capacity: TIFFMemoryStream.messageCapacity)
 
     /// A stream that reads `bytes`, which must outlive it.
     init(reading bytes: UnsafeRawBufferPointer) {
         source = bytes
-        message.initialize(repeating: 0, count: Int(CTIFF_MESSAGE_CAPACITY))
+        message.initialize(repeating: 0, count: TIFFMemoryStream.messageCapacity)
     }
 
     /// A stream that collects what libtiff writes.
     init() {
         source = nil
-        message.initialize(repeating: 0, count: Int(CTIFF_MESSAGE_CAPACITY))
+        message.initialize(repeating: 0, count: TIFFMemoryStream.messageCapacity)
     }
 
     deinit {
@@ -37,14 +39,21 @@ final class TIFFMemoryStream {
         message.pointee == 0 ? fallback : String(cString: message)
     }
 
-    /// Opens a libtiff handle on this stream in `mode` ("r" or "w"), with diagnostics
-    /// routed to ``message`` and no single allocation larger than `maxAllocation`.
+    /// Opens a libtiff handle on this stream in `mode` ("r" or "w"), with no single
+    /// allocation larger than `maxAllocation`. Errors are written into ``message`` and
+    /// warnings dropped: the handlers return 1, which tells libtiff they were handled, so
+    /// it prints nothing.
     func open(mode: String, maxAllocation: Int) -> OpaquePointer? {
         guard let options = TIFFOpenOptionsAlloc() else { return nil }
         defer { TIFFOpenOptionsFree(options) }
         TIFFOpenOptionsSetMaxSingleMemAlloc(options, tmsize_t(maxAllocation))
-        TIFFOpenOptionsSetErrorHandlerExtR(options, ctiff_record_error, UnsafeMutableRawPointer(message))
-        TIFFOpenOptionsSetWarningHandlerExtR(options, ctiff_ignore_warning, nil)
+        TIFFOpenOptionsSetErrorHandlerExtR(options, { _, buffer, _, format, arguments in
+            if let buffer, let format, let arguments {
+                _ = vsnprintf(buffer.assumingMemoryBound(to: CChar.self), TIFFMemoryStream.messageCapacity, format, arguments)
+            }
+            return 1
+        }, UnsafeMutableRawPointer(message))
+        TIFFOpenOptionsSetWarningHandlerExtR(options, { _, _, _, _, _ in 1 }, nil)
         let client = Unmanaged.passUnretained(self).toOpaque()
         return TIFFClientOpenExt(
             "memory", mode, client,

@@ -52,7 +52,7 @@ struct TIFFPageReader {
 
         var reason = [CChar](repeating: 0, count: 1024)
         guard TIFFRGBAImageOK(tiff, &reason) == 1 else {
-            throw ImageError(.unsupportedFormat, "libtiff cannot convert this TIFF page to RGBA: \(String(cString: reason))")
+            throw ImageError(.unsupportedFormat, "libtiff cannot convert this TIFF page to RGBA: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         let byteCount = size.width * size.height * 4
         var succeeded = false

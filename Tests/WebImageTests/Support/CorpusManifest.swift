@@ -44,7 +44,7 @@ struct CorpusManifest {
         var field = ""
         var quoted = false
         var previous: Character?
-        for character in text {
+        for character in text.replacingOccurrences(of: "\r\n", with: "\n") {
             if quoted {
                 if character == "\"" {
                     quoted = false
@@ -64,8 +64,6 @@ struct CorpusManifest {
                     rows.append(row)
                     row = []
                     field = ""
-                case "\r":
-                    break
                 default:
                     field.append(character)
                 }

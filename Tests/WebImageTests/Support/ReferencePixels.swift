@@ -4,15 +4,16 @@ import Foundation
 /// Compares decoded pixels with a reference rendering (a PNG from the corpus).
 enum ReferencePixels {
     /// The largest per-channel difference between `bitmap` and `reference`, with fully
-    /// transparent pixels counted equal whatever their colour; `nil` when the sizes differ.
-    static func maximumDifference(_ bitmap: Bitmap, _ reference: Bitmap) -> Int? {
+    /// transparent pixels counted equal whatever their colour (unless alpha is not
+    /// compared); `nil` when the sizes differ.
+    static func maximumDifference(_ bitmap: Bitmap, _ reference: Bitmap, comparingAlpha: Bool = true) -> Int? {
         guard bitmap.size == reference.size else { return nil }
         let a = bitmap.convertedToRGBA8().pixels, b = reference.convertedToRGBA8().pixels
         var worst = 0
         var index = 0
         while index < a.count {
-            if !(a[index + 3] == 0 && b[index + 3] == 0) {
-                for channel in 0..<4 {
+            if !comparingAlpha || !(a[index + 3] == 0 && b[index + 3] == 0) {
+                for channel in 0..<(comparingAlpha ? 4 : 3) {
                     worst = max(worst, abs(Int(a[index + channel]) - Int(b[index + channel])))
                 }
             }
