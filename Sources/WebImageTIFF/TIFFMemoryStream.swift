@@ -34,6 +34,15 @@ final class TIFFMemoryStream {
         message.deallocate()
     }
 
+    /// Forgets the last error, so that ``reportedError`` tells whether the next calls
+    /// reported one.
+    func clearError() {
+        message.pointee = 0
+    }
+
+    /// Whether libtiff reported an error since the stream was opened or last cleared.
+    var reportedError: Bool { message.pointee != 0 }
+
     /// The last error libtiff reported, or `fallback` when it reported none.
     func lastError(or fallback: String) -> String {
         message.pointee == 0 ? fallback : String(cString: message)

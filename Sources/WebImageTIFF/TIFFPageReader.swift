@@ -1,8 +1,9 @@
 import CTIFF
 import WebImage
 
-/// Reads the pages of one TIFF through libtiff's RGBA interface, which handles every
-/// photometric interpretation, bit depth, layout and compression libtiff knows.
+/// Reads the pages of one TIFF: 8- and 16-bit grey and RGB straight from strips and tiles
+/// (``TIFFDirectReader``), everything else through libtiff's RGBA interface, which handles
+/// every photometric interpretation, bit depth, layout and compression libtiff knows.
 struct TIFFPageReader {
     /// The bytes, wrapped for libtiff.
     let stream: TIFFMemoryStream
@@ -35,6 +36,9 @@ struct TIFFPageReader {
                 break
             }
         }
+        if Set(frames.map(\.bitmap.pixelFormat)).count > 1 {
+            frames = frames.map { ImageFrame(bitmap: $0.bitmap.convertedToRGBA8()) }
+        }
         return Image(frames: frames, scale: options.scaleFactor ?? 1, format: .tiff)
     }
 
@@ -50,6 +54,16 @@ struct TIFFPageReader {
         _ = ctiff_get_uint16(tiff, UInt32(TIFFTAG_ORIENTATION), &orientation)
         if !(1...8).contains(orientation) { orientation = 1 }
 
+        // libtiff reports some damage (a broken LZW stream, say) as an error but still
+        // returns the rows it made up; such a page is refused like one it gave up on.
+        stream.clearError()
+        if let layout = TIFFSampleLayout(tiff) {
+            try options.checkAllocation(size, frameCount: pagesSoFar + 1, bytesPerPixel: layout.pixelFormat.bytesPerPixel)
+            guard let bitmap = TIFFDirectReader(tiff: tiff, layout: layout, size: size).read(), !stream.reportedError else {
+                throw readError("libtiff could not decode the TIFF page")
+            }
+            return orientation == 1 ? bitmap : bitmap.oriented(ImageOrientation(exifValue: Int(orientation)))
+        }
         var reason = [CChar](repeating: 0, count: 1024)
         guard TIFFRGBAImageOK(tiff, &reason) == 1 else {
             throw ImageError(.unsupportedFormat, "libtiff cannot convert this TIFF page to RGBA: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
@@ -66,12 +80,17 @@ struct TIFFPageReader {
             }
             initialized = byteCount
         }
-        guard succeeded else {
-            throw ImageError(.badImageData, stream.lastError(or: "libtiff could not decode the TIFF page"))
-        }
+        guard succeeded, !stream.reportedError else { throw readError("libtiff could not decode the TIFF page") }
         TIFFPageReader.unpremultiply(&pixels)
         let bitmap = Bitmap(width: size.width, height: size.height, pixels: pixels)
         return orientation == 1 ? bitmap : bitmap.oriented(ImageOrientation(exifValue: Int(orientation)))
+    }
+
+    /// The error for a page libtiff failed to read: ``ImageError/Code/unsupportedFormat``
+    /// when libtiff says it does not handle the page ("Sorry, …"), else bad data.
+    private func readError(_ fallback: String) -> ImageError {
+        let message = stream.lastError(or: fallback)
+        return ImageError(message.hasPrefix("Sorry") ? .unsupportedFormat : .badImageData, message)
     }
 
     /// libtiff's RGBA output premultiplies colour by alpha; ``Bitmap`` keeps it straight.

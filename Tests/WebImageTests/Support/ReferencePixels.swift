@@ -22,6 +22,17 @@ enum ReferencePixels {
         return worst
     }
 
+    /// The share of pixels whose channels differ by more than a quarter of their range;
+    /// `nil` when the sizes differ.
+    static func differingFraction(_ bitmap: Bitmap, _ reference: Bitmap) -> Double? {
+        guard bitmap.size == reference.size else { return nil }
+        let a = bitmap.convertedToRGBA8().pixels, b = reference.convertedToRGBA8().pixels
+        let differing = stride(from: 0, to: a.count, by: 4).filter { index in
+            (0..<4).contains { abs(Int(a[index + $0]) - Int(b[index + $0])) > 64 }
+        }.count
+        return Double(differing) / Double(max(1, a.count / 4))
+    }
+
     /// The pixels of a reference PNG in the corpus.
     static func load(_ relativePath: String) throws -> Bitmap {
         try PNGCoder().decode(Corpus.data(relativePath), options: ImageDecodeOptions()).bitmap
