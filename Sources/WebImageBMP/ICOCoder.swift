@@ -8,20 +8,10 @@ import WebImage
 /// smallest that covers the thumbnail box (else the largest), then resamples it to the
 /// target size. Entries hold either a BMP without its file header, whose transparency
 /// comes from its alpha channel or from the 1-bit mask stored after it, or a PNG, which
-/// is decoded by the PNG-capable coder of the manager given at creation (the shared
-/// manager by default). Every size is checked against the options' limits first.
+/// ``PNGCoder`` decodes. Every size is checked against the options' limits first.
 public struct ICOCoder: ImageCoder {
-    /// The manager whose PNG coder decodes PNG entries; `nil` means ``ImageCodersManager/shared``.
-    private let payloadCoders: ImageCodersManager?
-
     /// Creates the coder.
-    ///
-    /// - Parameter payloadCoders: the manager whose coders decode PNG entries; the shared
-    ///   manager when `nil`. The coder never asks it about ICO data, so an ICO coder
-    ///   registered in that same manager cannot recurse.
-    public init(payloadCoders: ImageCodersManager? = nil) {
-        self.payloadCoders = payloadCoders
-    }
+    public init() {}
 
     /// The formats this coder decodes: ICO and CUR.
     public var decodableFormats: Set<ImageFormat> { [.ico] }
@@ -94,17 +84,13 @@ public struct ICOCoder: ImageCoder {
         return largest
     }
 
-    /// Decodes a PNG entry with the PNG-capable coder of ``payloadCoders``.
+    /// Decodes a PNG entry at full size (the thumbnail is made from it afterwards).
     private func decodePNG(_ payload: Data, options: ImageDecodeOptions) throws(ImageError) -> Bitmap {
-        let coders = (payloadCoders ?? .shared).coders
-        guard let coder = coders.last(where: { !($0 is ICOCoder) && $0.canDecode(payload) }) else {
-            throw ImageError(.unsupportedFormat, "the icon holds a PNG and no registered coder decodes PNG")
-        }
         var fullSize = options
         fullSize.thumbnailPixelSize = nil
         fullSize.scaleDownLimitBytes = nil
         fullSize.firstFrameOnly = true
-        return try coder.decode(payload, options: fullSize).bitmap.convertedToRGBA8()
+        return try PNGCoder().decode(payload, options: fullSize).bitmap.convertedToRGBA8()
     }
 
     /// Decodes a BMP entry: its colour image, then transparency from the AND mask unless
