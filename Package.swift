@@ -115,11 +115,11 @@ package.products += [
     .library(name: "WebImageTIFF", targets: ["WebImageTIFF"]),
 ]
 package.targets += [
-    .target(name: "WebImageBMP", dependencies: ["WebImage"]),
+    .target(name: "WebImageBMP", dependencies: ["WebImageCore", "WebImagePNG"]),
     .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
-    .target(name: "WebImageTIFF", dependencies: ["WebImage", "CTIFF"]),
+    .target(name: "WebImageTIFF", dependencies: ["WebImageCore", "CTIFF"]),
 ]
-for name in ["webimage", "WebImageTests"] {
+for name in ["WebImage", "WebImageTests"] {
     package.targets.first { $0.name == name }?.dependencies += [
         "WebImageBMP",
         .target(name: "WebImageTIFF", condition: .when(traits: ["TIFF"])),

@@ -1,5 +1,5 @@
 import Foundation
-import WebImage
+import WebImageCore
 
 /// Decodes and encodes Windows and OS/2 bitmaps (BMP), written in Swift.
 ///

@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCore
 
 /// What a BMP's info header says about its pixels, checked for consistency: every
 /// version from the 12-byte OS/2 1.x core header to the 124-byte version 5 header.

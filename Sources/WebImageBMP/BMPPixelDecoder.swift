@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCore
 
 /// Turns a BMP's stored pixels, uncompressed or run-length encoded, into RGBA8 rows.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import WebImage
+import WebImageCore
 
 /// Writes an RGBA8 bitmap as a bottom-up BMP: 24-bit BGR with a version 3 header, or,
 /// when alpha is kept, 32-bit BGRA with a version 4 header that names the channel masks.

@@ -1,5 +1,6 @@
 import Foundation
-import WebImage
+import WebImageCore
+import WebImagePNG
 
 /// Decodes Windows icons (ICO) and cursors (CUR), written in Swift.
 ///

@@ -1,6 +1,6 @@
 import CTIFF
 import Foundation
-import WebImage
+import WebImageCore
 
 /// Decodes and encodes TIFF with libtiff: strips and tiles, 1- to 16-bit samples, grey,
 /// palette, RGB, CMYK, YCbCr and CIELab, with every compression Debian's libtiff reads

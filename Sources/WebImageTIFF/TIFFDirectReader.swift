@@ -1,5 +1,5 @@
 import CTIFF
-import WebImage
+import WebImageCore
 
 /// Reads a page in one of the ``TIFFSampleLayout``s strip by strip or tile by tile, with
 /// libtiff decompressing and this type expanding samples to RGBA.

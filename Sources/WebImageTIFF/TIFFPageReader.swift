@@ -1,5 +1,5 @@
 import CTIFF
-import WebImage
+import WebImageCore
 
 /// Reads the pages of one TIFF: 8- and 16-bit grey and RGB straight from strips and tiles
 /// (``TIFFDirectReader``), everything else through libtiff's RGBA interface, which handles

@@ -1,6 +1,6 @@
 import CTIFF
 import Foundation
-import WebImage
+import WebImageCore
 
 /// Writes an image's frames as TIFF pages with libtiff: contiguous RGB or RGBA
 /// (unassociated alpha), 8 or 16 bits per sample, Deflate with the horizontal predictor.

@@ -1,5 +1,5 @@
 import CTIFF
-import WebImage
+import WebImageCore
 
 /// The sample layouts read straight from strips and tiles instead of through libtiff's
 /// RGBA interface: contiguous, unsigned 8- or 16-bit grey or RGB, each with or without

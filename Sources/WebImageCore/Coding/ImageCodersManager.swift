@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 /// The registry of coders that every decode and encode in the library goes through.
 ///
 /// `WebImage` gives it a shared instance that starts with the built-in JPEG, PNG (with
-/// APNG), GIF and WebP coders. ``addCoder(_:)`` puts a coder in front of the others, so a
+/// APNG), GIF, WebP, BMP and ICO coders, and TIFF with the `TIFF` package trait. ``addCoder(_:)`` puts a coder in front of the others, so a
 /// later-added coder wins for the data it accepts.
 public final class ImageCodersManager: Sendable {
     private let registered: NIOLockedValueBox<[any ImageCoder]>
