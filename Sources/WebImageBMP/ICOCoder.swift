@@ -10,6 +10,7 @@ import WebImagePNG
 /// target size. Entries hold either a BMP without its file header, whose transparency
 /// comes from its alpha channel or from the 1-bit mask stored after it, or a PNG, which
 /// ``PNGCoder`` decodes. Every size is checked against the options' limits first.
+/// Encoding writes one PNG entry.
 public struct ICOCoder: ImageCoder {
     /// Creates the coder.
     public init() {}
@@ -48,14 +49,27 @@ public struct ICOCoder: ImageCoder {
         return Image(bitmap: bitmap.resized(to: target), scale: options.scaleFactor ?? 1, format: .ico)
     }
 
-    /// ICO is not written.
+    /// Whether `format` is ICO.
     public func canEncode(to format: ImageFormat) -> Bool {
-        false
+        format == .ico
     }
 
-    /// Always throws ``ImageError/Code/unsupportedFormat``: ICO is not written.
+    /// Encodes the first frame of `image` as an icon with one 32-bit PNG entry, the form
+    /// Windows Vista and later read at any size (a side of 256 or more is stored as 0).
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data {
-        throw ImageError(.unsupportedFormat, "the ICO coder does not write images")
+        guard canEncode(to: format) else {
+            throw ImageError(.unsupportedFormat, "the ICO coder cannot write \(format.rawValue)")
+        }
+        let still = Image(bitmap: image.bitmap, format: image.format, hasAlpha: image.hasAlpha)
+        let png = try PNGCoder().encode(still, as: .png, options: options)
+        guard png.count <= Int(UInt32.max) - 22 else {
+            throw ImageError(.encodingFailed, "the image is too large for an icon entry")
+        }
+        func side(_ length: Int) -> UInt8 { length >= 256 ? 0 : UInt8(length) }
+        var header: [UInt8] = [0, 0, 1, 0, 1, 0, side(image.pixelWidth), side(image.pixelHeight), 0, 0, 1, 0, 32, 0]
+        withUnsafeBytes(of: UInt32(png.count).littleEndian) { header += $0 }
+        withUnsafeBytes(of: UInt32(22).littleEndian) { header += $0 }
+        return Data(header) + png
     }
 
     /// Reads the directory and picks the entry to decode.

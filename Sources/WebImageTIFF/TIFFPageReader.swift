@@ -27,7 +27,7 @@ struct TIFFPageReader {
                 guard index == 0 || TIFFSetDirectory(tiff, tdir_t(index)) == 1 else {
                     throw ImageError(.badImageData, stream.lastError(or: "libtiff could not read page \(index + 1)"))
                 }
-                let bitmap = try readPage(tiff, pagesSoFar: frames.count, pageCount: pageCount)
+                let bitmap = try readPage(tiff, pagesSoFar: frames.count)
                 let size = target ?? options.targetSize(forSource: bitmap.size, frameCount: pageCount)
                 target = size
                 frames.append(ImageFrame(bitmap: bitmap.resized(to: size)))
@@ -42,8 +42,9 @@ struct TIFFPageReader {
         return Image(frames: frames, scale: options.scaleFactor ?? 1, format: .tiff)
     }
 
-    /// Decodes the current page as upright RGBA8 with straight alpha.
-    private func readPage(_ tiff: OpaquePointer, pagesSoFar: Int, pageCount: Int) throws(ImageError) -> Bitmap {
+    /// Decodes the current page, upright, with straight alpha: RGBA16 for 16-bit grey and
+    /// RGB, else RGBA8. `pagesSoFar` pages already count against the memory limit.
+    private func readPage(_ tiff: OpaquePointer, pagesSoFar: Int) throws(ImageError) -> Bitmap {
         var width: UInt32 = 0, height: UInt32 = 0
         guard ctiff_get_uint32(tiff, UInt32(TIFFTAG_IMAGEWIDTH), &width) == 1,
               ctiff_get_uint32(tiff, UInt32(TIFFTAG_IMAGELENGTH), &height) == 1

@@ -26,6 +26,16 @@ struct BMPCoderTests {
         #expect(decoded.hasAlpha == alpha)
     }
 
+    @Test(arguments: [PixelSize(width: 32, height: 24), PixelSize(width: 300, height: 256)])
+    func iconEncodeDecodeRoundTripIsExact(_ size: PixelSize) throws {
+        let bitmap = Self.gradient(width: size.width, height: size.height, alpha: true)
+        let data = try ICOCoder().encode(Image(bitmap: bitmap), as: .ico, options: ImageEncodeOptions())
+        #expect(ImageFormat(sniffing: data) == .ico)
+        let decoded = try ICOCoder().decode(data, options: ImageDecodeOptions())
+        #expect(decoded.bitmap == bitmap)
+        #expect(decoded.format == .ico)
+    }
+
     @Test func sixteenBitImagesAreWrittenAsEightBit() throws {
         let wide = Bitmap(width: 2, height: 1, pixelFormat: .rgba16, pixels: [UInt8](repeating: 0xFF, count: 16))
         let data = try BMPCoder().encode(Image(bitmap: wide), as: .bmp, options: ImageEncodeOptions())

@@ -23,7 +23,7 @@ struct ImageFormatSupportTests {
         #expect(manager.decodableFormats == [.jpeg, .png, .gif, .webp, .bmp, .ico])
         #expect(manager.acceptHeaderValue == "image/jpeg,image/png,image/gif,image/webp,image/bmp,image/x-icon,*/*;q=0.8")
         #endif
-        #expect(manager.supportedFormats.first { $0.format == .ico } == ImageFormatSupport(format: .ico, decodes: true, encodes: false))
+        #expect(manager.supportedFormats.first { $0.format == .ico } == ImageFormatSupport(format: .ico, decodes: true, encodes: true))
         #expect(manager.supportedFormats.first { $0.format == .bmp } == ImageFormatSupport(format: .bmp, decodes: true, encodes: true))
         manager.removeCoders(ofType: BMPCoder.self)
         #expect(!manager.decodableFormats.contains(.bmp))
@@ -40,7 +40,7 @@ struct ImageFormatSupportTests {
         #expect(text.status == 0)
         #expect(text.lines.first == "format mime type      decode encode")
         #expect(text.lines.contains("bmp    image/bmp      yes    yes"))
-        #expect(text.lines.contains("ico    image/x-icon   yes    no"))
+        #expect(text.lines.contains("ico    image/x-icon   yes    yes"))
         let json = try await CommandLineTool.run(["info", "--formats", "--json"], scratch: folder.url)
         let rows = try json.jsonLines()
         let formats = rows.compactMap { $0["format"] as? String }
