@@ -7,8 +7,8 @@ import WebImageCore
 /// variants, 4 and 5), 1-, 2-, 4- and 8-bit palettes, 16- and 32-bit pixels with or
 /// without bit fields (alpha included), 24-bit pixels, RLE4, RLE8 and OS/2's RLE24, stored
 /// bottom-up or top-down. It follows BMP Suite's verdicts: the files it calls bad are
-/// refused with ``ImageError/Code/badImageData``, and the size is checked against
-/// ``ImageDecodeOptions`` before any pixel memory is allocated. Thumbnails are resampled
+/// refused with `ImageError.Code.badImageData`, and the size is checked against
+/// `ImageDecodeOptions` before any pixel memory is allocated. Thumbnails are resampled
 /// from the full image. Encoding writes 24-bit pixels, or 32-bit with an alpha mask
 /// (a version 4 header) when the image has alpha.
 public struct BMPCoder: ImageCoder {

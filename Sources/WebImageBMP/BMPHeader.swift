@@ -34,7 +34,7 @@ struct BMPHeader: Sendable {
     ///     table ends there at the latest (OS/2 1.x headers give no colour count).
     ///   - isIconPayload: the header comes from an ICO or CUR entry, whose declared
     ///     height covers the colour image and the mask below it.
-    /// - Throws: ``ImageError/Code/badImageData`` for a header that is truncated, of an
+    /// - Throws: `ImageError.Code.badImageData` for a header that is truncated, of an
     ///   unknown version, or inconsistent (planes other than 1, an unknown depth or
     ///   compression, an empty or negative width, a palette larger than the depth allows,
     ///   a missing channel mask, run-length data stored top-down).

@@ -5,11 +5,11 @@ import WebImagePNG
 /// Decodes Windows icons (ICO) and cursors (CUR), written in Swift.
 ///
 /// An icon file lists several images of one picture; the coder decodes one: the largest
-/// (the deepest among equals), or, with ``ImageDecodeOptions/thumbnailPixelSize``, the
+/// (the deepest among equals), or, with `ImageDecodeOptions.thumbnailPixelSize`, the
 /// smallest that covers the thumbnail box (else the largest), then resamples it to the
 /// target size. Entries hold either a BMP without its file header, whose transparency
 /// comes from its alpha channel or from the 1-bit mask stored after it, or a PNG, which
-/// ``PNGCoder`` decodes. Every size is checked against the options' limits first.
+/// `PNGCoder` decodes. Every size is checked against the options' limits first.
 /// Encoding writes one PNG entry.
 public struct ICOCoder: ImageCoder {
     /// Creates the coder.

@@ -7,14 +7,14 @@ import WebImageCore
 /// (none, LZW, Deflate, PackBits, JPEG, CCITT G3/G4, ZSTD, WebP, LZMA…).
 ///
 /// Each page (image file directory) becomes a frame, or only the first with
-/// ``ImageDecodeOptions/firstFrameOnly``; pages whose size differs from the first page's
-/// are resampled to it, since an ``Image``'s frames share one size. The TIFF orientation
+/// `ImageDecodeOptions.firstFrameOnly`; pages whose size differs from the first page's
+/// are resampled to it, since an `Image`'s frames share one size. The TIFF orientation
 /// tag is applied. Bytes are read in place through `TIFFClientOpenExt`; libtiff's errors
-/// become ``ImageError`` messages and its warnings are dropped, so nothing is printed and
+/// become `ImageError` messages and its warnings are dropped, so nothing is printed and
 /// nothing exits. Sizes are checked against the options before any pixel memory is
-/// allocated, and libtiff's own allocations are capped at ``ImageDecodeOptions/maxTotalBytes``.
+/// allocated, and libtiff's own allocations are capped at `ImageDecodeOptions.maxTotalBytes`.
 ///
-/// Encoding writes every frame (or the first with ``ImageEncodeOptions/firstFrameOnly``)
+/// Encoding writes every frame (or the first with `ImageEncodeOptions.firstFrameOnly`)
 /// as a page: 8- or 16-bit RGB, or RGBA when the image has alpha, Deflate-compressed with
 /// the horizontal predictor.
 public struct TIFFCoder: ImageCoder {

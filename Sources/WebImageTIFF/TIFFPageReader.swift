@@ -87,14 +87,14 @@ struct TIFFPageReader {
         return orientation == 1 ? bitmap : bitmap.oriented(ImageOrientation(exifValue: Int(orientation)))
     }
 
-    /// The error for a page libtiff failed to read: ``ImageError/Code/unsupportedFormat``
+    /// The error for a page libtiff failed to read: `ImageError.Code.unsupportedFormat`
     /// when libtiff says it does not handle the page ("Sorry, …"), else bad data.
     private func readError(_ fallback: String) -> ImageError {
         let message = stream.lastError(or: fallback)
         return ImageError(message.hasPrefix("Sorry") ? .unsupportedFormat : .badImageData, message)
     }
 
-    /// libtiff's RGBA output premultiplies colour by alpha; ``Bitmap`` keeps it straight.
+    /// libtiff's RGBA output premultiplies colour by alpha; `Bitmap` keeps it straight.
     static func unpremultiply(_ pixels: inout [UInt8]) {
         pixels.withUnsafeMutableBufferPointer { buffer in
             var index = 0

@@ -23,7 +23,7 @@ public struct ImageDownloaderConfig: Sendable {
     public var executionOrder = DownloadExecutionOrder.fifo
     /// Headers sent with every request. The default `Accept` names the formats the
     /// shared coders manager decodes when the configuration is created
-    /// (``ImageCodersManager/acceptHeaderValue``).
+    /// (`ImageCodersManager.acceptHeaderValue`).
     public var httpHeaders: [String: String] = [
         "Accept": ImageCodersManager.shared.acceptHeaderValue,
     ]
