@@ -110,10 +110,6 @@ package.traits.formUnion([
     .default(enabledTraits: ["TIFF"]),
     .init(name: "TIFF", description: "Decode and encode TIFF with the system's libtiff (apt: libtiff-dev)."),
 ])
-package.products += [
-    .library(name: "WebImageBMP", targets: ["WebImageBMP"]),
-    .library(name: "WebImageTIFF", targets: ["WebImageTIFF"]),
-]
 package.targets += [
     .target(name: "WebImageBMP", dependencies: ["WebImageCore", "WebImagePNG"]),
     .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),

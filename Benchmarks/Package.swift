@@ -55,7 +55,6 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "WebImage", package: "SwiftWebImage"),
-                .product(name: "WebImageTIFF", package: "SwiftWebImage"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/TIFFBenchmarks",

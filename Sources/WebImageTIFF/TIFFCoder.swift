@@ -1,3 +1,6 @@
+#if TIFF
+// Compiled only with the `TIFF` package trait, so that a build without it never
+// imports CTIFF and needs no libtiff headers.
 import CTIFF
 import Foundation
 import WebImageCore
@@ -54,3 +57,4 @@ public struct TIFFCoder: ImageCoder {
         return try TIFFPageWriter(image: image, options: options).write()
     }
 }
+#endif

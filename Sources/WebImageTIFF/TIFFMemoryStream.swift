@@ -1,3 +1,6 @@
+#if TIFF
+// Compiled only with the `TIFF` package trait, so that a build without it never
+// imports CTIFF and needs no libtiff headers.
 import CTIFF
 import Foundation
 
@@ -126,3 +129,4 @@ final class TIFFMemoryStream {
         return 1
     }
 }
+#endif

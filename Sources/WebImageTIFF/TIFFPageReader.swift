@@ -1,3 +1,6 @@
+#if TIFF
+// Compiled only with the `TIFF` package trait, so that a build without it never
+// imports CTIFF and needs no libtiff headers.
 import CTIFF
 import WebImageCore
 
@@ -110,3 +113,4 @@ struct TIFFPageReader {
         }
     }
 }
+#endif

@@ -1,3 +1,6 @@
+#if TIFF
+// Compiled only with the `TIFF` package trait, so that a build without it never
+// imports CTIFF and needs no libtiff headers.
 import CTIFF
 import Foundation
 import WebImageCore
@@ -85,3 +88,4 @@ struct TIFFPageWriter {
         }
     }
 }
+#endif

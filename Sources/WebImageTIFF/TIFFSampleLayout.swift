@@ -1,3 +1,6 @@
+#if TIFF
+// Compiled only with the `TIFF` package trait, so that a build without it never
+// imports CTIFF and needs no libtiff headers.
 import CTIFF
 import WebImageCore
 
@@ -83,3 +86,4 @@ struct TIFFSampleLayout: Sendable, Equatable {
         }
     }
 }
+#endif

@@ -2,7 +2,6 @@ import Benchmark
 import BenchmarkSupport
 import Foundation
 import WebImage
-import WebImageTIFF
 
 /// The TIFF coder against the raw libtiff calls on the same bytes, paired per iteration
 /// (see `pairedBenchmark`).
