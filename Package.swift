@@ -108,3 +108,21 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: - BMP and ICO (always built) and TIFF (the `TIFF` trait, on by default)
+
+package.traits.formUnion([
+    .default(enabledTraits: ["TIFF"]),
+    .init(name: "TIFF", description: "Decode and encode TIFF with the system's libtiff (apt: libtiff-dev)."),
+])
+package.targets += [
+    .target(name: "WebImageBMP", dependencies: ["WebImageCore", "WebImagePNG"]),
+    .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+    .target(name: "WebImageTIFF", dependencies: ["WebImageCore", "CTIFF"]),
+]
+for name in ["WebImage", "WebImageTests"] {
+    package.targets.first { $0.name == name }?.dependencies += [
+        "WebImageBMP",
+        .target(name: "WebImageTIFF", condition: .when(traits: ["TIFF"])),
+    ]
+}

@@ -50,6 +50,16 @@ let package = Package(
             path: "Benchmarks/LoadingBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "TIFFBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "WebImage", package: "SwiftWebImage"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/TIFFBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,8 @@
 set -euo pipefail
 
 packages=(pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev openssl)
+# The default package traits: TIFF needs libtiff.
+packages+=(libtiff-dev)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,7 +1,11 @@
 // `import WebImage` brings the whole library: the image types and coder protocols of
 // WebImageCore and the built-in coders, as it did before they became targets of their own.
+@_exported import WebImageBMP
 @_exported import WebImageCore
 @_exported import WebImageGIF
 @_exported import WebImageJPEG
 @_exported import WebImagePNG
 @_exported import WebImageWebP
+#if TIFF
+@_exported import WebImageTIFF
+#endif

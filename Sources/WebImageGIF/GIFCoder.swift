@@ -13,6 +13,9 @@ public struct GIFCoder: AnimatedImageCoder {
     /// Creates the coder.
     public init() {}
 
+    /// The formats this coder decodes: GIF.
+    public var decodableFormats: Set<ImageFormat> { [.gif] }
+
     /// Whether `data` starts with a GIF signature.
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat(sniffing: data) == .gif

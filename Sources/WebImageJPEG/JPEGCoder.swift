@@ -26,6 +26,9 @@ public struct JPEGCoder: ProgressiveImageCoder {
     /// Creates the coder.
     public init() {}
 
+    /// The formats this coder decodes: JPEG.
+    public var decodableFormats: Set<ImageFormat> { [.jpeg] }
+
     /// Whether `data` starts with the JPEG signature.
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat(sniffing: data) == .jpeg

@@ -20,6 +20,9 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// Creates the coder.
     public init() {}
 
+    /// The formats this coder decodes: PNG.
+    public var decodableFormats: Set<ImageFormat> { [.png] }
+
     /// Whether `data` starts with the PNG signature.
     public func canDecode(_ data: Data) -> Bool {
         data.starts(with: PNGChunkReader.signature)

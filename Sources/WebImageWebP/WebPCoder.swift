@@ -14,6 +14,9 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// Creates the coder.
     public init() {}
 
+    /// The formats this coder decodes: WebP.
+    public var decodableFormats: Set<ImageFormat> { [.webp] }
+
     /// Whether `data` starts with a `RIFF….WEBP` signature.
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat(sniffing: data) == .webp

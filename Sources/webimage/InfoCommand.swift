@@ -10,13 +10,27 @@ struct InfoCommand: ParsableCommand {
         discussion: "Exits 0 when every file decoded and 1 when any failed. A folder stands for the files in it."
     )
 
-    @Flag(help: "Print one JSON object per file.")
+    @Flag(help: "Print one JSON object per file (with --formats, per format).")
     var json = false
 
+    @Flag(help: "Print the formats the coders decode and encode instead of describing files.")
+    var formats = false
+
     @Argument(help: "Image files, or folders of them.")
-    var files: [String]
+    var files: [String] = []
+
+    func validate() throws {
+        if files.isEmpty && !formats {
+            throw ValidationError("Name at least one file, or pass --formats.")
+        }
+    }
 
     func run() throws {
+        if formats {
+            let table = FormatsTable(coders: .shared)
+            print(json ? table.json : table.text)
+            return
+        }
         var failures = 0
         for file in expandedFiles() {
             let line: String

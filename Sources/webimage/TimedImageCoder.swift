@@ -12,6 +12,10 @@ struct TimedImageCoder: ImageCoder {
     /// Where decode times go.
     let timer: DecodeTimer
 
+    var decodableFormats: Set<ImageFormat> {
+        coder.decodableFormats
+    }
+
     func canDecode(_ data: Data) -> Bool {
         coder.canDecode(data)
     }

@@ -43,8 +43,8 @@ import Testing
         let coders = ImageCodersManager()
         #expect(throws: ImageError(.emptyData, "there are no bytes to decode")) { try coders.decode(Data()) }
         do {
-            _ = try coders.decode(Data("BM".utf8 + [UInt8](repeating: 0, count: 40)))
-            Issue.record("a BMP decoded without a BMP coder")
+            _ = try coders.decode(Data("%PDF-1.7".utf8 + [UInt8](repeating: 0, count: 40)))
+            Issue.record("a PDF decoded without a PDF coder")
         } catch {
             #expect(error.code == .unsupportedFormat)
         }

@@ -2,9 +2,14 @@ extension ImageCodersManager {
     /// The manager the rest of the library uses unless told otherwise: the built-in coders.
     public static let shared = ImageCodersManager()
 
-    /// The built-in coders, in priority order from lowest to highest.
+    /// The built-in coders, in priority order from lowest to highest: JPEG, PNG, GIF,
+    /// WebP, BMP, ICO and, with the `TIFF` package trait, TIFF.
     public static var builtInCoders: [any ImageCoder] {
-        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder()]
+        var coders: [any ImageCoder] = [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), BMPCoder(), ICOCoder()]
+        #if TIFF
+        coders.append(TIFFCoder())
+        #endif
+        return coders
     }
 
     /// Creates a manager with the built-in coders.

@@ -26,10 +26,11 @@ public struct ImageDownloaderConfig: Sendable {
     public var downloadDeadline: TimeInterval = 60
     /// Which queued download starts next among those of one priority.
     public var executionOrder = DownloadExecutionOrder.fifo
-    /// Headers sent with every request. The default `Accept` lists the formats the
-    /// library decodes.
+    /// Headers sent with every request. The default `Accept` names the formats the
+    /// shared coders manager decodes when the configuration is created
+    /// (`ImageCodersManager.acceptHeaderValue`).
     public var httpHeaders: [String: String] = [
-        "Accept": "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8",
+        "Accept": ImageCodersManager.shared.acceptHeaderValue,
     ]
     /// Changes each request before it is sent (SDWebImage's `headersFilter`). It may run on
     /// an event-loop thread of the HTTP client, so it should return quickly.

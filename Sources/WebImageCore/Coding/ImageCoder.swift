@@ -38,6 +38,10 @@ import Foundation
 /// - **Ownership.** The returned ``Image`` owns its pixels; nothing in it may point into
 ///   `data` or into memory a C library frees later.
 public protocol ImageCoder: Sendable {
+    /// The formats this coder decodes, for listings such as ``ImageCodersManager/decodableFormats``
+    /// and the downloader's `Accept` header. A coder that does not say lists none.
+    var decodableFormats: Set<ImageFormat> { get }
+
     /// Whether this coder can decode `data` (usually a look at its signature).
     func canDecode(_ data: Data) -> Bool
 
@@ -54,4 +58,9 @@ public protocol ImageCoder: Sendable {
     ///
     /// - Throws: ``ImageError/Code/encodingFailed`` when the library refuses the image.
     func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data
+}
+
+extension ImageCoder {
+    /// None: a coder lists its formats by implementing this property.
+    public var decodableFormats: Set<ImageFormat> { [] }
 }

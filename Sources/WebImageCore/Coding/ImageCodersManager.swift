@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 /// The registry of coders that every decode and encode in the library goes through.
 ///
 /// `WebImage` gives it a shared instance that starts with the built-in JPEG, PNG (with
-/// APNG), GIF and WebP coders. ``addCoder(_:)`` puts a coder in front of the others, so a
+/// APNG), GIF, WebP, BMP and ICO coders, and TIFF with the `TIFF` package trait. ``addCoder(_:)`` puts a coder in front of the others, so a
 /// later-added coder wins for the data it accepts.
 public final class ImageCodersManager: Sendable {
     private let registered: NIOLockedValueBox<[any ImageCoder]>
@@ -126,6 +126,27 @@ public final class ImageCodersManager: Sendable {
             return animatedFormats.contains(image.format) && canEncode(to: image.format) ? image.format : .gif
         }
         return image.hasAlpha ? .png : .jpeg
+    }
+
+    /// The formats some registered coder decodes or encodes, in ``ImageFormat`` order.
+    public var supportedFormats: [ImageFormatSupport] {
+        let coders = self.coders
+        return ImageFormat.allCases.compactMap { format in
+            let decodes = coders.contains { $0.decodableFormats.contains(format) }
+            let encodes = coders.contains { $0.canEncode(to: format) }
+            return decodes || encodes ? ImageFormatSupport(format: format, decodes: decodes, encodes: encodes) : nil
+        }
+    }
+
+    /// The formats some registered coder decodes, in ``ImageFormat`` order.
+    public var decodableFormats: [ImageFormat] {
+        supportedFormats.filter(\.decodes).map(\.format)
+    }
+
+    /// An HTTP `Accept` value naming the media types of ``decodableFormats``, then
+    /// `*/*;q=0.8`, so a server that negotiates sends only what can be decoded.
+    public var acceptHeaderValue: String {
+        (decodableFormats.compactMap(\.mimeType) + ["*/*;q=0.8"]).joined(separator: ",")
     }
 
     /// Whether any registered coder writes `format`.

@@ -88,8 +88,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable {
             return .png
         case 0x47 where starts(with: Array("GIF8".utf8)):
             return .gif
-        case 0x49 where starts(with: [0x49, 0x49, 0x2A, 0x00]),
-             0x4D where starts(with: [0x4D, 0x4D, 0x00, 0x2A]):
+        case 0x49 where starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x49, 0x49, 0x2B, 0x00]),
+             0x4D where starts(with: [0x4D, 0x4D, 0x00, 0x2A]) || starts(with: [0x4D, 0x4D, 0x00, 0x2B]):
             return .tiff
         case 0x52 where starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8):
             return .webp

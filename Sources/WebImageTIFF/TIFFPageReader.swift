@@ -1,0 +1,116 @@
+#if TIFF
+// Compiled only with the `TIFF` package trait, so that a build without it never
+// imports CTIFF and needs no libtiff headers.
+import CTIFF
+import WebImageCore
+
+/// Reads the pages of one TIFF: 8- and 16-bit grey and RGB straight from strips and tiles
+/// (``TIFFDirectReader``), everything else through libtiff's RGBA interface, which handles
+/// every photometric interpretation, bit depth, layout and compression libtiff knows.
+struct TIFFPageReader {
+    /// The bytes, wrapped for libtiff.
+    let stream: TIFFMemoryStream
+    /// Limits, page selection and output size.
+    let options: ImageDecodeOptions
+
+    /// Decodes the first page, or every page, into an image.
+    ///
+    /// A page after the first that libtiff cannot read ends the image there; a first page
+    /// that it cannot read is an error.
+    func readImage() throws(ImageError) -> Image {
+        guard let tiff = stream.open(mode: "r", maxAllocation: options.maxTotalBytes) else {
+            throw ImageError(.badImageData, stream.lastError(or: "libtiff could not open the TIFF"))
+        }
+        defer { TIFFClose(tiff) }
+        let pageCount = options.firstFrameOnly ? 1 : max(1, Int(TIFFNumberOfDirectories(tiff)))
+        var frames: [ImageFrame] = []
+        var target: PixelSize?
+        for index in 0..<pageCount {
+            do throws(ImageError) {
+                guard index == 0 || TIFFSetDirectory(tiff, tdir_t(index)) == 1 else {
+                    throw ImageError(.badImageData, stream.lastError(or: "libtiff could not read page \(index + 1)"))
+                }
+                let bitmap = try readPage(tiff, pagesSoFar: frames.count)
+                let size = target ?? options.targetSize(forSource: bitmap.size, frameCount: pageCount)
+                target = size
+                frames.append(ImageFrame(bitmap: bitmap.resized(to: size)))
+            } catch {
+                if frames.isEmpty || error.code == .imageTooLarge { throw error }
+                break
+            }
+        }
+        if Set(frames.map(\.bitmap.pixelFormat)).count > 1 {
+            frames = frames.map { ImageFrame(bitmap: $0.bitmap.convertedToRGBA8()) }
+        }
+        return Image(frames: frames, scale: options.scaleFactor ?? 1, format: .tiff)
+    }
+
+    /// Decodes the current page, upright, with straight alpha: RGBA16 for 16-bit grey and
+    /// RGB, else RGBA8. `pagesSoFar` pages already count against the memory limit.
+    private func readPage(_ tiff: OpaquePointer, pagesSoFar: Int) throws(ImageError) -> Bitmap {
+        var width: UInt32 = 0, height: UInt32 = 0
+        guard ctiff_get_uint32(tiff, UInt32(TIFFTAG_IMAGEWIDTH), &width) == 1,
+              ctiff_get_uint32(tiff, UInt32(TIFFTAG_IMAGELENGTH), &height) == 1
+        else { throw ImageError(.badImageData, stream.lastError(or: "the TIFF page has no size")) }
+        let size = PixelSize(width: Int(width), height: Int(height))
+        try options.checkAllocation(size, frameCount: pagesSoFar + 1)
+        var orientation: UInt16 = 1
+        _ = ctiff_get_uint16(tiff, UInt32(TIFFTAG_ORIENTATION), &orientation)
+        if !(1...8).contains(orientation) { orientation = 1 }
+
+        // libtiff reports some damage (a broken LZW stream, say) as an error but still
+        // returns the rows it made up; such a page is refused like one it gave up on.
+        stream.clearError()
+        if let layout = TIFFSampleLayout(tiff) {
+            try options.checkAllocation(size, frameCount: pagesSoFar + 1, bytesPerPixel: layout.pixelFormat.bytesPerPixel)
+            guard let bitmap = TIFFDirectReader(tiff: tiff, layout: layout, size: size).read(), !stream.reportedError else {
+                throw readError("libtiff could not decode the TIFF page")
+            }
+            return orientation == 1 ? bitmap : bitmap.oriented(ImageOrientation(exifValue: Int(orientation)))
+        }
+        var reason = [CChar](repeating: 0, count: 1024)
+        guard TIFFRGBAImageOK(tiff, &reason) == 1 else {
+            throw ImageError(.unsupportedFormat, "libtiff cannot convert this TIFF page to RGBA: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        }
+        let byteCount = size.width * size.height * 4
+        var succeeded = false
+        var pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+            let raster = UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: UInt32.self)
+            // Asking for the page's own orientation makes libtiff copy rows as stored; the
+            // orientation is then applied below, including the transposing ones (5–8).
+            succeeded = TIFFReadRGBAImageOriented(tiff, width, height, raster, Int32(orientation), 1) == 1
+            if !succeeded {
+                UnsafeMutableRawBufferPointer(buffer).initializeMemory(as: UInt8.self, repeating: 0)
+            }
+            initialized = byteCount
+        }
+        guard succeeded, !stream.reportedError else { throw readError("libtiff could not decode the TIFF page") }
+        TIFFPageReader.unpremultiply(&pixels)
+        let bitmap = Bitmap(width: size.width, height: size.height, pixels: pixels)
+        return orientation == 1 ? bitmap : bitmap.oriented(ImageOrientation(exifValue: Int(orientation)))
+    }
+
+    /// The error for a page libtiff failed to read: `ImageError.Code.unsupportedFormat`
+    /// when libtiff says it does not handle the page ("Sorry, …"), else bad data.
+    private func readError(_ fallback: String) -> ImageError {
+        let message = stream.lastError(or: fallback)
+        return ImageError(message.hasPrefix("Sorry") ? .unsupportedFormat : .badImageData, message)
+    }
+
+    /// libtiff's RGBA output premultiplies colour by alpha; `Bitmap` keeps it straight.
+    static func unpremultiply(_ pixels: inout [UInt8]) {
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            var index = 0
+            while index < buffer.count {
+                let alpha = UInt32(buffer[index + 3])
+                if alpha != 255 && alpha != 0 {
+                    for channel in index..<index + 3 {
+                        buffer[channel] = UInt8(min(255, (UInt32(buffer[channel]) * 255 + alpha / 2) / alpha))
+                    }
+                }
+                index += 4
+            }
+        }
+    }
+}
+#endif
