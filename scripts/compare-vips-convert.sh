@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Whole-process comparison of `webimage convert` with libvips (`vips copy`,
 # `vipsthumbnail`) on a 20 MP JPEG: full-size JPEG → JPEG, JPEG → PNG (both writing
-# filtered PNG at zlib level 6) and a 256 px thumbnail. Prints each pair's median time
-# (hyperfine) and peak RSS (median of 5 runs of /usr/bin/time), and our ratio to vips.
+# filtered PNG at zlib level 6) and a 256 px thumbnail. Prints each side's median wall
+# time and peak RSS (GNU time) and the median of the per-pair ratios.
 #
 # The input is made from the corpus photo large-images/Kleiber_by_Lukas_Baubkus.jpg
 # (6028×3391, 20.4 MP) re-encoded by vips as a baseline JPEG at Q 90, or, without the
 # corpora, from vips' Gaussian noise at the same size. Pass a JPEG path to use it instead.
-# Needs a release build of the tool: `swift build -c release --product webimage`.
+# Needs a release build of the tool: `swift build -c release --product webimage` (or set
+# WEBIMAGE to another build of it). RUNS (default 5) sets the runs per command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v vips >/dev/null || { echo "needs libvips-tools (apt-get install libvips-tools)" >&2; exit 1; }
-command -v hyperfine >/dev/null || { echo "needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 1; }
 tool=${WEBIMAGE:-$(swift build -c release --product webimage --show-bin-path)/webimage}
 [ -x "$tool" ] || { echo "build it first: swift build -c release --product webimage" >&2; exit 1; }
 
@@ -28,34 +29,46 @@ else
 fi
 echo "input: $(vipsheader "$input"), $(stat -c %s "$input") bytes"
 
-# Median peak RSS in MiB of five runs of the command.
-peak_rss() {
-    for _ in 1 2 3 4 5; do
-        /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1
-    done | sort -n | sed -n 3p | awk '{printf "%.1f", $1 / 1024}'
-}
+runs=${RUNS:-5}
+results="$work/results.txt"
 
-# Median time in seconds of the command, from hyperfine.
-median_time() {
-    hyperfine --warmup 1 --runs 7 --style none --export-json "$work/time.json" "$1" >/dev/null
-    python3 -c 'import json,sys; print("%.3f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$work/time.json"
-}
-
+# Runs our command and vips' alternately, `runs` times each after one warm-up of each,
+# recording wall time and peak RSS of every run from GNU time: alternating keeps both
+# sides under the same load from the machine's neighbours.
 compare() {
     local name=$1 ours=$2 theirs=$3
-    local our_time their_time our_rss their_rss
-    our_time=$(median_time "$ours")
-    their_time=$(median_time "$theirs")
     # shellcheck disable=SC2086
-    our_rss=$(peak_rss $ours)
-    # shellcheck disable=SC2086
-    their_rss=$(peak_rss $theirs)
-    printf '%-14s  webimage %6.3f s %7.1f MiB   vips %6.3f s %7.1f MiB   time %.2f×  RSS %.2f×\n' \
-        "$name" "$our_time" "$our_rss" "$their_time" "$their_rss" \
-        "$(echo "$our_time / $their_time" | bc -l)" "$(echo "$our_rss / $their_rss" | bc -l)"
+    { $ours; $theirs; } >/dev/null 2>&1
+    for _ in $(seq "$runs"); do
+        for side in ours theirs; do
+            local command=$ours
+            [ "$side" = theirs ] && command=$theirs
+            # shellcheck disable=SC2086
+            /usr/bin/time -f "%e %M" -o "$work/run.txt" $command >/dev/null 2>&1
+            echo "$name|$side|$(cat "$work/run.txt")" >>"$results"
+        done
+    done
 }
 
 compare "JPEG → JPEG" "$tool convert $input $work/ours.jpg --quality 90" "vips copy $input $work/vips.jpg[Q=90]"
 compare "JPEG → PNG" "$tool convert $input $work/ours.png" "vips copy $input $work/vips.png[filter=all,compression=6]"
 compare "256 px thumb" "$tool convert $input $work/thumb.jpg --thumbnail 256x256 --quality 90" \
     "vipsthumbnail $input -s 256 -o $work/vips-thumb.jpg[Q=90]"
+
+python3 - "$results" <<'SUMMARY'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, side, figures = line.rstrip("\n").split("|")
+    seconds, kib = figures.split()
+    rows.setdefault(name, {"ours": [], "theirs": []})[side].append((float(seconds), int(kib) / 1024))
+for name, sides in rows.items():
+    ours, theirs = sides["ours"], sides["theirs"]
+    time_ratios = [a[0] / b[0] for a, b in zip(ours, theirs)]
+    rss_ratios = [a[1] / b[1] for a, b in zip(ours, theirs)]
+    print("%-13s webimage %6.2f s %6.1f MiB   vips %6.2f s %6.1f MiB   time %.2f×  RSS %.2f×  (medians of %d alternating runs)" % (
+        name,
+        statistics.median(t for t, _ in ours), statistics.median(m for _, m in ours),
+        statistics.median(t for t, _ in theirs), statistics.median(m for _, m in theirs),
+        statistics.median(time_ratios), statistics.median(rss_ratios), len(ours)))
+SUMMARY
