@@ -1,4 +1,3 @@
-import CJPEGShim
 import Foundation
 import WebImageCore
 
@@ -96,7 +95,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
         let bitmap = image.bitmap.convertedToRGBA8()
         let pixels = image.hasAlpha ? Self.compositedOverWhite(bitmap.pixels) : bitmap.pixels
         let compressor = try JPEGCompressor(
-            size: bitmap.size, pixels: CJPEG_PIXELS_RGBA,
+            size: bitmap.size, pixels: .rgba,
             quality: Self.quality(for: options), lumaSampling: Self.lumaSampling(for: options)
         )
         let written = pixels.withUnsafeBytes { bytes in
@@ -145,9 +144,9 @@ public struct JPEGCoder: ProgressiveImageCoder {
             : JPEGScale.smallest(covering: swaps ? target.transposed : target, from: header.size)
         let decodedSize = scale.scaled(header.size)
         try options.checkAllocation(decodedSize)
-        try Self.checkWorkingMemory(of: header, decodingTo: decodedSize, options: options)
+        try Self.checkWorkingMemory(of: header, besides: decodedSize.width * decodedSize.height * 4, options: options)
 
-        let outputSize = try decompressor.start(scale: scale, pixels: header.isCMYK ? CJPEG_PIXELS_CMYK : CJPEG_PIXELS_RGBA)
+        let outputSize = try decompressor.start(scale: scale, pixels: header.isCMYK ? .cmyk : .rgba)
         guard outputSize == decodedSize else {
             throw ImageError(.badImageData, "libjpeg decodes the JPEG at \(outputSize), not \(decodedSize)")
         }
@@ -175,15 +174,15 @@ public struct JPEGCoder: ProgressiveImageCoder {
         )
     }
 
-    /// Refuses a decode whose libjpeg working memory and output pixels together pass
-    /// ``ImageDecodeOptions/maxTotalBytes``: a progressive or multi-scan file keeps all
-    /// coefficients of the full-size image, even for a thumbnail.
-    private static func checkWorkingMemory(
+    /// Refuses a decode whose libjpeg working memory and `outputBytes` of pixels together
+    /// pass ``ImageDecodeOptions/maxTotalBytes``: a progressive or multi-scan file keeps
+    /// all coefficients of the full-size image, even for a thumbnail.
+    package static func checkWorkingMemory(
         of header: JPEGDecompressor.Header,
-        decodingTo size: PixelSize,
+        besides outputBytes: Int,
         options: ImageDecodeOptions
     ) throws(ImageError) {
-        let needed = header.workingBytes.addingReportingOverflow(size.width * size.height * 4)
+        let needed = header.workingBytes.addingReportingOverflow(outputBytes)
         guard needed.overflow || needed.partialValue > options.maxTotalBytes else { return }
         throw ImageError(
             .imageTooLarge,

@@ -20,7 +20,7 @@ package struct JPEGCompressor: ~Copyable {
     ///   - lumaSampling: how many times denser than chroma luminance is sampled,
     ///     horizontally and vertically, 1 to 4 each: 2×2 is 4:2:0, 1×1 is 4:4:4.
     /// - Throws: ``ImageError/Code/encodingFailed`` with libjpeg's message.
-    package init(size: PixelSize, pixels: cjpeg_pixels, quality: Int, lumaSampling: PixelSize) throws(ImageError) {
+    package init(size: PixelSize, pixels: JPEGPixelLayout, quality: Int, lumaSampling: PixelSize) throws(ImageError) {
         guard let width = UInt32(exactly: size.width), let height = UInt32(exactly: size.height),
               width > 0, height > 0, width <= 65500, height <= 65500
         else {
@@ -30,7 +30,7 @@ package struct JPEGCompressor: ~Copyable {
             throw ImageError(.encodingFailed, "libjpeg could not allocate a compressor")
         }
         let status = cjpeg_encoder_start(
-            handle, width, height, pixels, Int32(min(max(quality, 1), 100)),
+            handle, width, height, pixels.shimValue, Int32(min(max(quality, 1), 100)),
             Int32(clamping: lumaSampling.width), Int32(clamping: lumaSampling.height)
         )
         guard status == 0 else {
@@ -40,7 +40,7 @@ package struct JPEGCompressor: ~Copyable {
         }
         self.handle = handle
         self.size = size
-        self.bytesPerPixel = pixels == CJPEG_PIXELS_RGB ? 3 : 4
+        self.bytesPerPixel = pixels.bytesPerPixel
     }
 
     deinit {

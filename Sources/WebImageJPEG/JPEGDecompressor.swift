@@ -67,10 +67,10 @@ package struct JPEGDecompressor: ~Copyable {
 
     /// Starts decompressing at `scale` into rows of `pixels` and returns the output size.
     /// A progressive file's scans are all read here.
-    package func start(scale: JPEGScale, pixels: cjpeg_pixels) throws(ImageError) -> PixelSize {
+    package func start(scale: JPEGScale, pixels: JPEGPixelLayout) throws(ImageError) -> PixelSize {
         var width: UInt32 = 0, height: UInt32 = 0
         let status = cjpeg_decoder_start(
-            handle, UInt32(scale.numerator), UInt32(scale.denominator), pixels, &width, &height
+            handle, UInt32(scale.numerator), UInt32(scale.denominator), pixels.shimValue, &width, &height
         )
         guard status == 0 else { throw failure("start decoding") }
         return PixelSize(width: Int(width), height: Int(height))

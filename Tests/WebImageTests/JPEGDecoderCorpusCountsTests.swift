@@ -1,7 +1,7 @@
-import CJPEGShim
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageJPEG
 
 /// The corpora's JPEGs before and after the decoder moved to libjpeg's classic API: the
 /// files TurboJPEG's API refused for their sampling factors, and truncated copies (some
@@ -29,7 +29,7 @@ import Testing
             let result = Result { () throws(ImageError) -> Bool in
                 let decompressor = try JPEGDecompressor(bytes, maxMemory: 1 << 30)
                 _ = try decompressor.readHeader()
-                let size = try decompressor.start(scale: JPEGScale(numerator: 1, denominator: 8), pixels: CJPEG_PIXELS_RGBA)
+                let size = try decompressor.start(scale: JPEGScale(numerator: 1, denominator: 8), pixels: .rgba)
                 let rows = UnsafeMutableRawPointer.allocate(byteCount: size.width * size.height * 4, alignment: 16)
                 defer { rows.deallocate() }
                 _ = try decompressor.readRows(into: rows, stride: size.width * 4, count: size.height)

@@ -1,8 +1,8 @@
 import CJPEG
-import CJPEGShim
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageJPEG
 
 /// The JPEG decoder's own accounting (issue 21): the memory of progressive files counted
 /// before decoding, truncation seen behind other warnings, and sampling factors
@@ -61,13 +61,45 @@ import Testing
     /// as chroma.
     static func jpeg(_ bitmap: Bitmap, lumaSampling: PixelSize, quality: Int = 90) throws -> Data {
         let compressor = try JPEGCompressor(
-            size: bitmap.size, pixels: CJPEG_PIXELS_RGBA, quality: quality, lumaSampling: lumaSampling
+            size: bitmap.size, pixels: .rgba, quality: quality, lumaSampling: lumaSampling
         )
         let written = bitmap.pixels.withUnsafeBytes { bytes in
             Result { () throws(ImageError) in try compressor.write(rows: bytes, bytesPerRow: bitmap.bytesPerRow) }
         }
         try written.get()
         return try compressor.finish()
+    }
+
+    // MARK: - The same pixels and files as TurboJPEG
+
+    @Test(arguments: [0.5, 0.75, 0.9, 0.97])
+    func writesAndReadsWhatTurboJPEGDid(quality: Double) throws {
+        let bitmap = JPEGCoderTests.gradient(width: 123, height: 77)
+        let ours = try coder.encode(Image(bitmap: bitmap), as: .jpeg, options: ImageEncodeOptions(quality: quality))
+        let compressor = try #require(tjInitCompress())
+        defer { tjDestroy(compressor) }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let subsampling = quality >= 0.9 ? TJSAMP_444 : TJSAMP_420
+        let status = tjCompress2(
+            compressor, bitmap.pixels, 123, 0, 77, Int32(TJPF_RGBA.rawValue),
+            &output, &size, Int32(subsampling.rawValue), Int32(quality * 100), 0
+        )
+        defer { tjFree(output) }
+        try #require(status == 0)
+        #expect(ours == Data(bytes: try #require(output), count: Int(size)))
+
+        let decompressor = try #require(tjInitDecompress())
+        defer { tjDestroy(decompressor) }
+        var pixels = [UInt8](repeating: 0, count: 123 * 77 * 4)
+        let decoded = ours.withUnsafeBytes { bytes in
+            tjDecompress2(
+                decompressor, bytes.bindMemory(to: UInt8.self).baseAddress, UInt(bytes.count),
+                &pixels, 123, 0, 77, Int32(TJPF_RGBA.rawValue), 0
+            )
+        }
+        try #require(decoded == 0)
+        #expect(try coder.decode(ours, options: ImageDecodeOptions()).bitmap.pixels == pixels)
     }
 
     // MARK: - 21.1 memory of multi-scan files

@@ -1,7 +1,7 @@
-import CJPEGShim
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageJPEG
 
 /// Full-size JPEG → JPEG/PNG conversion in strips on two threads (issue 20): the files
 /// are the ones the whole-frame path writes, conversions that need the whole frame are
@@ -17,7 +17,7 @@ import Testing
             state = state &* 1_664_525 &+ 1_013_904_223
             return UInt8(state >> 26)
         }
-        let compressor = try JPEGCompressor(size: PixelSize(width: width, height: height), pixels: CJPEG_PIXELS_RGB, quality: 85, lumaSampling: lumaSampling)
+        let compressor = try JPEGCompressor(size: PixelSize(width: width, height: height), pixels: .rgb, quality: 85, lumaSampling: lumaSampling)
         var row = [UInt8](repeating: 0, count: width * 3)
         for y in 0..<height {
             let shift = (y * 7) % 256

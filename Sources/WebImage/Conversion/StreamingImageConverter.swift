@@ -1,5 +1,7 @@
-import CJPEGShim
 import Foundation
+import WebImageCore
+import WebImageJPEG
+import WebImagePNG
 
 /// Converts a JPEG to a full-size JPEG or PNG file without holding the whole frame: one
 /// thread decodes strips of rows with libjpeg while the calling thread encodes them as
@@ -56,7 +58,7 @@ public enum StreamingImageConverter {
             }
             if format == .jpeg {
                 let compressor = try JPEGCompressor(
-                    size: size, pixels: CJPEG_PIXELS_RGB,
+                    size: size, pixels: .rgb,
                     quality: JPEGCoder.quality(for: options), lumaSampling: JPEGCoder.lumaSampling(for: options)
                 )
                 try encodeStrips(from: queue, width: size.width) { (rows) throws(ImageError) in
@@ -99,14 +101,9 @@ public enum StreamingImageConverter {
                 let header = try JPEGDecompressor(bytes, maxMemory: options.maxTotalBytes).readHeader()
                 guard !header.isCMYK, options.targetSize(forSource: header.size) == header.size else { return nil }
                 try options.checkAllocation(header.size)
-                let stripBytes = stripsInFlight * stripHeight * header.size.width * 3
-                guard header.workingBytes + stripBytes <= options.maxTotalBytes else {
-                    throw ImageError(
-                        .imageTooLarge,
-                        "decoding this multi-scan JPEG of \(header.size) keeps \(header.workingBytes) bytes of "
-                            + "coefficients, over the limit of \(options.maxTotalBytes) bytes"
-                    )
-                }
+                try JPEGCoder.checkWorkingMemory(
+                    of: header, besides: stripsInFlight * stripHeight * header.size.width * 3, options: options
+                )
                 return header.size
             }
         }
@@ -140,7 +137,7 @@ public enum StreamingImageConverter {
     ) throws(ImageError) {
         let decompressor = try JPEGDecompressor(jpeg, maxMemory: maxMemory)
         _ = try decompressor.readHeader()
-        let outputSize = try decompressor.start(scale: .one, pixels: CJPEG_PIXELS_RGB)
+        let outputSize = try decompressor.start(scale: .one, pixels: .rgb)
         guard outputSize == size else {
             throw ImageError(.badImageData, "libjpeg decodes the JPEG at \(outputSize), not \(size)")
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import NIOConcurrencyHelpers
+import WebImageCore
 
 /// Hands strips of decoded rows from a decoding thread to an encoding thread, holding
 /// at most `capacity` strips at once so that memory stays a few strips whatever the

@@ -1,5 +1,6 @@
 import CPNG
 import Foundation
+import WebImageCore
 
 /// Writes an 8-bit RGB or RGBA PNG to an open file a few rows at a time, with libspng's
 /// progressive encoder: the same filters and compression as
