@@ -2,7 +2,7 @@
 # Whole-process comparison of `webimage convert` with libvips (`vips copy`,
 # `vipsthumbnail`) on a 20 MP JPEG: full-size JPEG → JPEG, JPEG → PNG (both writing
 # filtered PNG at zlib level 6) and a 256 px thumbnail. Prints each side's median wall
-# time and peak RSS (GNU time) and the median of the per-pair ratios.
+# time, CPU time and peak RSS (GNU time) and the medians of the per-pair ratios.
 #
 # The input is made from the corpus photo large-images/Kleiber_by_Lukas_Baubkus.jpg
 # (6028×3391, 20.4 MP) re-encoded by vips as a baseline JPEG at Q 90, or, without the
@@ -33,8 +33,10 @@ runs=${RUNS:-5}
 results="$work/results.txt"
 
 # Runs our command and vips' alternately, `runs` times each after one warm-up of each,
-# recording wall time and peak RSS of every run from GNU time: alternating keeps both
-# sides under the same load from the machine's neighbours.
+# recording wall time, CPU time (user + system) and peak RSS of every run from GNU time:
+# alternating keeps both sides under the same load from the machine's neighbours, and the
+# CPU time is the figure to trust when the machine is oversubscribed (a process with more
+# threads then gets more of the CPUs, whatever its work).
 compare() {
     local name=$1 ours=$2 theirs=$3
     # shellcheck disable=SC2086
@@ -44,7 +46,7 @@ compare() {
             local command=$ours
             [ "$side" = theirs ] && command=$theirs
             # shellcheck disable=SC2086
-            /usr/bin/time -f "%e %M" -o "$work/run.txt" $command >/dev/null 2>&1
+            /usr/bin/time -f "%e %U %S %M" -o "$work/run.txt" $command >/dev/null 2>&1
             echo "$name|$side|$(cat "$work/run.txt")" >>"$results"
         done
     done
@@ -60,15 +62,16 @@ import statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
     name, side, figures = line.rstrip("\n").split("|")
-    seconds, kib = figures.split()
-    rows.setdefault(name, {"ours": [], "theirs": []})[side].append((float(seconds), int(kib) / 1024))
+    wall, user, system, kib = figures.split()
+    rows.setdefault(name, {"ours": [], "theirs": []})[side].append(
+        (float(wall), float(user) + float(system), int(kib) / 1024))
+print("%-13s %28s   %28s   %s" % ("", "webimage: wall, CPU, peak RSS", "vips: wall, CPU, peak RSS", "ours ÷ vips: wall, CPU, RSS"))
 for name, sides in rows.items():
     ours, theirs = sides["ours"], sides["theirs"]
-    time_ratios = [a[0] / b[0] for a, b in zip(ours, theirs)]
-    rss_ratios = [a[1] / b[1] for a, b in zip(ours, theirs)]
-    print("%-13s webimage %6.2f s %6.1f MiB   vips %6.2f s %6.1f MiB   time %.2f×  RSS %.2f×  (medians of %d alternating runs)" % (
-        name,
-        statistics.median(t for t, _ in ours), statistics.median(m for _, m in ours),
-        statistics.median(t for t, _ in theirs), statistics.median(m for _, m in theirs),
-        statistics.median(time_ratios), statistics.median(rss_ratios), len(ours)))
+    median = lambda runs, index: statistics.median(run[index] for run in runs)
+    ratio = lambda index: statistics.median(a[index] / b[index] for a, b in zip(ours, theirs))
+    print("%-13s %6.2f s %6.2f s %7.1f MiB   %6.2f s %6.2f s %7.1f MiB   %.2f× %.2f× %.2f×  (medians, %d alternating runs)" % (
+        name, median(ours, 0), median(ours, 1), median(ours, 2),
+        median(theirs, 0), median(theirs, 1), median(theirs, 2),
+        ratio(0), ratio(1), ratio(2), len(ours)))
 SUMMARY
