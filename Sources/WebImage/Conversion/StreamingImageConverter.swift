@@ -8,15 +8,15 @@ import WebImagePNG
 /// they arrive (libjpeg's `jpeg_write_scanlines`, libspng's progressive encoder), so peak
 /// memory is a few strips plus what libjpeg itself needs.
 ///
-/// The decoder, encoders and settings are those of ``JPEGCoder`` and ``PNGCoder``, so
+/// The decoder, encoders and settings are those of `JPEGCoder` and `PNGCoder`, so
 /// the file written is the one `decode` followed by `encode` writes. Conversions that
 /// need the whole frame are declined (``convert(_:to:writingTo:options:decodeOptions:)``
 /// returns `nil`) and are the caller's to do the usual way: thumbnails and other scaled
 /// decodes, an EXIF or XMP orientation other than `up`, CMYK/YCCK data, formats other
 /// than JPEG and PNG (libwebp's encoder takes the whole picture), and input that is not
-/// JPEG. The same limits apply as for a decode: ``ImageDecodeOptions/maxPixelCount``
+/// JPEG. The same limits apply as for a decode: `ImageDecodeOptions/maxPixelCount`
 /// and the working memory of progressive files against
-/// ``ImageDecodeOptions/maxTotalBytes``.
+/// `ImageDecodeOptions/maxTotalBytes`.
 public enum StreamingImageConverter {
     /// Rows decoded and encoded per strip.
     static let stripHeight = 64
@@ -28,9 +28,9 @@ public enum StreamingImageConverter {
     /// calling thread until done. Returns the image size, or `nil` when this conversion
     /// needs the whole frame and nothing was written.
     ///
-    /// - Throws: the errors of ``JPEGCoder/decode(_:options:)`` (truncated data is
-    ///   ``ImageError/Code/badImageData``), ``ImageError/Code/encodingFailed``, and
-    ///   ``ImageError/Code/fileSystem`` when the file cannot be written.
+    /// - Throws: the errors of `JPEGCoder/decode(_:options:)` (truncated data is
+    ///   `ImageError/Code/badImageData`), `ImageError/Code/encodingFailed`, and
+    ///   `ImageError/Code/fileSystem` when the file cannot be written.
     public static func convert(
         _ data: Data,
         to format: ImageFormat,
@@ -127,7 +127,7 @@ public enum StreamingImageConverter {
         return done
     }
 
-    /// The decoding thread's work: every row, in strips, then ``StripQueue/Item/end``
+    /// The decoding thread's work: every row, in strips, then `StripQueue/Item/end`
     /// unless the data was truncated.
     private static func decodeStrips(
         _ jpeg: UnsafeRawBufferPointer,
