@@ -11,8 +11,8 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             The output format comes from format= in the transform spec, else from OUT's \
             extension (jpg, png, gif, webp). A spec is operations separated by '|', such as \
-            'resize=400x300,fill|round=12|blur=2|format=webp,q=80'; the README lists them all. \\
-            Without a spec or thumbnail, a JPEG to JPEG or PNG conversion streams: rows are \\
+            'resize=400x300,fill|round=12|blur=2|format=webp,q=80'; the README lists them all. \
+            Without a spec or thumbnail, a JPEG to JPEG or PNG conversion streams: rows are \
             encoded as they are decoded, on two threads, without holding the whole picture.
             """
     )
