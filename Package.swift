@@ -28,6 +28,10 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        .target(
+            name: "CJPEGShim",
+            linkerSettings: [.linkedLibrary("jpeg")]
+        ),
         .systemLibrary(
             name: "CPNG",
             pkgConfig: "spng",
@@ -47,7 +51,7 @@ let package = Package(
             name: "WebImageCore",
             dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
-        .target(name: "WebImageJPEG", dependencies: ["WebImageCore", "CJPEG"]),
+        .target(name: "WebImageJPEG", dependencies: ["WebImageCore", "CJPEG", "CJPEGShim"]),
         .target(name: "WebImagePNG", dependencies: ["WebImageCore", "CPNG"]),
         .target(name: "WebImageGIF", dependencies: ["WebImageCore", "CGIF"]),
         .target(name: "WebImageWebP", dependencies: ["WebImageCore", "CWebP"]),

@@ -3,7 +3,7 @@
 # Uses apt-get directly as root and through sudo otherwise; does nothing when all are present.
 set -euo pipefail
 
-packages=(pkg-config libturbojpeg0-dev libspng-dev libgif-dev libwebp-dev openssl)
+packages=(pkg-config libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev openssl time)
 # The default package traits: TIFF needs libtiff.
 packages+=(libtiff-dev)
 

@@ -1,24 +1,31 @@
-import CJPEG
 import Foundation
 import WebImageCore
 
-/// Decodes and encodes JPEG with TurboJPEG (libjpeg-turbo).
+/// Decodes and encodes JPEG with libjpeg-turbo's classic libjpeg API (through the small
+/// C shim `CJPEGShim`, which turns libjpeg's `longjmp` errors into return codes).
 ///
 /// Decoding produces one upright ``PixelFormat/rgba8`` frame: the EXIF orientation (or,
 /// without one, the XMP `tiff:Orientation`) is applied, grayscale is expanded to RGB and
-/// CMYK/YCCK is converted to RGB. Thumbnails and ``ImageDecodeOptions/scaleDownLimitBytes``
-/// decode at the smallest of TurboJPEG's DCT scaling factors that still covers the target,
+/// CMYK/YCCK is converted to RGB. Any sampling factors libjpeg accepts decode, including
+/// those TurboJPEG's API refuses. Thumbnails and ``ImageDecodeOptions/scaleDownLimitBytes``
+/// decode at the smallest of libjpeg's DCT scaling factors that still covers the target,
 /// then resample to the exact target, so a thumbnail of a picture too large to decode
 /// whole still works. 12-bit and 16-bit JPEGs are refused as unsupported.
 ///
+/// Memory: a progressive or multi-scan JPEG makes libjpeg keep every DCT coefficient of
+/// the full-size image, whatever the output scale, so that buffer (read from the header
+/// before decoding) counts with the output pixels against
+/// ``ImageDecodeOptions/maxTotalBytes``.
+///
 /// Truncated data: ``decode(_:options:)`` refuses it with ``ImageError/Code/badImageData``
-/// ("truncated"), while ``decodeIncrementally(_:isComplete:options:)`` returns what the
+/// ("truncated") whenever any of libjpeg's warnings says the data ended early, even after
+/// other warnings, while ``decodeIncrementally(_:isComplete:options:)`` returns what the
 /// bytes so far show (the top rows of a baseline JPEG, a coarse pass of a progressive one).
-/// Other warnings TurboJPEG gives about damaged but complete data keep the picture.
+/// Other warnings about damaged but complete data keep the picture.
 ///
 /// Encoding writes baseline JPEG at `quality × 100` with 4:2:0 chroma subsampling, or
 /// 4:4:4 at quality 0.9 and above; transparent pixels are composited over white.
-/// The coder keeps no state: each call makes its own TurboJPEG instance.
+/// The coder keeps no state: each call makes its own libjpeg instance.
 public struct JPEGCoder: ProgressiveImageCoder {
     /// The largest width or height libjpeg accepts.
     private static let maximumDimension = 65500
@@ -55,7 +62,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
     /// Decodes the bytes of a JPEG received so far.
     ///
     /// Returns `nil` while the header (up to the first scan) is incomplete, and also while
-    /// TurboJPEG fails on the data in a way more bytes may cure; once `isComplete`, this is
+    /// libjpeg fails on the data in a way more bytes may cure; once `isComplete`, this is
     /// ``decode(_:options:)``.
     ///
     /// - Throws: ``ImageError/Code/imageTooLarge`` and ``ImageError/Code/unsupportedFormat``
@@ -83,19 +90,33 @@ public struct JPEGCoder: ProgressiveImageCoder {
     /// Encodes the first frame of `image` as JPEG.
     ///
     /// - Throws: ``ImageError/Code/unsupportedFormat`` for any other format,
-    ///   ``ImageError/Code/encodingFailed`` when TurboJPEG refuses the image.
+    ///   ``ImageError/Code/encodingFailed`` when libjpeg refuses the image.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data {
         guard format == .jpeg else {
             throw ImageError(.unsupportedFormat, "the JPEG coder cannot write \(format.rawValue)")
         }
         let bitmap = image.bitmap.convertedToRGBA8()
         let pixels = image.hasAlpha ? Self.compositedOverWhite(bitmap.pixels) : bitmap.pixels
-        let quality = min(max(Int((options.quality * 100).rounded()), 1), 100)
-        let compressor = try JPEGCompressor()
-        return try compressor.compress(
-            rgba: pixels, size: bitmap.size, quality: quality,
-            subsampling: options.quality >= 0.9 ? TJSAMP_444 : TJSAMP_420
+        let compressor = try JPEGCompressor(
+            size: bitmap.size, pixels: .rgba,
+            quality: Self.quality(for: options), lumaSampling: Self.lumaSampling(for: options)
         )
+        let written = pixels.withUnsafeBytes { bytes in
+            Result { () throws(ImageError) in try compressor.write(rows: bytes, bytesPerRow: bitmap.width * 4) }
+        }
+        try written.get()
+        return try compressor.finish()
+    }
+
+    /// The libjpeg quality, 1 to 100, that `options` ask for.
+    package static func quality(for options: ImageEncodeOptions) -> Int {
+        min(max(Int((options.quality * 100).rounded()), 1), 100)
+    }
+
+    /// The luminance sampling factors for `options`: 2×2 (4:2:0 chroma) below quality
+    /// 0.9, else 1×1 (4:4:4).
+    package static func lumaSampling(for options: ImageEncodeOptions) -> PixelSize {
+        options.quality < 0.9 ? PixelSize(width: 2, height: 2) : PixelSize(width: 1, height: 1)
     }
 
     /// Decodes one JPEG: header, limits, scaled decompression, colour, orientation, size.
@@ -115,8 +136,8 @@ public struct JPEGCoder: ProgressiveImageCoder {
                 "the JPEG declares \(declared), over libjpeg's limit of \(Self.maximumDimension) pixels a side"
             )
         }
-        let decompressor = try JPEGDecompressor()
-        let header = try decompressor.readHeader(jpeg)
+        let decompressor = try JPEGDecompressor(jpeg, maxMemory: options.maxTotalBytes)
+        let header = try decompressor.readHeader()
         let orientation = metadata.orientation
         let swaps = orientation.swapsWidthAndHeight
         let displayedSize = swaps ? header.size.transposed : header.size
@@ -126,17 +147,24 @@ public struct JPEGCoder: ProgressiveImageCoder {
             : JPEGScale.smallest(covering: swaps ? target.transposed : target, from: header.size)
         let decodedSize = scale.scaled(header.size)
         try options.checkAllocation(decodedSize)
+        try Self.checkWorkingMemory(of: header, besides: decodedSize.width * decodedSize.height * 4, options: options)
 
-        var output = try decompressor.decompress(
-            jpeg, size: decodedSize, pixelFormat: header.isCMYK ? TJPF_CMYK : TJPF_RGBA
-        )
-        if let warning = output.warning, !acceptingTruncation, Self.isTruncation(warning) {
-            throw ImageError(.badImageData, "the JPEG data is truncated (\(warning))")
+        let outputSize = try decompressor.start(scale: scale, pixels: header.isCMYK ? .cmyk : .rgba)
+        guard outputSize == decodedSize else {
+            throw ImageError(.badImageData, "libjpeg decodes the JPEG at \(outputSize), not \(decodedSize)")
+        }
+        var output = try Self.readAllRows(of: decompressor, size: decodedSize)
+        try decompressor.finish()
+        if decompressor.dataEndedEarly, !acceptingTruncation {
+            throw ImageError(
+                .badImageData,
+                "the JPEG data is truncated (libjpeg gave \(decompressor.warningCount) warnings, the first: \(decompressor.message))"
+            )
         }
         if header.isCMYK {
-            Self.convertCMYKToRGBA(&output.pixels, inverted: metadata.hasAdobeMarker)
+            Self.convertCMYKToRGBA(&output, inverted: metadata.hasAdobeMarker)
         }
-        var bitmap = Bitmap(width: decodedSize.width, height: decodedSize.height, pixelFormat: .rgba8, pixels: output.pixels)
+        var bitmap = Bitmap(width: decodedSize.width, height: decodedSize.height, pixelFormat: .rgba8, pixels: output)
         if orientation != .up {
             bitmap = bitmap.oriented(orientation)
         }
@@ -149,11 +177,41 @@ public struct JPEGCoder: ProgressiveImageCoder {
         )
     }
 
-    /// Whether a TurboJPEG warning says the data ended early. libjpeg reports that as
-    /// "Premature end of JPEG file", or "premature end of data segment" when the end cuts
-    /// a scan; both messages are stable across libjpeg versions.
-    private static func isTruncation(_ warning: String) -> Bool {
-        warning.lowercased().contains("premature end")
+    /// Refuses a decode whose libjpeg working memory and `outputBytes` of pixels together
+    /// pass ``ImageDecodeOptions/maxTotalBytes``: a progressive or multi-scan file keeps
+    /// all coefficients of the full-size image, even for a thumbnail.
+    package static func checkWorkingMemory(
+        of header: JPEGDecompressor.Header,
+        besides outputBytes: Int,
+        options: ImageDecodeOptions
+    ) throws(ImageError) {
+        let needed = header.workingBytes.addingReportingOverflow(outputBytes)
+        guard needed.overflow || needed.partialValue > options.maxTotalBytes else { return }
+        throw ImageError(
+            .imageTooLarge,
+            "decoding this multi-scan JPEG of \(header.size) keeps \(header.workingBytes) bytes of coefficients, "
+                + "over the limit of \(options.maxTotalBytes) bytes"
+        )
+    }
+
+    /// Every output row of a started decompression, 4 bytes per pixel.
+    ///
+    /// - Throws: ``ImageError/Code/badImageData`` when libjpeg fails or stops short.
+    private static func readAllRows(of decompressor: borrowing JPEGDecompressor, size: PixelSize) throws(ImageError) -> [UInt8] {
+        let bytesPerRow = size.width * 4
+        var outcome: Result<Int, ImageError> = .success(0)
+        let pixels = [UInt8](unsafeUninitializedCapacity: bytesPerRow * size.height) { buffer, count in
+            guard let base = buffer.baseAddress else { return }
+            outcome = Result { () throws(ImageError) in
+                try decompressor.readRows(into: base, stride: bytesPerRow, count: size.height)
+            }
+            count = (try? outcome.get()) == size.height ? buffer.count : 0
+        }
+        let rows = try outcome.get()
+        guard rows == size.height else {
+            throw ImageError(.badImageData, "libjpeg stopped after \(rows) of \(size.height) rows")
+        }
+        return pixels
     }
 
     /// RGBA pixels composited over an opaque white background.

@@ -1,95 +1,119 @@
-import CJPEG
+import CJPEGShim
 import WebImageCore
 
-/// A TurboJPEG decompressor instance, destroyed when its owner goes out of scope.
+/// A libjpeg decompressor over one JPEG in memory, driven through the project's C shim
+/// (`CJPEGShim`), destroyed when its owner goes out of scope.
 ///
-/// TurboJPEG instances are not thread-safe and are cheap to create, so every decode
-/// makes its own.
-struct JPEGDecompressor: ~Copyable {
+/// The classic API is used instead of TurboJPEG's whole-image calls because it decodes
+/// every sampling factor, decodes in row groups (so a caller can stream), counts every
+/// warning (so truncation is seen even after other damage), and lets a memory limit
+/// bound the whole-image coefficient buffer of progressive files. The bytes given to
+/// ``init(_:maxMemory:)`` must stay valid for the decompressor's whole life.
+package struct JPEGDecompressor: ~Copyable {
     /// What the JPEG header declares.
-    struct Header: Sendable, Hashable {
+    package struct Header: Sendable, Hashable {
         /// The stored size (before any orientation).
-        var size: PixelSize
-        /// The colour space of the JPEG data (a `TJCS` value).
-        var colorspace: Int32
+        package var size: PixelSize
+        /// Whether the data holds ink (CMYK or YCCK), which is read out as CMYK.
+        package var isCMYK: Bool
+        /// Whether the file has several scans (progressive, or components in separate
+        /// scans): libjpeg then keeps all DCT coefficients of the full-size image while
+        /// decoding, whatever the output scale.
+        package var hasMultipleScans: Bool
+        /// The size of that whole-image coefficient buffer.
+        package var coefficientBytes: Int
 
-        /// Whether the data holds ink (CMYK or YCCK), which TurboJPEG only hands out as CMYK.
-        var isCMYK: Bool {
-            colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        /// The memory libjpeg needs besides the output rows: the coefficient buffer of a
+        /// multi-scan file, nothing worth counting for a single-scan one.
+        package var workingBytes: Int {
+            hasMultipleScans ? coefficientBytes : 0
         }
     }
 
-    /// The pixels of a decompression and the warning TurboJPEG gave, if any.
-    struct Output {
-        /// The pixels, packed rows, 4 bytes per pixel.
-        var pixels: [UInt8]
-        /// The first non-fatal problem TurboJPEG reported (such as data ending early):
-        /// the pixels are all written but may be partly made up.
-        var warning: String?
-    }
+    private let handle: OpaquePointer
 
-    private let handle: tjhandle
-
-    /// Creates a TurboJPEG decompressor.
-    init() throws(ImageError) {
-        guard let handle = tjInitDecompress() else {
-            throw ImageError(.badImageData, "TurboJPEG could not create a decompressor")
+    /// Creates a decompressor over `jpeg`, whose whole-image buffers may take at most
+    /// `maxMemory` bytes (libjpeg fails the decode past that).
+    package init(_ jpeg: UnsafeRawBufferPointer, maxMemory: Int) throws(ImageError) {
+        guard let base = jpeg.baseAddress, jpeg.count > 0 else {
+            throw ImageError(.emptyData, "the JPEG data is empty")
+        }
+        guard let handle = cjpeg_decoder_create(base, jpeg.count, UInt64(max(0, maxMemory))) else {
+            throw ImageError(.imageTooLarge, "libjpeg could not allocate a decompressor")
         }
         self.handle = handle
     }
 
     deinit {
-        tjDestroy(handle)
+        cjpeg_decoder_destroy(handle)
     }
 
-    /// Reads the header of the JPEG in `jpeg`.
+    /// Reads the markers up to the first scan.
     ///
-    /// - Throws: ``ImageError/Code/badImageData`` with TurboJPEG's message when the header
+    /// - Throws: ``ImageError/Code/badImageData`` with libjpeg's message when the header
     ///   is damaged or incomplete.
-    func readHeader(_ jpeg: UnsafeRawBufferPointer) throws(ImageError) -> Header {
-        guard let base = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
-            throw ImageError(.emptyData, "the JPEG data is empty")
+    package func readHeader() throws(ImageError) -> Header {
+        var header = cjpeg_header()
+        guard cjpeg_decoder_read_header(handle, &header) == 0, header.width > 0, header.height > 0 else {
+            throw ImageError(.badImageData, "libjpeg cannot read the JPEG header: \(message)")
         }
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-        let status = tjDecompressHeader3(handle, base, UInt(jpeg.count), &width, &height, &subsampling, &colorspace)
-        // A warning still fills the header; only a fatal error (or no size) is a failure.
-        guard status == 0 || tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue), width > 0, height > 0 else {
-            throw ImageError(.badImageData, "TurboJPEG cannot read the JPEG header: \(errorMessage)")
-        }
-        return Header(size: PixelSize(width: Int(width), height: Int(height)), colorspace: colorspace)
+        return Header(
+            size: PixelSize(width: Int(header.width), height: Int(header.height)),
+            isCMYK: header.is_ink != 0,
+            hasMultipleScans: header.has_multiple_scans != 0,
+            coefficientBytes: Int(clamping: header.coefficient_bytes)
+        )
     }
 
-    /// Decompresses the JPEG in `jpeg` into new pixels of `size` (one of TurboJPEG's scaled
-    /// sizes) and `pixelFormat` (a 4-byte `TJPF` value).
-    ///
-    /// - Throws: ``ImageError/Code/badImageData`` with TurboJPEG's message on a fatal error.
-    func decompress(_ jpeg: UnsafeRawBufferPointer, size: PixelSize, pixelFormat: TJPF) throws(ImageError) -> Output {
-        guard let base = jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self),
-              let width = Int32(exactly: size.width), let height = Int32(exactly: size.height)
-        else {
-            throw ImageError(.badImageData, "the JPEG size \(size) cannot be decoded")
-        }
-        var status: Int32 = 0
-        let pixels = [UInt8](unsafeUninitializedCapacity: size.width * size.height * 4) { buffer, count in
-            status = tjDecompress2(
-                handle, base, UInt(jpeg.count), buffer.baseAddress, width, 0, height,
-                Int32(pixelFormat.rawValue), TJFLAG_LIMITSCANS
-            )
-            let written = status == 0 || tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
-            count = written ? buffer.count : 0
-        }
-        if status == 0 {
-            return Output(pixels: pixels, warning: nil)
-        }
-        guard !pixels.isEmpty else {
-            throw ImageError(.badImageData, "TurboJPEG cannot decode the JPEG data: \(errorMessage)")
-        }
-        return Output(pixels: pixels, warning: errorMessage)
+    /// Starts decompressing at `scale` into rows of `pixels` and returns the output size.
+    /// A progressive file's scans are all read here.
+    package func start(scale: JPEGScale, pixels: JPEGPixelLayout) throws(ImageError) -> PixelSize {
+        var width: UInt32 = 0, height: UInt32 = 0
+        let status = cjpeg_decoder_start(
+            handle, UInt32(scale.numerator), UInt32(scale.denominator), pixels.shimValue, &width, &height
+        )
+        guard status == 0 else { throw failure("start decoding") }
+        return PixelSize(width: Int(width), height: Int(height))
     }
 
-    /// TurboJPEG's description of the last problem.
-    private var errorMessage: String {
-        guard let message = tjGetErrorStr2(handle) else { return "unknown error" }
-        return String(cString: message)
+    /// Decodes up to `count` rows into `rows`, `stride` bytes apart, and returns how many
+    /// it wrote (fewer only at the end of the image).
+    package func readRows(into rows: UnsafeMutableRawPointer, stride: Int, count: Int) throws(ImageError) -> Int {
+        var read: UInt32 = 0
+        let status = cjpeg_decoder_read_rows(
+            handle, rows.assumingMemoryBound(to: UInt8.self), stride, UInt32(clamping: count), &read
+        )
+        guard status == 0 else { throw failure("decode the JPEG data") }
+        return Int(read)
+    }
+
+    /// Reads the rest of the data up to the end marker, after the last row.
+    package func finish() throws(ImageError) {
+        guard cjpeg_decoder_finish(handle) == 0 else { throw failure("finish the JPEG data") }
+    }
+
+    /// How many warnings (damaged or missing data libjpeg made up for) it gave so far.
+    package var warningCount: Int {
+        Int(cjpeg_decoder_warning_count(handle))
+    }
+
+    /// Whether any warning said the data ended early: the file is truncated, or a scan
+    /// was cut short, and the rows past that point are made up.
+    package var dataEndedEarly: Bool {
+        cjpeg_decoder_data_ended_early(handle) != 0
+    }
+
+    /// libjpeg's fatal error, else its first warning.
+    package var message: String {
+        String(cString: cjpeg_decoder_message(handle))
+    }
+
+    /// The error for a fatal libjpeg failure while trying to `action`: running out of
+    /// the memory limit is ``ImageError/Code/imageTooLarge``, anything else bad data.
+    private func failure(_ action: String) -> ImageError {
+        let reason = message
+        let code: ImageError.Code = reason.contains("Backing store") || reason.contains("Insufficient memory")
+            ? .imageTooLarge : .badImageData
+        return ImageError(code, "libjpeg cannot \(action): \(reason)")
     }
 }

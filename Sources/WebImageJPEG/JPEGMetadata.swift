@@ -6,22 +6,22 @@ import WebImageCore
 /// Only segment headers are walked and only the `SOFn`, `APP1` and `APP14` segments are read,
 /// every read bounds-checked, so the cost is a few jumps even for large files and no
 /// input can make it read outside the data.
-struct JPEGMetadata: Sendable, Hashable {
+package struct JPEGMetadata: Sendable, Hashable {
     /// How the stored pixels must be turned to show upright.
-    var orientation: ImageOrientation = .up
+    package var orientation: ImageOrientation = .up
     /// Whether an Adobe `APP14` segment is present: Adobe's CMYK JPEGs store inverted ink.
-    var hasAdobeMarker = false
+    package var hasAdobeMarker = false
     /// The size the frame header (`SOFn`) declares, if one was reached.
-    var frameSize: PixelSize?
+    package var frameSize: PixelSize?
     /// Bits per sample the frame header declares (8 for nearly every JPEG; 12 and 16 exist).
-    var precision: Int?
+    package var precision: Int?
 
     private static let exifSignature: [UInt8] = Array("Exif\0\0".utf8)
     private static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
     private static let adobeSignature: [UInt8] = Array("Adobe".utf8)
 
     /// Reads the segments of the JPEG in `bytes` up to its first scan.
-    init(reading bytes: UnsafeRawBufferPointer) {
+    package init(reading bytes: UnsafeRawBufferPointer) {
         var exifOrientation: Int?
         var xmpOrientation: Int?
         var offset = 2 // after SOI

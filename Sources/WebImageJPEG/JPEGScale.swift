@@ -3,14 +3,14 @@ import WebImageCore
 
 /// One of the fractions by which TurboJPEG can scale a JPEG while decoding it (it skips
 /// DCT coefficients instead of decoding at full size and shrinking afterwards).
-struct JPEGScale: Sendable, Hashable {
+package struct JPEGScale: Sendable, Hashable {
     /// The numerator of the fraction.
     var numerator: Int
     /// The denominator of the fraction.
     var denominator: Int
 
     /// No scaling.
-    static let one = JPEGScale(numerator: 1, denominator: 1)
+    package static let one = JPEGScale(numerator: 1, denominator: 1)
 
     /// The fractions TurboJPEG offers that shrink (or keep) the image, largest first.
     static let reductions: [JPEGScale] = {

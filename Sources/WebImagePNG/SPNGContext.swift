@@ -10,7 +10,7 @@ final class SPNGContext {
     /// The raw context for calls this wrapper does not cover.
     let handle: OpaquePointer
 
-    private init(flags: Int32) throws(ImageError) {
+    init(flags: Int32) throws(ImageError) {
         guard let handle = spng_ctx_new(flags) else {
             throw ImageError(.imageTooLarge, "libspng could not allocate a context")
         }

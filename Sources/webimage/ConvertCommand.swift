@@ -11,7 +11,9 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             The output format comes from format= in the transform spec, else from OUT's \
             extension (jpg, png, gif, webp). A spec is operations separated by '|', such as \
-            'resize=400x300,fill|round=12|blur=2|format=webp,q=80'; the README lists them all.
+            'resize=400x300,fill|round=12|blur=2|format=webp,q=80'; the README lists them all. \
+            Without a spec or thumbnail, a JPEG to JPEG or PNG conversion streams: rows are \
+            encoded as they are decoded, on two threads, without holding the whole picture.
             """
     )
 
@@ -50,7 +52,17 @@ struct ConvertCommand: ParsableCommand {
         do {
             let decodeOptions = thumbnail.map { ImageDecodeOptions(thumbnailPixelSize: $0) }
                 ?? spec?.decodeOptions ?? ImageDecodeOptions()
-            var image = try Self.decodeFile(atPath: input, options: decodeOptions)
+            guard let data = FileManager.default.contents(atPath: input) else {
+                throw ImageError(.fileSystem, "cannot read \(input)")
+            }
+            if spec == nil, let size = try StreamingImageConverter.convert(
+                data, to: format, writingTo: outputURL, options: encodeOptions, decodeOptions: decodeOptions
+            ) {
+                let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+                print("\(output): \(format.rawValue) \(size.width)×\(size.height), \(bytes) bytes")
+                return
+            }
+            var image = try ImageCodersManager.shared.decode(data, options: decodeOptions)
             if let spec, let transformed = spec.pipeline.transform(image) {
                 image = transformed
             }

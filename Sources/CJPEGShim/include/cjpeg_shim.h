@@ -1,0 +1,87 @@
+/*
+ * A small C API over libjpeg's classic interface for SwiftWebImage.
+ *
+ * libjpeg reports fatal errors by calling error_exit, which must not return; Swift
+ * cannot catch a longjmp, so every function here that calls into libjpeg sets a jump
+ * point first and turns a fatal error into the return value -1 with a message.
+ * Warnings (damaged or truncated data that libjpeg decodes anyway) are counted, never
+ * printed. A decoder or encoder is used from one thread at a time.
+ */
+#ifndef CJPEG_SHIM_H
+#define CJPEG_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The pixel layouts rows are read or written in. */
+typedef enum {
+    CJPEG_PIXELS_RGBA = 0, /* 4 bytes: red, green, blue, 255 (encoders ignore the 4th byte) */
+    CJPEG_PIXELS_RGB = 1,  /* 3 bytes: red, green, blue */
+    CJPEG_PIXELS_CMYK = 2, /* 4 bytes of ink as the file stores them (decoding only) */
+} cjpeg_pixels;
+
+/* What a JPEG header declares. */
+typedef struct {
+    uint32_t width;                 /* stored width */
+    uint32_t height;                /* stored height */
+    int32_t components;             /* colour components in the file */
+    int32_t bits_per_sample;        /* data precision, 8 for ordinary files */
+    int32_t is_ink;                 /* CMYK or YCCK data, read out as CMYK */
+    int32_t has_multiple_scans;     /* progressive or multi-scan: decoding buffers all coefficients */
+    uint64_t coefficient_bytes;     /* size of that whole-image coefficient buffer at full size */
+} cjpeg_header;
+
+typedef struct cjpeg_decoder cjpeg_decoder;
+
+/* A decoder over `size` bytes at `data`, which must stay valid until it is destroyed.
+ * libjpeg's whole-image buffers may take at most `max_memory` bytes (0: no limit).
+ * Returns NULL when memory is short. */
+cjpeg_decoder *cjpeg_decoder_create(const void *data, size_t size, uint64_t max_memory);
+void cjpeg_decoder_destroy(cjpeg_decoder *decoder);
+
+/* Reads the markers up to the first scan. Returns 0, or -1 on a fatal error. */
+int cjpeg_decoder_read_header(cjpeg_decoder *decoder, cjpeg_header *header);
+
+/* Starts decompression at scale `scale_numerator`/`scale_denominator` into `pixels` rows and tells the
+ * output size. Progressive files are read whole here. Returns 0 or -1. */
+int cjpeg_decoder_start(cjpeg_decoder *decoder, uint32_t scale_numerator, uint32_t scale_denominator,
+                        cjpeg_pixels pixels, uint32_t *width, uint32_t *height);
+
+/* Decodes up to `count` rows into `rows` (each `stride` bytes apart) and tells how many
+ * it wrote. Returns 0 or -1. */
+int cjpeg_decoder_read_rows(cjpeg_decoder *decoder, uint8_t *rows, size_t stride, uint32_t count,
+                            uint32_t *rows_read);
+
+/* Reads the rest of the data up to the end marker, after the last row. Returns 0 or -1. */
+int cjpeg_decoder_finish(cjpeg_decoder *decoder);
+
+/* How many warnings libjpeg gave so far. */
+unsigned long cjpeg_decoder_warning_count(const cjpeg_decoder *decoder);
+/* Whether any warning said the data ended early (truncation, or a scan cut short). */
+int cjpeg_decoder_data_ended_early(const cjpeg_decoder *decoder);
+/* The fatal error, else the first warning, else "". */
+const char *cjpeg_decoder_message(const cjpeg_decoder *decoder);
+
+typedef struct cjpeg_encoder cjpeg_encoder;
+
+/* An encoder writing into memory it owns. Returns NULL when memory is short. */
+cjpeg_encoder *cjpeg_encoder_create(void);
+void cjpeg_encoder_destroy(cjpeg_encoder *encoder);
+
+/* Starts a baseline YCbCr JPEG (or YCCK for CMYK rows) of `width` × `height` at
+ * `quality` 1–100. The luminance (and black) component is sampled `horizontal_sampling`
+ * × `vertical_sampling` times as densely as the chroma ones (1–4 each; 2×2 is 4:2:0,
+ * 1×1 is 4:4:4). Returns 0 or -1. */
+int cjpeg_encoder_start(cjpeg_encoder *encoder, uint32_t width, uint32_t height, cjpeg_pixels pixels,
+                        int quality, int horizontal_sampling, int vertical_sampling);
+
+/* Compresses `count` rows of `rows`, each `stride` bytes apart. Returns 0 or -1. */
+int cjpeg_encoder_write_rows(cjpeg_encoder *encoder, const uint8_t *rows, size_t stride, uint32_t count);
+
+/* Ends the file and hands over its bytes: `*data` is the caller's to free(). Returns 0 or -1. */
+int cjpeg_encoder_finish(cjpeg_encoder *encoder, uint8_t **data, size_t *size);
+
+/* The last fatal error, or "". */
+const char *cjpeg_encoder_message(const cjpeg_encoder *encoder);
+
+#endif

@@ -1,0 +1,191 @@
+import Foundation
+import WebImageCore
+import WebImageJPEG
+import WebImagePNG
+
+/// Converts a JPEG to a full-size JPEG or PNG file without holding the whole frame: one
+/// thread decodes strips of rows with libjpeg while the calling thread encodes them as
+/// they arrive (libjpeg's `jpeg_write_scanlines`, libspng's progressive encoder), so peak
+/// memory is a few strips plus what libjpeg itself needs.
+///
+/// The decoder, encoders and settings are those of `JPEGCoder` and `PNGCoder`, so
+/// the file written is the one `decode` followed by `encode` writes. Conversions that
+/// need the whole frame are declined (``convert(_:to:writingTo:options:decodeOptions:)``
+/// returns `nil`) and are the caller's to do the usual way: thumbnails and other scaled
+/// decodes, an EXIF or XMP orientation other than `up`, CMYK/YCCK data, formats other
+/// than JPEG and PNG (libwebp's encoder takes the whole picture), and input that is not
+/// JPEG. The same limits apply as for a decode: `ImageDecodeOptions/maxPixelCount`
+/// and the working memory of progressive files against
+/// `ImageDecodeOptions/maxTotalBytes`.
+public enum StreamingImageConverter {
+    /// Rows decoded and encoded per strip.
+    static let stripHeight = 64
+    /// Strips the decoder may run ahead of the encoder.
+    static let stripsInFlight = 3
+
+    /// Converts the JPEG in `data` to `format` at full size and writes it to `url`
+    /// (through a temporary file in the same folder, renamed when complete), blocking the
+    /// calling thread until done. Returns the image size, or `nil` when this conversion
+    /// needs the whole frame and nothing was written.
+    ///
+    /// - Throws: the errors of `JPEGCoder/decode(_:options:)` (truncated data is
+    ///   `ImageError/Code/badImageData`), `ImageError/Code/encodingFailed`, and
+    ///   `ImageError/Code/fileSystem` when the file cannot be written.
+    public static func convert(
+        _ data: Data,
+        to format: ImageFormat,
+        writingTo url: URL,
+        options: ImageEncodeOptions = ImageEncodeOptions(),
+        decodeOptions: ImageDecodeOptions = ImageDecodeOptions()
+    ) throws(ImageError) -> PixelSize? {
+        guard format == .jpeg || format == .png, ImageFormat(sniffing: data) == .jpeg,
+              let size = try streamableSize(of: data, options: decodeOptions)
+        else { return nil }
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+              let file = FileHandle(forWritingAtPath: temporary.path)
+        else {
+            throw ImageError(.fileSystem, "cannot create \(temporary.path)")
+        }
+        do throws(ImageError) {
+            defer { try? file.close() }
+            let queue = StripQueue(capacity: stripsInFlight, stripBytes: stripHeight * size.width * 3)
+            let decoding = startDecoding(data, size: size, into: queue, maxMemory: decodeOptions.maxTotalBytes)
+            defer {
+                queue.cancel()
+                decoding.wait()
+            }
+            if format == .jpeg {
+                let compressor = try JPEGCompressor(
+                    size: size, pixels: .rgb,
+                    quality: JPEGCoder.quality(for: options), lumaSampling: JPEGCoder.lumaSampling(for: options)
+                )
+                try encodeStrips(from: queue, width: size.width) { (rows) throws(ImageError) in
+                    try compressor.write(rows: rows, bytesPerRow: size.width * 3)
+                }
+                let encoded = try compressor.finish()
+                do {
+                    try file.write(contentsOf: encoded)
+                } catch {
+                    throw ImageError(.fileSystem, "cannot write \(temporary.path): \(error.localizedDescription)")
+                }
+            } else {
+                let encoder = try PNGRowEncoder(size: size, keepingAlpha: false, fileDescriptor: file.fileDescriptor)
+                try encodeStrips(from: queue, width: size.width) { (rows) throws(ImageError) in
+                    try encoder.write(rows: rows, bytesPerRow: size.width * 3)
+                }
+                try encoder.finish()
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw ImageError(.fileSystem, "cannot move the converted image to \(url.path): \(reason)")
+        }
+        return size
+    }
+
+    /// The full size of the JPEG in `data` when it can be converted in strips, `nil` when
+    /// it needs the whole frame.
+    ///
+    /// - Throws: the header errors and limits of a decode with `options`.
+    private static func streamableSize(of data: Data, options: ImageDecodeOptions) throws(ImageError) -> PixelSize? {
+        let result = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            Result { () throws(ImageError) -> PixelSize? in
+                let metadata = JPEGMetadata(reading: bytes)
+                guard metadata.orientation == .up, metadata.precision == 8 else { return nil }
+                let header = try JPEGDecompressor(bytes, maxMemory: options.maxTotalBytes).readHeader()
+                guard !header.isCMYK, options.targetSize(forSource: header.size) == header.size else { return nil }
+                try options.checkAllocation(header.size)
+                try JPEGCoder.checkWorkingMemory(
+                    of: header, besides: stripsInFlight * stripHeight * header.size.width * 3, options: options
+                )
+                return header.size
+            }
+        }
+        return try result.get()
+    }
+
+    /// Starts the decoding thread, which sends every strip of `data` (decoded as RGB) to
+    /// `queue`, then the end or the failure. The returned semaphore is signalled when the
+    /// thread is done with `data`.
+    private static func startDecoding(_ data: Data, size: PixelSize, into queue: StripQueue, maxMemory: Int) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            let outcome = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+                Result { () throws(ImageError) in try decodeStrips(bytes, size: size, into: queue, maxMemory: maxMemory) }
+            }
+            if case .failure(let error) = outcome { queue.send(.failed(error)) }
+        }
+        thread.name = "webimage.jpeg-decode"
+        thread.start()
+        return done
+    }
+
+    /// The decoding thread's work: every row, in strips, then `StripQueue/Item/end`
+    /// unless the data was truncated.
+    private static func decodeStrips(
+        _ jpeg: UnsafeRawBufferPointer,
+        size: PixelSize,
+        into queue: StripQueue,
+        maxMemory: Int
+    ) throws(ImageError) {
+        let decompressor = try JPEGDecompressor(jpeg, maxMemory: maxMemory)
+        _ = try decompressor.readHeader()
+        let outputSize = try decompressor.start(scale: .one, pixels: .rgb)
+        guard outputSize == size else {
+            throw ImageError(.badImageData, "libjpeg decodes the JPEG at \(outputSize), not \(size)")
+        }
+        let bytesPerRow = size.width * 3
+        var row = 0
+        while row < size.height {
+            guard var buffer = queue.bufferToFill() else { return }
+            let wanted = min(stripHeight, size.height - row)
+            let read = buffer.withUnsafeMutableBytes { bytes in
+                Result { () throws(ImageError) in
+                    try decompressor.readRows(into: bytes.baseAddress!, stride: bytesPerRow, count: wanted)
+                }
+            }
+            guard try read.get() == wanted else {
+                throw ImageError(.badImageData, "libjpeg stopped after \(row) of \(size.height) rows")
+            }
+            queue.send(.rows(buffer, rowCount: wanted))
+            row += wanted
+        }
+        try decompressor.finish()
+        if decompressor.dataEndedEarly {
+            throw ImageError(
+                .badImageData,
+                "the JPEG data is truncated (libjpeg gave \(decompressor.warningCount) warnings, the first: \(decompressor.message))"
+            )
+        }
+        queue.send(.end)
+    }
+
+    /// The encoding side: passes each strip's rows to `encode` until the end.
+    private static func encodeStrips(
+        from queue: StripQueue,
+        width: Int,
+        _ encode: (UnsafeRawBufferPointer) throws(ImageError) -> Void
+    ) throws(ImageError) {
+        while true {
+            switch queue.receive() {
+            case .rows(let buffer, let rowCount):
+                let encoded = buffer.withUnsafeBytes { bytes in
+                    Result { () throws(ImageError) in try encode(UnsafeRawBufferPointer(rebasing: bytes[..<(rowCount * width * 3)])) }
+                }
+                queue.recycle(buffer)
+                try encoded.get()
+            case .end:
+                return
+            case .failed(let error):
+                throw error
+            }
+        }
+    }
+}
