@@ -29,7 +29,10 @@ struct GIFThumbnailTests {
         try #require(thumbnail.frames.count == full.frames.count)
         let size = ImageDecodeOptions(thumbnailPixelSize: box).targetSize(forSource: full.frames[0].bitmap.size)
         for (index, (small, large)) in zip(thumbnail.frames, full.frames).enumerated() {
-            #expect(small.bitmap == large.bitmap.resized(to: size), "\(path) frame \(index)")
+            // Within one level: the incremental resizer sums taps in another order than
+            // Bitmap.resized's row-parallel passes, and rounds once more.
+            let difference = ReferencePixels.maximumDifference(small.bitmap, large.bitmap.resized(to: size))
+            #expect(difference != nil && difference! <= 1, "\(path) frame \(index): \(String(describing: difference))")
             #expect(small.duration == large.duration)
         }
     }

@@ -117,10 +117,10 @@ package struct IncrementalResizer {
                     let alpha = sum.3
                     let unpremultiply = alpha > 0 ? maximum / alpha : 0
                     let out = (y * outputWidth + x) * 4
-                    output[out] = UInt8(min(maximum, sum.0 * unpremultiply + 0.5))
-                    output[out + 1] = UInt8(min(maximum, sum.1 * unpremultiply + 0.5))
-                    output[out + 2] = UInt8(min(maximum, sum.2 * unpremultiply + 0.5))
-                    output[out + 3] = UInt8(min(maximum, alpha * maximum + 0.5))
+                    output[out] = UInt8(min(maximum, max(0, sum.0 * unpremultiply + 0.5)))
+                    output[out + 1] = UInt8(min(maximum, max(0, sum.1 * unpremultiply + 0.5)))
+                    output[out + 2] = UInt8(min(maximum, max(0, sum.2 * unpremultiply + 0.5)))
+                    output[out + 3] = UInt8(min(maximum, max(0, alpha * maximum + 0.5)))
                 }
             }
         }
