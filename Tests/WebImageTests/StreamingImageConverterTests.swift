@@ -154,7 +154,11 @@ import Testing
             let output = folder.appending("out.\(format)")
             let run = try PeakMemoryRun.run(tool, ["convert", input.path, output.path], scratch: folder.url)
             #expect(run.status == 0)
-            #expect(run.peakResidentBytes < frameBytes, "peak \(run.peakResidentBytes >> 20) MiB for \(format)")
+            // ThreadSanitizer's shadow memory inflates the child's resident size; the bound
+            // is checked in uninstrumented builds only.
+            if !ThreadSanitizer.isActive {
+                #expect(run.peakResidentBytes < frameBytes, "peak \(run.peakResidentBytes >> 20) MiB for \(format)")
+            }
             let written = try ImageCodersManager.shared.decode(try Data(contentsOf: output))
             #expect(written.pixelSize == size)
         }
