@@ -9,6 +9,8 @@ struct CacheReport {
     let entries: Int
     /// Their bytes.
     let bytes: Int
+    /// The memory cache's limit in decoded bytes (0: unlimited).
+    let memoryLimit: Int
     /// How many entries the command removed, and their bytes; `nil` for `info`.
     var removed: (entries: Int, bytes: Int)?
 
@@ -18,6 +20,7 @@ struct CacheReport {
         path = cache.diskCache.directory.path
         entries = now.entries
         bytes = now.bytes
+        memoryLimit = cache.config.maxMemoryCost
         removed = before.map { (entries: max(0, $0.entries - now.entries), bytes: max(0, $0.bytes - now.bytes)) }
     }
 
@@ -31,12 +34,16 @@ struct CacheReport {
             if let removed {
                 object.add("removedEntries", removed.entries)
                 object.add("removedBytes", removed.bytes)
+            } else {
+                object.add("memoryLimit", memoryLimit)
             }
             return object.description
         }
         var text = "\(path): \(entries) \(entries == 1 ? "entry" : "entries"), \(Terminal.size(bytes))"
         if let removed {
             text += " (removed \(removed.entries), \(Terminal.size(removed.bytes)))"
+        } else {
+            text += "; memory cache limit \(memoryLimit == 0 ? "none" : Terminal.size(memoryLimit))"
         }
         return text
     }

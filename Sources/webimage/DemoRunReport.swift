@@ -37,8 +37,8 @@ struct DemoRunReport {
         networkBytes = records.reduce(0) { $0 + $1.receivedBytes }
         for (index, record) in records.enumerated() {
             let mustFail = expectedFailures.contains(index)
-            if let response = record.response, record.succeeded {
-                hits[response.cacheType, default: 0] += 1
+            if record.succeeded {
+                hits[record.cacheType, default: 0] += 1
                 if mustFail { unexpected.append("\(urls[index].lastPathComponent): loaded, but it is broken on purpose") }
             } else {
                 errorsByCode[record.error.code.rawValue, default: 0] += 1

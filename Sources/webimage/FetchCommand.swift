@@ -102,6 +102,8 @@ struct FetchCommand: AsyncParsableCommand {
         countingBytesOf byteCounting: Set<Int>,
         bar: ProgressBar
     ) async -> [LoadRecord] {
+        // The report prints facts, not pixels: images are kept only to be saved.
+        let keepsImages = save != nil
         let addBytes: @Sendable (Int64) -> Void = { bar.addBytes($0) }
         let addPartial: @Sendable () -> Void = { bar.addPartial() }
         let counter: @Sendable (Int) -> (@Sendable (Int64) -> Void)? = { index in
@@ -110,14 +112,16 @@ struct FetchCommand: AsyncParsableCommand {
         if sequential {
             var records: [LoadRecord] = []
             for (index, request) in requests.enumerated() {
-                records.append(await manager.record(request, onBytes: counter(index), onPartial: addPartial))
+                records.append(await manager.record(request, keepsImage: keepsImages, onBytes: counter(index), onPartial: addPartial))
                 bar.advance()
             }
             return records
         }
         return await withTaskGroup(of: (Int, LoadRecord).self) { group in
             for (index, request) in requests.enumerated() {
-                group.addTask { (index, await manager.record(request, onBytes: counter(index), onPartial: addPartial)) }
+                group.addTask {
+                    (index, await manager.record(request, keepsImage: keepsImages, onBytes: counter(index), onPartial: addPartial))
+                }
             }
             var records = [LoadRecord](repeating: LoadRecord(), count: requests.count)
             for await (index, record) in group {

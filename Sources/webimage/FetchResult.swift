@@ -18,8 +18,8 @@ struct FetchResult {
         self.records = records
     }
 
-    /// The first load's last answer: what the URL's line describes.
-    var response: ImageResponse? { records.first?.response }
+    /// The first load's record: what the URL's line describes.
+    var first: LoadRecord? { records.first }
 
     /// The answers all of the URL's loads received.
     var callbacks: Int { records.reduce(0) { $0 + $1.answers } }
@@ -28,7 +28,7 @@ struct FetchResult {
     var partials: Int { records.reduce(0) { $0 + $1.partials } }
 
     /// The original bytes, when any load's answer carried them.
-    var bytes: Int? { records.lazy.compactMap { $0.response?.data?.count }.first }
+    var bytes: Int? { records.lazy.compactMap(\.dataCount).first }
 
     /// Why the URL gave no image (or could not be saved); `nil` on success.
     var error: ImageError? {
@@ -45,13 +45,13 @@ struct FetchResult {
             object.add("error", error.jsonObject)
             return object
         }
-        guard let response, let image = response.image else { return object }
+        guard let first, let image = first.image else { return object }
         object.add("ok", true)
-        object.add("cacheType", response.cacheType.jsonName)
+        object.add("cacheType", first.cacheType.jsonName)
         object.add("format", image.format.rawValue)
         object.add("width", image.pixelWidth)
         object.add("height", image.pixelHeight)
-        object.add("frames", image.frames.count)
+        object.add("frames", image.frameCount)
         if let bytes { object.add("bytes", bytes) }
         object.add("callbacks", callbacks)
         object.add("partials", partials)
@@ -62,11 +62,11 @@ struct FetchResult {
     /// The line printed without `--json`.
     var text: String {
         if let error { return "\(argument): error \(error)" }
-        guard let response, let image = response.image else { return "\(argument): no image" }
+        guard let first, let image = first.image else { return "\(argument): no image" }
         var line = "\(argument): \(image.format.rawValue) \(image.pixelWidth)×\(image.pixelHeight)"
-        if image.isAnimated { line += ", \(image.frames.count) frames" }
+        if image.isAnimated { line += ", \(image.frameCount) frames" }
         if let bytes { line += ", \(Terminal.size(bytes))" }
-        switch response.cacheType {
+        switch first.cacheType {
         case .memory: line += ", from memory"
         case .disk: line += ", from disk"
         default: line += ", loaded"

@@ -3,9 +3,10 @@ import WebImage
 extension ImageManager {
     /// Runs `request` to its end and records its answers, partial images and received
     /// bytes; `onBytes` hears each increment of the download's progress, `onPartial` each
-    /// partial image.
+    /// partial image. The record keeps the image itself only if `keepsImage`.
     func record(
         _ request: ImageRequest,
+        keepsImage: Bool = false,
         onBytes: (@Sendable (Int64) -> Void)? = nil,
         onPartial: (@Sendable () -> Void)? = nil
     ) async -> LoadRecord {
@@ -21,8 +22,7 @@ extension ImageManager {
                 record.partials += 1
                 onPartial?()
             case let .response(response):
-                record.answers += 1
-                record.response = response
+                record.note(response, keepsImage: keepsImage)
             }
         }
         return record

@@ -20,10 +20,10 @@ struct ImageSaver {
     /// Saves the image of `result` and returns the file's path; `nil` when it could not be
     /// written. `order` names images whose URL gives no usable name.
     mutating func save(_ result: FetchResult, isThumbnail: Bool, order: Int) -> String? {
-        guard let image = result.response?.image else { return nil }
+        guard let image = result.records.first?.kept?.image else { return nil }
         let bytes: Data
         let format: ImageFormat
-        if !isThumbnail, let original = result.records.lazy.compactMap({ $0.response?.data }).first {
+        if !isThumbnail, let original = result.records.lazy.compactMap({ $0.kept?.data }).first {
             bytes = original
             format = ImageFormat(sniffing: original)
         } else {

@@ -14,6 +14,14 @@ struct PipelineOptions: ParsableArguments {
     var maxDiskAge: Double?
 
     @Option(
+        help: ArgumentHelp(
+            "Decoded bytes the memory cache keeps, such as 256M or 1G (0: unlimited; default: 15% of the memory the process may use, at most 768M).",
+            valueName: "size"
+        )
+    )
+    var memoryLimit: ByteSize?
+
+    @Option(
         name: .customLong("header"),
         help: ArgumentHelp("A header sent with every request, as \"Name: value\" (repeatable).", valueName: "header")
     )
@@ -46,11 +54,12 @@ struct PipelineOptions: ParsableArguments {
         }
     }
 
-    /// The cache's configuration with the disk limits given.
+    /// The cache's configuration with the disk and memory limits given.
     var cacheConfig: ImageCacheConfig {
         var config = ImageCacheConfig()
         if let maxDiskSize { config.maxDiskSize = maxDiskSize }
         if let maxDiskAge { config.maxDiskAge = maxDiskAge }
+        if let memoryLimit { config.maxMemoryCost = memoryLimit.bytes }
         return config
     }
 

@@ -7,13 +7,21 @@ struct PrefetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prefetch",
         abstract: "Load URLs into the cache, a few at a time and at low priority.",
-        discussion: "Ends with 'finished N, skipped M'; exits 0 when nothing was skipped, 1 otherwise."
+        discussion: """
+            By default only the bytes go into the disk cache, checked by their header but not \
+            decoded, so memory stays small however many images are prefetched; --into memory \
+            decodes each image into the memory cache as well. Ends with 'finished N, skipped M'; \
+            exits 0 when nothing was skipped, 1 otherwise.
+            """
     )
 
     @OptionGroup var pipeline: PipelineOptions
 
     @Option(help: ArgumentHelp("How many URLs load at once.", valueName: "n"))
     var concurrency = 3
+
+    @Option(help: ArgumentHelp("Where images go: disk (bytes only) or memory (decoded).", valueName: "disk|memory"))
+    var into = PrefetchTarget.disk
 
     @Option(
         name: .customLong("from"),
@@ -44,6 +52,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         let loading = pipeline.makePipeline()
         let prefetcher = ImagePrefetcher(manager: loading.manager)
         prefetcher.maxConcurrentPrefetchCount = concurrency
+        prefetcher.destination = into.destination
         let bar = ProgressBar("prefetch", total: parsed.count)
         let (finished, skipped) = await prefetcher.prefetch(parsed, progress: { finished, _ in bar.update(completed: finished) })
         bar.finish()

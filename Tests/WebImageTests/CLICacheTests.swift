@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebImage
 
 /// `webimage cache info|clear|clean`, run as the built binary.
 @Suite("webimage cache", .serialized)
@@ -17,6 +18,7 @@ struct CLICacheTests {
             #expect(info["entries"] as? Int == 2)
             #expect(info["bytes"] as? Int == total)
             #expect(info["removedEntries"] == nil)
+            #expect(info["memoryLimit"] as? Int == ProcessMemory.defaultMemoryCacheLimit)
 
             let gentle = try #require(try await cacheCommand(["clean"], cache: cache, scratch: scratch))
             #expect(gentle["entries"] as? Int == 2)
@@ -46,7 +48,10 @@ struct CLICacheTests {
             let cache = scratch.appending("empty")
             let output = try await CommandLineTool.run(["cache", "info", "--cache-dir", cache.path], scratch: scratch.url)
             #expect(output.status == 0)
-            #expect(output.lines == ["\(cache.appendingPathComponent("default").path): 0 entries, 0 B"])
+            let limit = Double(ProcessMemory.defaultMemoryCacheLimit) / 1_000_000
+            #expect(output.lines == [
+                "\(cache.appendingPathComponent("default").path): 0 entries, 0 B; memory cache limit \(String(format: "%.2f", limit)) MB",
+            ])
         }
     }
 

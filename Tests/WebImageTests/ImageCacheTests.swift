@@ -18,12 +18,14 @@ struct ImageCacheTests {
         try RawTestCoder().encode(image, as: .png, options: ImageEncodeOptions())
     }
 
-    @Test("uses SDWebImage's defaults")
+    @Test("uses SDWebImage's defaults, with a bounded memory level")
     func defaults() {
         let config = ImageCacheConfig()
         #expect(config.shouldCacheImagesInMemory)
         #expect(config.maxDiskAge == 604_800)
-        #expect(config.maxDiskSize == 0 && config.maxMemoryCost == 0 && config.maxMemoryCount == 0)
+        #expect(config.maxDiskSize == 0 && config.maxMemoryCount == 0)
+        #expect(config.maxMemoryCost == ProcessMemory.defaultMemoryCacheLimit)
+        #expect(config.maxMemoryCost > 0 && config.maxMemoryCost <= 768 << 20)
         #expect(config.diskCacheExpiryType == .accessDate)
         #expect(ImageCacheConfig.defaultDiskCacheDirectory.lastPathComponent == "SwiftWebImage")
         #expect(ImageCache(directory: folder.url).diskCache.directory.lastPathComponent == "default")

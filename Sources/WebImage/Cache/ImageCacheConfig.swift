@@ -1,6 +1,7 @@
 import Foundation
 
-/// How an ``ImageCache`` behaves; the defaults are SDWebImage's.
+/// How an ``ImageCache`` behaves; the defaults are SDWebImage's, except that the memory
+/// level is bounded (``maxMemoryCost``).
 ///
 /// A cache copies its configuration when it is created.
 public struct ImageCacheConfig: Sendable, Hashable {
@@ -15,7 +16,12 @@ public struct ImageCacheConfig: Sendable, Hashable {
     /// The size in bytes the disk folder is kept under; 0 means unlimited.
     public var maxDiskSize = 0
     /// The total decoded bytes the memory cache keeps; 0 means unlimited.
-    public var maxMemoryCost = 0
+    ///
+    /// Defaults to ``ProcessMemory/defaultMemoryCacheLimit``: 15 % of the memory the
+    /// process may use (its cgroup's limit, else physical memory), at most 768 MiB.
+    /// SDWebImage leaves this to `NSCache`, which answers the system's memory warnings;
+    /// Linux sends none, so an unbounded cache would grow until the process is killed.
+    public var maxMemoryCost = ProcessMemory.defaultMemoryCacheLimit
     /// The number of images the memory cache keeps; 0 means unlimited.
     public var maxMemoryCount = 0
     /// Which file date decides expiry and oldest-first trimming.

@@ -130,7 +130,7 @@ extension ImageManager {
         return options
     }
 
-    private func shouldBlock(_ url: URL, error: ImageError) -> Bool {
+    func shouldBlock(_ url: URL, error: ImageError) -> Bool {
         if let rule = shouldBlockFailedURL {
             return rule(url, error)
         }

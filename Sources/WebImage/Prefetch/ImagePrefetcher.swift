@@ -16,6 +16,7 @@ public final class ImagePrefetcher: Sendable {
     private struct State {
         var maxConcurrentPrefetchCount = 3
         var options: ImageOptions = [.lowPriority]
+        var destination = PrefetchDestination.memoryCache
         var tasks: [Int: Task<Void, Never>] = [:]
         var nextTaskID = 0
     }
@@ -42,6 +43,13 @@ public final class ImagePrefetcher: Sendable {
     public var options: ImageOptions {
         get { state.withLockedValue { $0.options } }
         set { state.withLockedValue { $0.options = newValue } }
+    }
+
+    /// Where prefetched images go: decoded into memory (the default, SDWebImage's
+    /// behaviour) or as bytes onto disk only. See ``PrefetchDestination``.
+    public var destination: PrefetchDestination {
+        get { state.withLockedValue { $0.destination } }
+        set { state.withLockedValue { $0.destination = newValue } }
     }
 
     /// Prefetches `urls`, reporting progress and completion on `callbackQueue` (the
@@ -73,7 +81,9 @@ public final class ImagePrefetcher: Sendable {
         _ urls: [URL],
         progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil
     ) async -> (finished: Int, skipped: Int) {
-        let (width, options) = state.withLockedValue { ($0.maxConcurrentPrefetchCount, $0.options) }
+        let (width, options, destination) = state.withLockedValue {
+            ($0.maxConcurrentPrefetchCount, $0.options, $0.destination)
+        }
         return await withTaskGroup(of: PrefetchOutcome.self) { group in
             var pending = urls.makeIterator()
             var finished = 0, skipped = 0
@@ -81,8 +91,15 @@ public final class ImagePrefetcher: Sendable {
                 guard !Task.isCancelled, let url = pending.next() else { return false }
                 group.addTask {
                     do throws(ImageError) {
-                        let response = try await self.manager.image(for: ImageRequest(url: url, options: options))
-                        return response.image == nil ? .skipped : .loaded
+                        let request = ImageRequest(url: url, options: options)
+                        switch destination {
+                        case .memoryCache:
+                            let response = try await self.manager.image(for: request)
+                            return response.image == nil ? .skipped : .loaded
+                        case .diskCache:
+                            try await self.manager.storeDataInDiskCache(for: request)
+                            return .loaded
+                        }
                     } catch {
                         // Only this prefetch's own cancellation leaves a URL uncounted; a load
                         // cancelled under it (the downloader's `cancelAllDownloads`) is skipped.

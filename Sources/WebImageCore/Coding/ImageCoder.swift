@@ -18,6 +18,7 @@ import Foundation
 ///   never calls a coder from an event loop or the cooperative pool.
 /// - **Cheap questions.** ``canDecode(_:)`` and ``canEncode(to:)`` look at a signature or
 ///   a format and return at once: no decoding, no allocation that grows with the data.
+///   ``pixelSize(of:)`` reads a header and nothing more.
 /// - **Upright, uniform output.** ``decode(_:options:)`` returns frames that have the
 ///   EXIF (or equivalent) orientation already applied, all of one size and one
 ///   ``PixelFormat``, with straight alpha (opaque sources carry full alpha).
@@ -45,6 +46,16 @@ public protocol ImageCoder: Sendable {
     /// Whether this coder can decode `data` (usually a look at its signature).
     func canDecode(_ data: Data) -> Bool
 
+    /// The pixel size the header of `data` declares (as stored, before any orientation is
+    /// applied), read without decoding pixels; `nil` when this coder cannot tell without
+    /// decoding.
+    ///
+    /// The library uses it to check bytes it stores without decoding them (a prefetch into
+    /// the disk cache), so a coder that answers lets those stores refuse oversized images.
+    ///
+    /// - Throws: ``ImageError/Code/badImageData`` when the header is missing or corrupt.
+    func pixelSize(of data: Data) throws(ImageError) -> PixelSize?
+
     /// Decodes `data` into an upright image.
     ///
     /// - Throws: ``ImageError`` — ``ImageError/Code/badImageData`` for corrupt or truncated
@@ -63,4 +74,7 @@ public protocol ImageCoder: Sendable {
 extension ImageCoder {
     /// None: a coder lists its formats by implementing this property.
     public var decodableFormats: Set<ImageFormat> { [] }
+
+    /// Unknown: a coder reads its header by implementing this method.
+    public func pixelSize(of data: Data) throws(ImageError) -> PixelSize? { nil }
 }

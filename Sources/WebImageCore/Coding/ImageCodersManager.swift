@@ -42,6 +42,30 @@ public final class ImageCodersManager: Sendable {
         return try coder.decode(data, options: options)
     }
 
+    /// Checks `data` cheaply, without decoding pixels: some coder accepts it, and its header
+    /// (where that coder reads headers, see ``ImageCoder/pixelSize(of:)``) declares a size
+    /// within `options`' ``ImageDecodeOptions/maxPixelCount``.
+    ///
+    /// - Returns: The size the header declares, or `nil` when the coder cannot tell.
+    /// - Throws: ``ImageError/Code/emptyData``, ``ImageError/Code/unsupportedFormat`` or
+    ///   ``ImageError/Code/badImageData`` as ``decode(_:options:)`` would, and
+    ///   ``ImageError/Code/imageTooLarge`` for a declared size past the limit.
+    @discardableResult
+    public func checkHeader(of data: Data, options: ImageDecodeOptions = ImageDecodeOptions()) throws(ImageError) -> PixelSize? {
+        guard !data.isEmpty else { throw ImageError(.emptyData, "there are no bytes to check") }
+        guard let coder = coders.last(where: { $0.canDecode(data) }) else {
+            throw unsupported(data)
+        }
+        guard let size = try coder.pixelSize(of: data) else { return nil }
+        guard size.width > 0, size.height > 0 else {
+            throw ImageError(.badImageData, "the header declares an empty \(size.width)×\(size.height) image")
+        }
+        guard let count = size.pixelCount, count <= options.maxPixelCount else {
+            throw ImageError(.imageTooLarge, "the header declares \(size.width)×\(size.height) pixels, over the limit of \(options.maxPixelCount)")
+        }
+        return size
+    }
+
     /// Decodes the bytes received so far into a partial image, when a progressive coder
     /// accepts them; `nil` when none does or the bytes show nothing yet.
     public func decodeIncrementally(
