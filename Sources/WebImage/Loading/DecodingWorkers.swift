@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -29,16 +30,35 @@ enum DecodingWorkers {
 
     /// Runs `body` on a decoding thread and waits for its result.
     static func run<Value: Sendable>(_ body: @escaping @Sendable () throws(ImageError) -> Value) async throws(ImageError) -> Value {
-        let result: Result<Value, ImageError>
+        try await run(on: pool, body)
+    }
+
+    /// Runs `body` on one of `pool`'s threads and waits for its result.
+    ///
+    /// The result comes back through a lock as well as through the continuation. The
+    /// continuation orders the two threads, but when it is resumed before its task has
+    /// suspended, the Swift runtime takes a path that ThreadSanitizer does not see, and it
+    /// reported every field of a freshly decoded image as racing with its first read.
+    /// The lock makes the same order visible to it.
+    static func run<Value: Sendable>(
+        on pool: NIOThreadPool,
+        _ body: @escaping @Sendable () throws(ImageError) -> Value
+    ) async throws(ImageError) -> Value {
+        let handOver = NIOLockedValueBox<Result<Value, ImageError>?>(nil)
         do {
-            result = try await pool.runIfActive { () -> Result<Value, ImageError> in
+            try await pool.runIfActive {
+                let result: Result<Value, ImageError>
                 do throws(ImageError) {
-                    return .success(try body())
+                    result = .success(try body())
                 } catch {
-                    return .failure(error)
+                    result = .failure(error)
                 }
+                handOver.withLockedValue { $0 = result }
             }
         } catch {
+            throw ImageError(.cancelled, "the decoding threads have stopped")
+        }
+        guard let result = handOver.withLockedValue({ $0 }) else {
             throw ImageError(.cancelled, "the decoding threads have stopped")
         }
         return try result.get()

@@ -26,19 +26,13 @@ public struct FileImageLoader: ImageLoader {
         }
         let path = request.url.path
         request.progress?(0, -1)
-        let read: Result<Data, ImageError>
-        do {
-            read = try await NIOThreadPool.singleton.runIfActive {
-                do {
-                    return .success(try Data(contentsOf: URL(fileURLWithPath: path)))
-                } catch {
-                    return .failure(ImageError(.fileSystem, "cannot read \(path): \(error.localizedDescription)"))
-                }
+        let data = try await DecodingWorkers.run(on: NIOThreadPool.singleton) { () throws(ImageError) -> Data in
+            do {
+                return try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw ImageError(.fileSystem, "cannot read \(path): \(error.localizedDescription)")
             }
-        } catch {
-            throw ImageError(.cancelled, "the read of \(path) was cancelled")
         }
-        let data = try read.get()
         request.progress?(Int64(data.count), Int64(data.count))
         if Task.isCancelled {
             throw ImageError(.cancelled, "the load of \(path) was cancelled")

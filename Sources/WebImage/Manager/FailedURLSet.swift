@@ -6,7 +6,8 @@ final class FailedURLSet: Sendable {
     private let urls = NIOLockedValueBox(Set<URL>())
 
     func contains(_ url: URL) -> Bool {
-        urls.withLockedValue { $0.contains(url) }
+        // Hashing a URL costs more than the rest of a memory hit; most sets are empty.
+        urls.withLockedValue { !$0.isEmpty && $0.contains(url) }
     }
 
     func insert(_ url: URL) {

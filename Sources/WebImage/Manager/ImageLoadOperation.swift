@@ -17,6 +17,14 @@ public final class ImageLoadOperation: Sendable {
         self.onEnd = onEnd
     }
 
+    /// A load that ended before it was returned: what every synchronous memory hit returns,
+    /// so that answering one allocates no operation.
+    static let finished: ImageLoadOperation = {
+        let operation = ImageLoadOperation { _ in }
+        operation.finish()
+        return operation
+    }()
+
     /// Whether ``cancel()`` was called.
     public var isCancelled: Bool { state.withLockedValue { $0.isCancelled } }
 

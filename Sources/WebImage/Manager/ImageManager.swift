@@ -166,13 +166,12 @@ public final class ImageManager: Sendable {
         progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)? = nil,
         completion: @escaping @Sendable (ImageResponse) -> Void
     ) -> ImageLoadOperation {
+        if let hit = synchronousMemoryHit(for: request) {
+            completion(hit)
+            return .finished
+        }
         let operation = ImageLoadOperation { [weak self] operation in
             _ = self?.running.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(operation)) }
-        }
-        if let hit = synchronousMemoryHit(for: request) {
-            operation.finish()
-            completion(hit)
-            return operation
         }
         let queue = DispatchQueue(label: "SwiftWebImage.ImageManager.callbacks", target: request.callbackQueue ?? callbackQueue)
         running.withLockedValue { $0[ObjectIdentifier(operation)] = operation }

@@ -42,13 +42,6 @@ enum CommandLineTool {
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg-cache").path
-        if ThreadSanitizer.isActive {
-            // Known open bug: under ThreadSanitizer, `fetch` of 20,000 file URLs reports a
-            // race between an `Image` built on a decoding thread and `ImageCache.storeInMemory`
-            // reading it. The report still goes to the child's standard error; it does not
-            // turn the child's exit status into 66.
-            environment["TSAN_OPTIONS"] = "exitcode=0"
-        }
         process.environment = environment
         let outputFile = scratch.appendingPathComponent("stdout-\(UUID().uuidString)")
         let errorFile = scratch.appendingPathComponent("stderr-\(UUID().uuidString)")
