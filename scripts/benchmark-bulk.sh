@@ -34,6 +34,7 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir -p "$work/www" "$work/logs"
+chmod 755 "$work" # nginx's workers run as an unprivileged user
 
 # 1,000 distinct photographs' worth of JPEGs: smooth gradients with noise, ~50 KB each.
 python3 - "$work/www" "$count" <<'PYTHON'
@@ -45,7 +46,7 @@ base = Image.effect_noise((640, 480), 48).convert("RGB")
 for index in range(count):
     tint = Image.new("RGB", (640, 480), (random.randrange(256), random.randrange(256), random.randrange(256)))
     image = Image.blend(base.rotate(index % 360), tint, 0.55).filter(ImageFilter.GaussianBlur(1.2))
-    image.save(os.path.join(folder, f"{index}.jpg"), quality=82)
+    image.save(os.path.join(folder, f"{index}.jpg"), quality=92)
 PYTHON
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -85,6 +86,7 @@ measure() {
     /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$@" > "$work/out.txt" 2> "$work/err.txt" || {
         echo "$name failed:" >&2
         tail -5 "$work/err.txt" >&2
+        tail -3 "$work/out.txt" >&2
         exit 1
     }
     read -r wall user system rss < "$work/time.txt"

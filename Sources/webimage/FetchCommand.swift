@@ -11,7 +11,8 @@ struct FetchCommand: AsyncParsableCommand {
             All URLs load at once through one manager, so a URL given twice is downloaded once \
             (unless --sequential). Prints one line per distinct URL, in input order; "callbacks" \
             counts the answers its loads received, "partials" the partial images (with \
-            progressiveDownload). Exits 0 when every URL gave an image, 1 otherwise.
+            progressiveDownload). Images go to the disk cache, and to the memory cache only when \
+            their URL is given more than once. Exits 0 when every URL gave an image, 1 otherwise.
             """
     )
 
@@ -57,9 +58,6 @@ struct FetchCommand: AsyncParsableCommand {
     func run() async throws {
         let arguments = urls + (try listFile.map(URLList.read) ?? [])
         let options = optionNames.flatMap(ImageOptions.init(names:)) ?? []
-        let requests = arguments.map { argument in
-            ImageRequest(url: URL(argument: argument), options: options, thumbnailPixelSize: thumbnail)
-        }
         // Where each distinct URL was given, in input order: one pass, so that the report
         // looks its loads up instead of scanning the list once per URL.
         var positions: [String: [Int]] = [:]
@@ -67,6 +65,16 @@ struct FetchCommand: AsyncParsableCommand {
         for (index, argument) in arguments.enumerated() {
             if positions[argument] == nil { distinct.append(argument) }
             positions[argument, default: []].append(index)
+        }
+        // The memory cache dies with the process: only a URL given more than once can be
+        // answered from it, so only such URLs are stored there.
+        let requests = arguments.map { argument in
+            ImageRequest(
+                url: URL(argument: argument),
+                options: options,
+                thumbnailPixelSize: thumbnail,
+                storeCacheType: positions[argument, default: []].count > 1 ? .all : .disk
+            )
         }
         let firstPositions = Set(distinct.lazy.compactMap { positions[$0]?.first })
 
