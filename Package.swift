@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "WebImageTerminal", targets: ["WebImageTerminal"]),
         .executable(name: "webimage", targets: ["webimage"]),
         .library(name: "LoopbackHTTPServer", targets: ["LoopbackHTTPServer"]),
+        .library(name: "WebImageServer", targets: ["WebImageServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -21,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -82,10 +85,20 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        .target(
+            name: "WebImageServer",
+            dependencies: [
+                "WebImage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "webimage",
             dependencies: [
                 "WebImage",
+                "WebImageServer",
                 "WebImageTerminal",
                 "LoopbackHTTPServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -100,6 +113,8 @@ let package = Package(
             name: "WebImageTests",
             dependencies: [
                 "WebImage",
+                "WebImageServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "WebImageTerminal",
                 "CacheStressTool",
                 "webimage",

@@ -52,6 +52,17 @@ extension ImageCache {
         }
     }
 
+    /// Waits, off the cooperative pool, until the disk level's queued background work
+    /// (trimming, removals, index updates) is done: before a process exits, for instance.
+    public func waitForDiskMaintenance() async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async { [diskCache] in
+                diskCache.waitForMaintenance()
+                continuation.resume()
+            }
+        }
+    }
+
     /// Empties the disk level.
     public func clearDisk() async {
         await withCheckedContinuation { continuation in

@@ -5,7 +5,7 @@ import NIOPosix
 
 /// The bounded set of threads (one per core) that decode downloaded images, so decoding
 /// never blocks a NIO event loop or the cooperative thread pool.
-enum DecodingWorkers {
+package enum DecodingWorkers {
     static let pool: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: System.coreCount)
         pool.start()
@@ -29,7 +29,7 @@ enum DecodingWorkers {
     }
 
     /// Runs `body` on a decoding thread and waits for its result.
-    static func run<Value: Sendable>(_ body: @escaping @Sendable () throws(ImageError) -> Value) async throws(ImageError) -> Value {
+    package static func run<Value: Sendable>(_ body: @escaping @Sendable () throws(ImageError) -> Value) async throws(ImageError) -> Value {
         try await run(on: pool, body)
     }
 
@@ -40,7 +40,7 @@ enum DecodingWorkers {
     /// suspended, the Swift runtime takes a path that ThreadSanitizer does not see, and it
     /// reported every field of a freshly decoded image as racing with its first read.
     /// The lock makes the same order visible to it.
-    static func run<Value: Sendable>(
+    package static func run<Value: Sendable>(
         on pool: NIOThreadPool,
         _ body: @escaping @Sendable () throws(ImageError) -> Value
     ) async throws(ImageError) -> Value {

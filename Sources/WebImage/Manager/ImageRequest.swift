@@ -17,6 +17,9 @@ public struct ImageRequest: Sendable {
     /// The pixel-memory budget for ``ImageOptions/scaleDownLargeImages`` (60 MB by default,
     /// as in SDWebImage).
     public var scaleDownLimitBytes: Int
+    /// The most pixels one frame of the image may have; larger images fail with
+    /// `ImageError.Code.imageTooLarge` before their pixels are allocated.
+    public var maxPixelCount = ImageDecodeOptions.defaultMaxPixelCount
     /// Changes the image before it is cached; overrides the manager's transformer.
     public var transformer: (any ImageTransformer)?
     /// Maps the URL to its cache key; overrides the manager's filter.
@@ -78,6 +81,7 @@ public struct ImageRequest: Sendable {
         decode.thumbnailPixelSize = thumbnailPixelSize
         decode.preserveAspectRatio = preserveAspectRatio
         decode.firstFrameOnly = options.contains(.decodeFirstFrameOnly)
+        decode.maxPixelCount = maxPixelCount
         if options.contains(.scaleDownLargeImages) {
             decode.scaleDownLimitBytes = scaleDownLimitBytes
         }

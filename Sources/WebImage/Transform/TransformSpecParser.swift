@@ -68,11 +68,12 @@ struct TransformSpecParser {
     /// The output format and options of `format=`.
     func encoding(_ arguments: [String]) throws(TransformSpecError) -> (ImageFormat?, ImageEncodeOptions) {
         var reader = ArgumentReader(operation: "format", arguments: arguments)
-        let name = try reader.positional("a format: jpeg, png, gif, webp or auto").lowercased()
+        let writable = ImageFormat.allCases.filter(ImageCodersManager.shared.canEncode(to:)).map(\.rawValue)
+        let name = try reader.positional("a format: \(writable.joined(separator: ", ")) or auto").lowercased()
         var format: ImageFormat?
         if name != "auto" {
-            guard let named = ImageFormat(fileExtension: name), [.jpeg, .png, .gif, .webp].contains(named) else {
-                throw reader.error(name, "the format is one of jpeg, png, gif, webp, or auto (from the output file's name)")
+            guard let named = ImageFormat(fileExtension: name), ImageCodersManager.shared.canEncode(to: named) else {
+                throw reader.error(name, "the format is one of \(writable.joined(separator: ", ")), or auto (from the output file's name)")
             }
             format = named
         }

@@ -1,0 +1,217 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import WebImage
+
+/// Answers the image server's requests: `/health`, and
+/// `/<signature>/<spec>/<source>` — the source fetched and cached through an
+/// ``ImageManager`` (one transfer however many requests ask), transformed and encoded by
+/// the spec, and the result kept in its own disk cache.
+///
+/// Blocking work (name resolution, disk reads and writes, decoding, transforming,
+/// encoding) runs on NIO's blocking-I/O pool and the library's decoding workers, never on
+/// an event loop.
+struct ImageServerResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let configuration: ImageServerConfiguration
+    let manager: ImageManager
+    let results: DiskCache
+    let signer: ImageURLSigner?
+    let policy: SourceAddressPolicy
+    let coders: ImageCodersManager
+    let inFlight = NIOLockedValueBox(0)
+
+    init(configuration: ImageServerConfiguration, manager: ImageManager, results: DiskCache) {
+        self.configuration = configuration
+        self.manager = manager
+        self.results = results
+        signer = configuration.signingKey.map { ImageURLSigner(key: $0, salt: configuration.signingSalt) }
+        policy = SourceAddressPolicy(allowedHosts: configuration.allowedHosts, allowsPrivateAddresses: configuration.allowsPrivateSources)
+        coders = manager.cache.coders
+    }
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        guard request.method == .get || request.method == .head else {
+            return Self.refusal(ImageServerError(.methodNotAllowed, "only GET and HEAD are served"))
+        }
+        let path = request.uri.path
+        if path == "/health" {
+            return Self.text("{\"status\":\"ok\"}\n", contentType: "application/json")
+        }
+        guard acquireSlot() else {
+            var response = Self.refusal(ImageServerError(.serviceUnavailable, "the server is busy; try again shortly"))
+            response.headers[.retryAfter] = "1"
+            return response
+        }
+        defer { releaseSlot() }
+        do throws(ImageServerError) {
+            return try await image(for: request, path: path)
+        } catch {
+            return Self.refusal(error)
+        }
+    }
+
+    // MARK: Images
+
+    private func image(for request: Request, path: String) async throws(ImageServerError) -> Response {
+        let parsed = try ImageServerRequest(path: path)
+        try checkSignature(parsed)
+        let choice = OutputFormatChoice(spec: parsed.spec, accept: request.headers[.accept], coders: coders)
+        let spec: TransformSpec
+        do {
+            spec = try TransformSpec(choice.spec)
+        } catch {
+            throw ImageServerError(.badRequest, "bad spec: \(error)")
+        }
+        let key = "\(choice.spec)\n\(parsed.source.absoluteString)"
+        let result: (data: Data, metadata: DiskCacheEntryMetadata)
+        if let cached = try await cachedResult(forKey: key) {
+            result = cached
+        } else {
+            result = try await makeResult(parsed.source, spec: spec, key: key)
+        }
+        let eTag = result.metadata.entityTag ?? ""
+        var headers = HTTPFields()
+        headers[.eTag] = eTag
+        headers[.cacheControl] = "public, max-age=\(configuration.resultMaxAge)"
+        if choice.variesWithAccept { headers[.vary] = "Accept" }
+        if let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, eTag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = result.metadata.contentType ?? "application/octet-stream"
+        headers[.contentLength] = String(result.data.count)
+        let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: result.data))
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    private func checkSignature(_ request: ImageServerRequest) throws(ImageServerError) {
+        if request.signature == "_", configuration.allowsUnsignedURLs { return }
+        guard let signer else {
+            throw ImageServerError(.forbidden, "unsigned URLs are not accepted and the server has no signing key")
+        }
+        guard signer.isValid(request.signature, for: request.signedPath) else {
+            throw ImageServerError(.forbidden, "the signature does not match")
+        }
+    }
+
+    private func cachedResult(forKey key: String) async throws(ImageServerError) -> (data: Data, metadata: DiskCacheEntryMetadata)? {
+        let results = self.results
+        return try await Self.blocking { () -> (data: Data, metadata: DiskCacheEntryMetadata)? in
+            guard let data = results.data(forKey: key), let metadata = results.metadata(forKey: key) else { return nil }
+            return (data, metadata)
+        }
+    }
+
+    private func makeResult(_ source: URL, spec: TransformSpec, key: String) async throws(ImageServerError) -> (data: Data, metadata: DiskCacheEntryMetadata) {
+        let policy = self.policy
+        try await Self.blocking { () throws(ImageServerError) in try policy.check(source) }
+        // The source's bytes go to the disk cache once (concurrent requests share the
+        // transfer, and the header is checked against the pixel limit before anything is
+        // decoded); each request then decodes them at the size its spec needs.
+        var request = ImageRequest(url: source)
+        request.maxPixelCount = configuration.maxSourcePixels
+        var decodeOptions = spec.decodeOptions
+        decodeOptions.maxPixelCount = configuration.maxSourcePixels
+        let image: Image
+        do throws(ImageError) {
+            try await manager.storeDataInDiskCache(for: request)
+            guard let hit = try await manager.cache.image(forKey: manager.cacheKey(for: source), scope: .all, decodeOptions: decodeOptions) else {
+                throw ImageError(.badImageData, "the cached source does not decode")
+            }
+            image = hit.image
+        } catch {
+            throw Self.sourceFailure(error)
+        }
+        let coders = self.coders
+        let format = spec.format ?? (coders.canEncode(to: image.format) ? image.format : coders.preferredFormat(for: image))
+        let encoded: Data
+        do {
+            encoded = try await DecodingWorkers.run { () throws(ImageError) -> Data in
+                let transformed = spec.pipeline.transform(image) ?? image
+                return try coders.encode(transformed, as: format, options: spec.encodeOptions ?? ImageEncodeOptions())
+            }
+        } catch {
+            throw ImageServerError(.unprocessableContent, "the result could not be written as \(format.rawValue): \(error.message)")
+        }
+        let digest = SHA256.hash(data: encoded).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let metadata = DiskCacheEntryMetadata(contentType: format.mimeType, entityTag: "\"\(digest)\"")
+        let results = self.results
+        try? await Self.blocking { () throws(ImageServerError) in
+            // A result that cannot be kept is still answered.
+            try? results.store(encoded, forKey: key, metadata: metadata)
+        }
+        return (encoded, metadata)
+    }
+
+    // MARK: Helpers
+
+    private func acquireSlot() -> Bool {
+        inFlight.withLockedValue { count in
+            guard count < configuration.maxConcurrentRequests else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    private func releaseSlot() {
+        inFlight.withLockedValue { $0 -= 1 }
+    }
+
+    /// Runs blocking work on NIO's blocking-I/O threads.
+    private static func blocking<Value: Sendable>(_ body: @escaping @Sendable () throws(ImageServerError) -> Value) async throws(ImageServerError) -> Value {
+        let result: Result<Value, ImageServerError>
+        do {
+            result = try await DecodingWorkers.run(on: NIOThreadPool.singleton) { () throws(ImageError) -> Result<Value, ImageServerError> in
+                do throws(ImageServerError) {
+                    return .success(try body())
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } catch {
+            throw ImageServerError(.serviceUnavailable, "the server is shutting down")
+        }
+        return try result.get()
+    }
+
+    /// The status a failed source load answers with.
+    static func sourceFailure(_ error: ImageError) -> ImageServerError {
+        switch error.code {
+        case .responseTooLarge:
+            ImageServerError(.contentTooLarge, "the source is too large: \(error.message)")
+        case .imageTooLarge, .badImageData, .emptyData, .unsupportedFormat:
+            ImageServerError(.unprocessableContent, "the source cannot be used: \(error.message)")
+        case .timedOut, .deadlineExceeded:
+            ImageServerError(.gatewayTimeout, "the source did not answer in time: \(error.message)")
+        case .invalidURL, .refused, .blacklisted:
+            ImageServerError(.badRequest, error.message)
+        default:
+            ImageServerError(.badGateway, "the source failed: \(error.message)")
+        }
+    }
+
+    /// Whether an `If-None-Match` value names `eTag` (or is `*`).
+    static func matches(_ ifNoneMatch: String, _ eTag: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == eTag || trimmed == "W/\(eTag)"
+        }
+    }
+
+    static func refusal(_ error: ImageServerError) -> Response {
+        var response = text(error.body, contentType: "application/json")
+        response.status = error.status
+        return response
+    }
+
+    static func text(_ text: String, contentType: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,100 @@
+import AsyncHTTPClient
+import Foundation
+import LoopbackHTTPServer
+import NIOCore
+import NIOHTTP1
+import WebImage
+@testable import WebImageServer
+
+/// An ``ImageServer`` on a loopback port in this process, a loopback source server, and an
+/// HTTP client, for one test.
+struct ImageServerHarness: Sendable {
+    let server: ImageServer
+    let port: Int
+    let sources: LoopbackHTTPServer
+    let client: HTTPClient
+    let folder: TemporaryDirectory
+
+    /// An answer of the image server.
+    struct Answer: Sendable {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: Data
+
+        /// The decoded image in the body.
+        func image() throws -> Image { try ImageCodersManager.shared.decode(body) }
+    }
+
+    /// Runs `body` with a server configured by `configure` (unsigned URLs and private
+    /// sources allowed unless it says otherwise), then stops everything.
+    static func run(
+        configure: (inout ImageServerConfiguration) -> Void = { _ in },
+        _ body: (ImageServerHarness) async throws -> Void
+    ) async throws {
+        let folder = TemporaryDirectory(prefix: "image-server")
+        var configuration = ImageServerConfiguration(cacheDirectory: folder.url)
+        configuration.port = 0
+        configuration.allowsUnsignedURLs = true
+        configuration.allowsPrivateSources = true
+        configure(&configuration)
+        let server = ImageServer(configuration: configuration)
+        let sources = try await LoopbackHTTPServer.start()
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let port = AsyncStream<Int>.makeStream()
+        let running = Task { try await server.run { port.continuation.yield($0) } }
+        var iterator = port.stream.makeAsyncIterator()
+        guard let bound = await iterator.next() else { throw ImageError(.cannotConnect, "the server did not start") }
+        let harness = ImageServerHarness(server: server, port: bound, sources: sources, client: client, folder: folder)
+        do {
+            try await body(harness)
+        } catch {
+            running.cancel()
+            _ = try? await running.value
+            try await client.shutdown()
+            try await sources.stop()
+            throw error
+        }
+        running.cancel()
+        _ = try? await running.value
+        try await client.shutdown()
+        try await sources.stop()
+    }
+
+    /// Serves `data` at `path` on the source server.
+    func serve(_ path: String, _ data: Data, contentType: String = "image/png", after gate: LoopbackGate? = nil) {
+        sources.route(path) { _, response in
+            await gate?.wait()
+            await response.respond(headers: [("Content-Type", contentType)], body: Array(data))
+        }
+    }
+
+    /// The server path for `spec` over the source at `path`, unsigned, with the source
+    /// written `plain/…` (or in base64url).
+    func path(_ spec: String, source path: String, base64: Bool = false, signature: String = "_") -> String {
+        "/\(signature)/\(Self.encode(spec))/\(Self.encodeSource(sources.url(for: path).absoluteString, base64: base64))"
+    }
+
+    /// `spec` percent-encoded for a path segment.
+    static func encode(_ spec: String) -> String {
+        spec.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~=,"))) ?? spec
+    }
+
+    /// A source URL as the server's last segment: `plain/<percent-encoded>` or base64url.
+    static func encodeSource(_ url: String, base64: Bool = false) -> String {
+        if base64 {
+            return Data(url.utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        return "plain/" + (url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url)
+    }
+
+    /// GETs `path` from the image server.
+    func get(_ path: String, headers: [(String, String)] = []) async throws -> Answer {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 64 << 20)
+        return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+    }
+}
