@@ -4,6 +4,8 @@
 set -euo pipefail
 
 packages=(pkg-config libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev openssl time)
+# nginx, for the image server's fleet (scripts/fleet.sh and its test).
+packages+=(nginx-light)
 # The default package traits: TIFF needs libtiff.
 packages+=(libtiff-dev)
 

@@ -24,6 +24,7 @@ struct ImageServerResponder: HTTPResponder {
     let signer: ImageURLSigner?
     let policy: SourceAddressPolicy
     let coders: ImageCodersManager
+    let sourceFetches: SourceFetches
     let inFlight = NIOLockedValueBox(0)
 
     init(configuration: ImageServerConfiguration, manager: ImageManager, results: DiskCache) {
@@ -33,6 +34,7 @@ struct ImageServerResponder: HTTPResponder {
         signer = configuration.signingKey.map { ImageURLSigner(key: $0, salt: configuration.signingSalt) }
         policy = SourceAddressPolicy(allowedHosts: configuration.allowedHosts, allowsPrivateAddresses: configuration.allowsPrivateSources)
         coders = manager.cache.coders
+        sourceFetches = SourceFetches(manager: manager)
     }
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -113,13 +115,14 @@ struct ImageServerResponder: HTTPResponder {
         // The source's bytes go to the disk cache once (concurrent requests share the
         // transfer, and the header is checked against the pixel limit before anything is
         // decoded); each request then decodes them at the size its spec needs.
-        var request = ImageRequest(url: source)
+        // A failed source is tried again by the next request, not blacklisted.
+        var request = ImageRequest(url: source, options: .retryFailed)
         request.maxPixelCount = configuration.maxSourcePixels
         var decodeOptions = spec.decodeOptions
         decodeOptions.maxPixelCount = configuration.maxSourcePixels
         let image: Image
         do throws(ImageError) {
-            try await manager.storeDataInDiskCache(for: request)
+            try await sourceFetches.ensureOnDisk(request)
             guard let hit = try await manager.cache.image(forKey: manager.cacheKey(for: source), scope: .all, decodeOptions: decodeOptions) else {
                 throw ImageError(.badImageData, "the cached source does not decode")
             }

@@ -1,8 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import LoopbackHTTPServer
-import NIOCore
-import NIOHTTP1
 import WebImage
 @testable import WebImageServer
 
@@ -12,18 +9,8 @@ struct ImageServerHarness: Sendable {
     let server: ImageServer
     let port: Int
     let sources: LoopbackHTTPServer
-    let client: HTTPClient
+    let client: ImageServerClient
     let folder: TemporaryDirectory
-
-    /// An answer of the image server.
-    struct Answer: Sendable {
-        let status: Int
-        let headers: HTTPHeaders
-        let body: Data
-
-        /// The decoded image in the body.
-        func image() throws -> Image { try ImageCodersManager.shared.decode(body) }
-    }
 
     /// Runs `body` with a server configured by `configure` (unsigned URLs and private
     /// sources allowed unless it says otherwise), then stops everything.
@@ -39,7 +26,7 @@ struct ImageServerHarness: Sendable {
         configure(&configuration)
         let server = ImageServer(configuration: configuration)
         let sources = try await LoopbackHTTPServer.start()
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let client = ImageServerClient()
         let port = AsyncStream<Int>.makeStream()
         let running = Task { try await server.run { port.continuation.yield($0) } }
         var iterator = port.stream.makeAsyncIterator()
@@ -90,11 +77,7 @@ struct ImageServerHarness: Sendable {
     }
 
     /// GETs `path` from the image server.
-    func get(_ path: String, headers: [(String, String)] = []) async throws -> Answer {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, timeout: .seconds(60))
-        let body = try await response.body.collect(upTo: 64 << 20)
-        return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+    func get(_ path: String, headers: [(String, String)] = []) async throws -> ImageServerClient.Answer {
+        try await client.get(port: port, path, headers: headers)
     }
 }

@@ -1,0 +1,42 @@
+import Foundation
+import NIOConcurrencyHelpers
+import WebImage
+
+/// Brings each source's bytes into the disk cache once, however many requests ask at the
+/// same moment: the first request starts the fetch and the others wait for it, so none of
+/// them can find the transfer finished but the file not yet written and fetch again.
+final class SourceFetches: Sendable {
+    private let running = NIOLockedValueBox<[URL: Task<Result<Void, ImageError>, Never>]>([:])
+    private let manager: ImageManager
+
+    /// Fetches through `manager`.
+    init(manager: ImageManager) {
+        self.manager = manager
+    }
+
+    /// Makes sure the bytes of `request`'s source are in the disk cache.
+    ///
+    /// - Throws: The fetch's error, for every request that waited on it.
+    func ensureOnDisk(_ request: ImageRequest) async throws(ImageError) {
+        guard let url = request.url else { throw ImageError(.invalidURL, "the source URL is missing") }
+        let manager = self.manager
+        let task = running.withLockedValue { running in
+            if let existing = running[url] { return existing }
+            let task = Task { () -> Result<Void, ImageError> in
+                do throws(ImageError) {
+                    try await manager.storeDataInDiskCache(for: request)
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            running[url] = task
+            return task
+        }
+        let result = await task.value
+        _ = running.withLockedValue { running in
+            if running[url] == task { running[url] = nil }
+        }
+        try result.get()
+    }
+}

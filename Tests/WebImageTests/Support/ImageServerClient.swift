@@ -1,0 +1,43 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import WebImage
+
+/// An HTTP client for the image server's tests.
+struct ImageServerClient: Sendable {
+    /// An answer of the image server.
+    struct Answer: Sendable {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: Data
+
+        /// The decoded image in the body.
+        func image() throws -> Image { try ImageCodersManager.shared.decode(body) }
+    }
+
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+
+    /// GETs `path` from the server on `port` of 127.0.0.1.
+    func get(port: Int, _ path: String, headers: [(String, String)] = []) async throws -> Answer {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 64 << 20)
+        return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+    }
+
+    /// Waits until `/health` on `port` answers, for up to ten seconds.
+    func waitUntilReachable(port: Int) async throws {
+        for _ in 0..<200 {
+            if let answer = try? await get(port: port, "/health"), answer.status == 200 { return }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        throw ImageError(.cannotConnect, "nothing answers on port \(port)")
+    }
+
+    /// Closes the client.
+    func shutdown() async throws {
+        try await client.shutdown()
+    }
+}
