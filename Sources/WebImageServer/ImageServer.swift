@@ -11,6 +11,7 @@ import WebImage
 /// GET /<signature>/<spec>/plain/<percent-encoded source URL>
 /// GET /<signature>/<spec>/<base64url source URL>
 /// GET /health
+/// GET /metrics       (Prometheus text format)
 /// ```
 ///
 /// See ``ImageURLSigner`` for the signature and ``ImageServerConfiguration`` for the limits.
@@ -23,6 +24,8 @@ public struct ImageServer: Sendable {
     public let downloader: ImageDownloader
     /// The cache of results, by spec and source.
     public let results: ImageCache
+    /// What the server counts, served at `/metrics`.
+    public let metrics = ImageServerMetrics()
 
     /// A server as `configuration` describes; nothing listens until ``run(onRunning:)``.
     public init(configuration: ImageServerConfiguration) {
@@ -48,7 +51,7 @@ public struct ImageServer: Sendable {
     ///
     /// - Parameter onRunning: Called with the bound port once the server listens.
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let responder = ImageServerResponder(configuration: configuration, manager: manager, results: results.diskCache)
+        let responder = ImageServerResponder(configuration: configuration, manager: manager, results: results.diskCache, metrics: metrics)
         let application = Application(
             responder: responder,
             configuration: ApplicationConfiguration(

@@ -25,25 +25,49 @@ struct ImageServerResponder: HTTPResponder {
     let policy: SourceAddressPolicy
     let coders: ImageCodersManager
     let sourceFetches: SourceFetches
+    let metrics: ImageServerMetrics
     let inFlight = NIOLockedValueBox(0)
 
-    init(configuration: ImageServerConfiguration, manager: ImageManager, results: DiskCache) {
+    init(configuration: ImageServerConfiguration, manager: ImageManager, results: DiskCache, metrics: ImageServerMetrics) {
         self.configuration = configuration
+        self.metrics = metrics
         self.manager = manager
         self.results = results
         signer = configuration.signingKey.map { ImageURLSigner(key: $0, salt: configuration.signingSalt) }
         policy = SourceAddressPolicy(allowedHosts: configuration.allowedHosts, allowsPrivateAddresses: configuration.allowsPrivateSources)
         coders = manager.cache.coders
-        sourceFetches = SourceFetches(manager: manager)
+        sourceFetches = SourceFetches(manager: manager, metrics: metrics)
     }
 
+    /// Answers `request`, then counts it and writes its access-log line.
     func respond(to request: Request, context: Context) async throws -> Response {
+        let start = ContinuousClock.now
+        let response = await answer(request)
+        let duration = ContinuousClock.now - start
+        let bytes = response.headers[.contentLength].flatMap { Int($0) } ?? 0
+        metrics.recordRequest(status: Int(response.status.code), duration: duration, bytes: bytes)
+        context.logger.info("request", metadata: [
+            "method": "\(request.method)",
+            "path": "\(request.uri.path)",
+            "status": "\(response.status.code)",
+            "ms": "\(String(format: "%.1f", Double(duration.nanoseconds) / 1e6))",
+            "bytes": "\(bytes)",
+        ])
+        return response
+    }
+
+    private func answer(_ request: Request) async -> Response {
         guard request.method == .get || request.method == .head else {
             return Self.refusal(ImageServerError(.methodNotAllowed, "only GET and HEAD are served"))
         }
         let path = request.uri.path
         if path == "/health" {
             return Self.text("{\"status\":\"ok\"}\n", contentType: "application/json")
+        }
+        if path == "/metrics" {
+            var response = Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+            response.headers[.contentType] = "text/plain; version=0.0.4"
+            return response
         }
         guard acquireSlot() else {
             var response = Self.refusal(ImageServerError(.serviceUnavailable, "the server is busy; try again shortly"))
@@ -72,7 +96,9 @@ struct ImageServerResponder: HTTPResponder {
         }
         let key = "\(choice.spec)\n\(parsed.source.absoluteString)"
         let result: (data: Data, metadata: DiskCacheEntryMetadata)
-        if let cached = try await cachedResult(forKey: key) {
+        let cached = try await cachedResult(forKey: key)
+        metrics.recordResultCache(hit: cached != nil)
+        if let cached {
             result = cached
         } else {
             result = try await makeResult(parsed.source, spec: spec, key: key)

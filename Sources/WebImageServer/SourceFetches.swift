@@ -8,10 +8,12 @@ import WebImage
 final class SourceFetches: Sendable {
     private let running = NIOLockedValueBox<[URL: Task<Result<Void, ImageError>, Never>]>([:])
     private let manager: ImageManager
+    private let metrics: ImageServerMetrics
 
-    /// Fetches through `manager`.
-    init(manager: ImageManager) {
+    /// Fetches through `manager`, counting fetches in `metrics`.
+    init(manager: ImageManager, metrics: ImageServerMetrics) {
         self.manager = manager
+        self.metrics = metrics
     }
 
     /// Makes sure the bytes of `request`'s source are in the disk cache.
@@ -20,11 +22,14 @@ final class SourceFetches: Sendable {
     func ensureOnDisk(_ request: ImageRequest) async throws(ImageError) {
         guard let url = request.url else { throw ImageError(.invalidURL, "the source URL is missing") }
         let manager = self.manager
+        let metrics = self.metrics
         let task = running.withLockedValue { running in
             if let existing = running[url] { return existing }
             let task = Task { () -> Result<Void, ImageError> in
                 do throws(ImageError) {
-                    try await manager.storeDataInDiskCache(for: request)
+                    if try await manager.storeDataInDiskCache(for: request) {
+                        metrics.recordSourceFetch()
+                    }
                     return .success(())
                 } catch {
                     return .failure(error)

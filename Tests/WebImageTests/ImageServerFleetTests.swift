@@ -87,6 +87,36 @@ struct ImageServerFleetTests {
         try await sources.stop()
     }
 
+    @Test func finishesInFlightRequestsOnSIGTERM() async throws {
+        let scratch = TemporaryDirectory(prefix: "serve-sigterm")
+        let sources = try await LoopbackHTTPServer.start()
+        let gate = LoopbackGate()
+        let png = try ImageCodersManager.shared.encode(Image(bitmap: ManagerTestImage.bitmap(width: 50, height: 40, tint: 3)), as: .png)
+        sources.route("/slow.png") { _, response in
+            await gate.wait()
+            await response.respond(headers: [("Content-Type", "image/png")], body: Array(png))
+        }
+        let server = try BackgroundProcess(try BuiltExecutable.url(named: "webimage"), [
+            "serve", "--port", "0", "--insecure-unsigned", "--allow-private-sources", "--cache-dir", scratch.url.path,
+        ])
+        let line = try await server.waitForLine(containing: "listening on")
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
+        let client = ImageServerClient()
+        let path = "/_/resize=25/" + ImageServerHarness.encodeSource(sources.url(for: "/slow.png").absoluteString)
+        let inFlight = Task { try await client.get(port: port, path) }
+        await sources.waitForRequests(to: "/slow.png")
+        let stopped = Task { await server.stop() }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(server.isRunning, "the server waits for the request in flight")
+        gate.open()
+        let answer = try await inFlight.value
+        #expect(answer.status == 200)
+        #expect(try answer.image().pixelWidth == 25)
+        #expect(await stopped.value == 0)
+        try await client.shutdown()
+        try await sources.stop()
+    }
+
     /// A port nothing listens on now.
     static func freePort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

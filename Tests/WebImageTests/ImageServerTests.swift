@@ -27,6 +27,13 @@ struct ImageServerTests {
             let png = try await harness.get(harness.path("resize=x12", source: "/a.png"))
             #expect(try png.image().format == .png && png.image().pixelHeight == 12)
             #expect(harness.sources.requestCount(for: "/a.png") == 1, "the source is fetched once, then cached")
+            let metrics = String(decoding: try await harness.get("/metrics").body, as: UTF8.self)
+            #expect(metrics.contains("webimage_requests_total{status=\"200\"} 3"))
+            #expect(metrics.contains("webimage_source_fetches_total 1"))
+            // The base64 form names the same source and spec as the plain one: a result-cache hit.
+            #expect(metrics.contains("webimage_result_cache_total{result=\"miss\"} 2"))
+            #expect(metrics.contains("webimage_result_cache_total{result=\"hit\"} 1"))
+            #expect(metrics.contains("webimage_request_duration_seconds_bucket"))
         }
     }
 

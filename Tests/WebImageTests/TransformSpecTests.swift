@@ -49,7 +49,7 @@ import Testing
         ("tint=notacolour", "tint", "notacolour"),
         ("tint=red,burn", "tint", "burn"),
         ("crop=10x10,middle", "crop", "middle"),
-        ("format=bmp", "format", "bmp"),
+        ("format=svg", "format", "svg"),
         ("format=webp,q=120", "format", "q=120"),
         ("format=jpeg,maxbytes=lots", "format", "maxbytes=lots"),
         ("round=4,,tl", "round", ""),

@@ -1,0 +1,56 @@
+import CoreMetrics
+import Foundation
+import Prometheus
+
+/// What the image server counts, in Prometheus' text format at `/metrics`: requests by
+/// status, their latency, source fetches, result-cache hits and misses, and bytes sent.
+///
+/// The metrics go through swift-metrics to a `PrometheusMetricsFactory` of the server's own,
+/// so several servers in one process (tests, embedding) never share or re-bootstrap the
+/// global metrics system.
+public struct ImageServerMetrics: Sendable {
+    /// The registry `/metrics` reads.
+    public let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+
+    /// Metrics in a new registry.
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        self.factory = factory
+    }
+
+    /// Counts a finished request with `status`, taking `duration`, that sent `bytes`.
+    func recordRequest(status: Int, duration: Duration, bytes: Int) {
+        CoreMetrics.Counter(label: "webimage_requests_total", dimensions: [("status", String(status))], factory: factory).increment()
+        CoreMetrics.Timer(label: "webimage_request_duration_seconds", factory: factory).recordNanoseconds(duration.nanoseconds)
+        CoreMetrics.Counter(label: "webimage_bytes_sent_total", factory: factory).increment(by: bytes)
+    }
+
+    /// Counts a look-up of the result cache.
+    func recordResultCache(hit: Bool) {
+        CoreMetrics.Counter(label: "webimage_result_cache_total", dimensions: [("result", hit ? "hit" : "miss")], factory: factory).increment()
+    }
+
+    /// Counts a source whose bytes had to be fetched (not found on disk).
+    func recordSourceFetch() {
+        CoreMetrics.Counter(label: "webimage_source_fetches_total", factory: factory).increment()
+    }
+
+    /// The metrics in Prometheus' text exposition format.
+    func exposition() -> [UInt8] {
+        registry.emitToBuffer()
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
