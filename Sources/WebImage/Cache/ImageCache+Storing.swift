@@ -19,7 +19,7 @@ extension ImageCache {
         completion: (@Sendable (ImageError?) -> Void)? = nil
     ) {
         if let image, scope.includesMemory, config.shouldCacheImagesInMemory {
-            storeInMemory(image, data: data, forKey: key)
+            storeInMemory(image, data: data, forKey: key, metadata: metadata)
         }
         guard scope.includesDisk, image != nil || data != nil else {
             if let completion { callbackQueue.async { completion(nil) } }

@@ -135,9 +135,9 @@ public final class ImageCache: Sendable {
                 frames: [image.frames[0]], loopCount: image.loopCount, scale: image.scale,
                 orientation: image.orientation, format: image.format, hasAlpha: image.hasAlpha
             )
-            return ImageCacheResult(image: still, data: nil, cacheType: .memory)
+            return ImageCacheResult(image: still, data: nil, cacheType: .memory, metadata: entry.metadata)
         }
-        return ImageCacheResult(image: entry.image, data: entry.data, cacheType: .memory)
+        return ImageCacheResult(image: entry.image, data: entry.data, cacheType: .memory, metadata: entry.metadata)
     }
 
     /// Reads and decodes the disk entry for `key`, promoting it into memory. Blocks.
@@ -151,21 +151,22 @@ public final class ImageCache: Sendable {
         var options = decodeOptions ?? ImageDecodeOptions()
         // Another query may have decoded the same key while this one waited.
         if Self.isFullSize(options), let entry = memoryCache.value(forKey: key) {
-            return ImageCacheResult(image: entry.image, data: data, cacheType: .disk)
+            return ImageCacheResult(image: entry.image, data: data, cacheType: .disk, metadata: entry.metadata)
         }
         if options.scaleFactor == nil {
             options.scaleFactor = Image.scale(forKey: key)
         }
         guard let image = try? coders.decode(data, options: options) else { return nil }
+        let metadata = diskCache.metadata(forKey: key)
         if config.shouldCacheImagesInMemory, Self.isFullSize(options) {
-            storeInMemory(image, data: data, forKey: key)
+            storeInMemory(image, data: data, forKey: key, metadata: metadata)
         }
-        return ImageCacheResult(image: image, data: data, cacheType: .disk)
+        return ImageCacheResult(image: image, data: data, cacheType: .disk, metadata: metadata)
     }
 
-    /// Stores `image` in memory, keeping `data` only for an animated image.
-    func storeInMemory(_ image: Image, data: Data?, forKey key: String) {
-        let entry = ImageCacheEntry(image: image, data: image.isAnimated ? data : nil)
+    /// Stores `image` in memory with `metadata`, keeping `data` only for an animated image.
+    func storeInMemory(_ image: Image, data: Data?, forKey key: String, metadata: DiskCacheEntryMetadata?) {
+        let entry = ImageCacheEntry(image: image, data: image.isAnimated ? data : nil, metadata: metadata)
         memoryCache.setValue(entry, forKey: key, cost: entry.cost)
     }
 

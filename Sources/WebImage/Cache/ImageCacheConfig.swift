@@ -24,6 +24,10 @@ public struct ImageCacheConfig: Sendable, Hashable {
     public var maxMemoryCost = ProcessMemory.defaultMemoryCacheLimit
     /// The number of images the memory cache keeps; 0 means unlimited.
     public var maxMemoryCount = 0
+    /// When a cached image of an `http` or `https` URL must be checked with its server:
+    /// HTTP's freshness rules (the default) or SDWebImage's "good until
+    /// ``maxDiskAge``". See ``ImageCachePolicy``.
+    public var cachePolicy = ImageCachePolicy.http
     /// Which file date decides expiry and oldest-first trimming.
     public var diskCacheExpiryType = DiskCacheExpiryType.accessDate
     /// Folders searched, read-only, after the cache's own folder (pre-bundled images).

@@ -5,6 +5,8 @@ import Foundation
 struct ImageCacheEntry: Sendable {
     let image: Image
     let data: Data?
+    /// The HTTP facts the image was stored with, for its freshness.
+    let metadata: DiskCacheEntryMetadata?
 
     /// What the entry costs the memory cache: its pixels plus any bytes kept.
     var cost: Int { image.memoryCost + (data?.count ?? 0) }

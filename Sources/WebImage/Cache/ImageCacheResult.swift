@@ -10,11 +10,15 @@ public struct ImageCacheResult: Sendable {
     public let data: Data?
     /// ``ImageCacheType/memory`` or ``ImageCacheType/disk``.
     public let cacheType: ImageCacheType
+    /// The HTTP facts the entry was stored with (validators, freshness); `nil` when it was
+    /// stored without any.
+    public let metadata: DiskCacheEntryMetadata?
 
     /// Creates a result.
-    public init(image: Image, data: Data?, cacheType: ImageCacheType) {
+    public init(image: Image, data: Data?, cacheType: ImageCacheType, metadata: DiskCacheEntryMetadata? = nil) {
         self.image = image
         self.data = data
         self.cacheType = cacheType
+        self.metadata = metadata
     }
 }

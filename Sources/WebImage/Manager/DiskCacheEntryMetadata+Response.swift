@@ -1,34 +1,64 @@
 import Foundation
+import NIOHTTP1
 
 extension DiskCacheEntryMetadata {
     /// The facts of an HTTP response worth keeping with its cached bytes: content type,
-    /// validators, and the expiry `Cache-Control: max-age` (or else `Expires`) gives.
-    init(response: DownloadResponse) {
+    /// validators, and its freshness by RFC 9111 — lifetime from `Cache-Control: max-age`,
+    /// else `Expires` − `Date`, else (when nothing forbids a heuristic) 10 % of `Date` −
+    /// `Last-Modified` capped at a day; minus the response's age (`Age`, or the `Date`
+    /// skew); `no-cache` and the `stale-while-revalidate` and `stale-if-error` windows.
+    init(response: DownloadResponse, receivedAt now: Date = Date()) {
         let headers = response.headers
-        var expiration: Date?
-        if let cacheControl = headers.first(name: "Cache-Control"),
-           let maxAge = cacheControl.split(separator: ",")
-               .map({ $0.trimmingCharacters(in: .whitespaces) })
-               .first(where: { $0.lowercased().hasPrefix("max-age=") })
-               .flatMap({ TimeInterval($0.dropFirst("max-age=".count)) }) {
-            expiration = Date(timeIntervalSinceNow: maxAge)
+        let directives = CacheControl(headers)
+        let date = headers.first(name: "Date").flatMap(Self.httpDate)
+        let lastModified = headers.first(name: "Last-Modified")
+        var lifetime: TimeInterval?
+        if let maxAge = directives.maxAge {
+            lifetime = maxAge
         } else if let expires = headers.first(name: "Expires") {
-            expiration = DiskCacheEntryMetadata.httpDateFormatter.date(from: expires)
+            // An invalid Expires (such as "0") means already expired.
+            lifetime = Self.httpDate(expires).map { $0.timeIntervalSince(date ?? now) } ?? 0
+        } else if let modified = lastModified.flatMap(Self.httpDate), !directives.noCache {
+            lifetime = min(max(0, (date ?? now).timeIntervalSince(modified)) / 10, 24 * 60 * 60)
+        }
+        var expiration: Date?
+        if let lifetime {
+            let ageHeader = headers.first(name: "Age").flatMap(TimeInterval.init) ?? 0
+            let apparentAge = max(0, now.timeIntervalSince(date ?? now))
+            expiration = now.addingTimeInterval(lifetime - max(ageHeader, apparentAge))
         }
         self.init(
             contentType: headers.first(name: "Content-Type"),
             entityTag: headers.first(name: "ETag"),
-            lastModified: headers.first(name: "Last-Modified"),
-            expirationDate: expiration
+            lastModified: lastModified,
+            expirationDate: expiration,
+            requiresRevalidation: directives.noCache ? true : nil,
+            staleWhileRevalidate: directives.staleWhileRevalidate,
+            staleIfError: directives.staleIfError
         )
     }
 
+    /// This metadata refreshed by a `304 Not Modified`: its freshness from the new
+    /// response, its validators and type kept unless the `304` sent new ones.
+    func refreshed(by response: DownloadResponse, receivedAt now: Date = Date()) -> DiskCacheEntryMetadata {
+        var refreshed = DiskCacheEntryMetadata(response: response, receivedAt: now)
+        refreshed.contentType = refreshed.contentType ?? contentType
+        refreshed.entityTag = refreshed.entityTag ?? entityTag
+        refreshed.lastModified = refreshed.lastModified ?? lastModified
+        return refreshed
+    }
+
+    /// Whether the response forbids storing it (`Cache-Control: no-store`).
+    static func forbidsStoring(_ response: DownloadResponse) -> Bool {
+        CacheControl(response.headers).noStore
+    }
+
     /// Parses HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    private static var httpDateFormatter: DateFormatter {
+    static func httpDate(_ text: String) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter
+        return formatter.date(from: text)
     }
 }

@@ -50,7 +50,7 @@ extension ImageManager {
             }
             throw error
         }
-        let metadata = result.response.map(DiskCacheEntryMetadata.init(response:))
+        let metadata = result.response.map { DiskCacheEntryMetadata(response: $0) }
         try await cache.store(nil, data: result.data, forKey: key, scope: .disk, metadata: metadata)
         if options.contains(.retryFailed) {
             failedURLs.remove(url)

@@ -26,17 +26,54 @@ extension ImageManager {
         }
         if Task.isCancelled { return .cancelled }
 
-        let wantsDownload = cached == nil || options.contains(.refreshCached)
+        let freshness = cached.flatMap { httpFreshness(of: $0, url: url, options: options) }
+        let wantsDownload = cached == nil || options.contains(.refreshCached) || (freshness.map { $0 != .fresh } ?? false)
         let mayDownload = wantsDownload && !options.contains(.fromCacheOnly) && (shouldDownload?(url) ?? true)
         guard mayDownload else {
             if let cached { return .image(cached.image, data: cached.data, cacheType: cached.cacheType) }
             guard options.contains(.fromCacheOnly) else { return .declined }
             return .failed(ImageError(.notFound, "\(url.absoluteString) is not in the cache and fromCacheOnly forbids loading it"))
         }
-        if let cached {
-            emit(.response(ImageResponse(image: cached.image, data: cached.data, cacheType: cached.cacheType, url: url)))
+        guard let cached else {
+            return await download(url, request: request, key: key, cached: nil, emit: emit)
         }
-        return await download(url, request: request, key: key, hasCachedImage: cached != nil, emit: emit)
+        if freshness != .stale {
+            // refreshCached and stale-while-revalidate: the cached image answers now, and the
+            // caller hears again only if the server sends a changed one.
+            emit(.response(ImageResponse(image: cached.image, data: cached.data, cacheType: cached.cacheType, url: url)))
+            return await download(url, request: request, key: key, cached: cached, emit: emit)
+        }
+        // Stale: revalidate before answering.
+        let outcome = await download(url, request: request, key: key, cached: cached, emit: emit)
+        switch outcome {
+        case .notModified:
+            return .image(cached.image, data: cached.data, cacheType: cached.cacheType)
+        case let .failed(error) where Self.allowsStaleAnswer(after: error) && cached.metadata?.mayAnswerAfterError() == true:
+            return .image(cached.image, data: cached.data, cacheType: cached.cacheType)
+        default:
+            return outcome
+        }
+    }
+
+    /// How HTTP's rules let `cached` be used now, or `nil` when they do not apply: the
+    /// cache's policy is ``ImageCachePolicy/untilExpired``, the URL is not `http(s)`, or
+    /// the load refreshes anyway.
+    func httpFreshness(of cached: ImageCacheResult, url: URL, options: ImageOptions) -> ImageCacheFreshness? {
+        guard cache.config.cachePolicy == .http, !options.contains(.refreshCached),
+              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let metadata = cached.metadata
+        else { return nil }
+        return metadata.freshness()
+    }
+
+    /// Whether a failed revalidation lets a stale entry answer within `stale-if-error`: a
+    /// 5xx or a network failure, not a 4xx.
+    static func allowsStaleAnswer(after error: ImageError) -> Bool {
+        if let status = error.statusCode { return status >= 500 }
+        switch error.code {
+        case .timedOut, .deadlineExceeded, .cannotConnect, .cannotFindHost, .connectionLost: return true
+        default: return false
+        }
     }
 
     /// Loads, transforms and stores the image of a load the cache could not (or, for a
@@ -45,13 +82,15 @@ extension ImageManager {
         _ url: URL,
         request: ImageRequest,
         key: String,
-        hasCachedImage: Bool,
+        cached: ImageCacheResult?,
         emit: @escaping @Sendable (ImageLoadEvent) -> Void
     ) async -> LoadOutcome {
-        var validators: HTTPValidators?
-        if hasCachedImage, let metadata = await cache.metadata(forKey: key) {
-            validators = HTTPValidators(eTag: metadata.entityTag, lastModified: metadata.lastModified)
+        let hasCachedImage = cached != nil
+        var cachedMetadata = cached?.metadata
+        if hasCachedImage, cachedMetadata == nil {
+            cachedMetadata = await cache.metadata(forKey: key)
         }
+        let validators = cachedMetadata.map { HTTPValidators(eTag: $0.entityTag, lastModified: $0.lastModified) }
         let options = request.options
         let progressive = options.contains(.progressiveDownload) && !hasCachedImage
             && !options.contains(.scaleDownLargeImages)
@@ -89,6 +128,10 @@ extension ImageManager {
         guard !result.isNotModified else {
             guard hasCachedImage else {
                 return .failed(ImageError(.notFound, "the server answered 304 Not Modified but there is no cached copy"))
+            }
+            if let response = result.response, let cachedMetadata {
+                // A 304 renews the entry's freshness; its bytes stay as they are.
+                await cache.refreshMetadata(cachedMetadata.refreshed(by: response), forKey: key)
             }
             return .notModified
         }
@@ -153,17 +196,20 @@ extension ImageManager {
     /// re-encoded (its bytes are not the download's); the download's own bytes and HTTP
     /// facts go with an unchanged image, and with the original when asked for.
     private func store(_ image: Image, isDerived: Bool, result: ImageLoadResult, request: ImageRequest, key: String, url: URL) async {
-        let scope: ImageCacheType = request.options.contains(.cacheMemoryOnly)
+        // no-store (under HTTP's rules): the image serves this load from memory, never disk.
+        let forbidsDisk = request.options.contains(.cacheMemoryOnly)
+            || (cache.config.cachePolicy == .http && result.response.map(DiskCacheEntryMetadata.forbidsStoring) == true)
+        let scope: ImageCacheType = forbidsDisk
             ? (request.storeCacheType.includesMemory ? .memory : .none)
             : request.storeCacheType
-        let metadata = result.response.map(DiskCacheEntryMetadata.init(response:))
+        let metadata = result.response.map { DiskCacheEntryMetadata(response: $0) }
         if scope != .none {
             try? await cache.store(image, data: isDerived ? nil : result.data, forKey: key, scope: scope, metadata: metadata)
         }
         guard isDerived, request.originalStoreCacheType != .none else { return }
         // A thumbnail load never decoded the full picture: its original goes to disk as bytes only.
         let original = request.thumbnailPixelSize == nil ? result.image : nil
-        var originalScope = request.options.contains(.cacheMemoryOnly) ? .memory : request.originalStoreCacheType
+        var originalScope = forbidsDisk ? .memory : request.originalStoreCacheType
         if original == nil {
             originalScope = originalScope.includesDisk ? .disk : .none
         }

@@ -217,7 +217,8 @@ public final class ImageManager: Sendable {
               request.queryCacheType.includesMemory,
               request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly]),
               !failedURLs.contains(url) || request.options.contains(.retryFailed),
-              let hit = cache.memoryResult(forKey: cacheKey(for: request), decodeOptions: request.decodeOptions)
+              let hit = cache.memoryResult(forKey: cacheKey(for: request), decodeOptions: request.decodeOptions),
+              (httpFreshness(of: hit, url: url, options: request.options) ?? .fresh) == .fresh
         else { return nil }
         return ImageResponse(image: hit.image, data: hit.data, cacheType: .memory, url: url)
     }

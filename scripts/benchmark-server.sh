@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# `webimage serve` against thumbor, in turn on the same machine, with the same sources:
+# 200 distinct JPEGs of 2 to 12 MP served by nginx on loopback, resized to 400 px wide WebP.
+#
+#   (b) cold: each server starts with empty caches and receives the 200 requests once, from
+#       8 concurrent clients (scripts/bulk/cold-requests.py); requests/s, p99 latency and
+#       the server's peak RSS (GNU time).
+#   (a) cached: the same 200 URLs again, now cached, for 10 s with wrk (2 threads, 32
+#       connections, a Lua script cycling through the URLs); requests/s and p99 latency.
+#
+# thumbor runs with its result storage and file storage on (so (a) is served from its
+# result cache) and --processes 2, one per core, as our server uses both cores.
+# Needs: a release build (`swift build -c release --product webimage`), nginx, wrk,
+# GNU time, python3 with aiohttp and Pillow, and thumbor (`pip install thumbor`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tool=${WEBIMAGE:-$(swift build -c release --product webimage --show-bin-path)/webimage}
+[ -x "$tool" ] || { echo "build it first: swift build -c release --product webimage" >&2; exit 1; }
+for program in wrk thumbor; do
+    command -v "$program" >/dev/null || { echo "needs $program (apt-get install wrk; pip install thumbor)" >&2; exit 1; }
+done
+nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+count=${COUNT:-200}
+work=$(mktemp -d)
+chmod 755 "$work"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+mkdir -p "$work/www" "$work/logs"
+python3 - "$work/www" "$count" <<'PYTHON'
+import os, random, sys
+from PIL import Image, ImageFilter
+folder, count = sys.argv[1], int(sys.argv[2])
+random.seed(11)
+base = Image.effect_noise((1500, 1000), 40).convert("RGB").filter(ImageFilter.GaussianBlur(1))
+for index in range(count):
+    megapixels = random.uniform(2, 12)
+    width = int((megapixels * 1e6 * 1.5) ** 0.5)
+    height = int(width / 1.5)
+    tint = Image.new("RGB", base.size, tuple(random.randrange(256) for _ in range(3)))
+    Image.blend(base, tint, 0.5).resize((width, height)).save(os.path.join(folder, f"{index}.jpg"), quality=88)
+PYTHON
+source_port=$(free_port)
+cat > "$work/nginx.conf" <<NGINX
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/logs/error.log;
+events { worker_connections 1024; }
+http {
+    access_log off; sendfile on; types { image/jpeg jpg; }
+    client_body_temp_path $work/logs; proxy_temp_path $work/logs; fastcgi_temp_path $work/logs;
+    uwsgi_temp_path $work/logs; scgi_temp_path $work/logs;
+    server { listen 127.0.0.1:$source_port; root $work/www; }
+}
+NGINX
+"$nginx_bin" -c "$work/nginx.conf" -p "$work"
+echo "$count sources, $(du -sh "$work/www" | cut -f1), from nginx on 127.0.0.1:$source_port" >&2
+
+enc() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"; }
+ours_port=$(free_port)
+theirs_port=$(free_port)
+spec=$(enc 'resize=400|format=webp,q=80')
+: > "$work/ours.txt"
+: > "$work/theirs.txt"
+for index in $(seq 0 $((count - 1))); do
+    echo "http://127.0.0.1:$ours_port/_/$spec/plain/$(enc "http://127.0.0.1:$source_port/$index.jpg")" >> "$work/ours.txt"
+    echo "http://127.0.0.1:$theirs_port/unsafe/400x0/filters:format(webp):quality(80)/127.0.0.1:$source_port/$index.jpg" >> "$work/theirs.txt"
+done
+cat > "$work/thumbor.conf" <<CONF
+ALLOW_UNSAFE_URL = True
+LOADER = 'thumbor.loaders.http_loader'
+STORAGE = 'thumbor.storages.file_storage'
+FILE_STORAGE_ROOT_PATH = '$work/thumbor-storage'
+RESULT_STORAGE = 'thumbor.result_storages.file_storage'
+RESULT_STORAGE_FILE_STORAGE_ROOT_PATH = '$work/thumbor-results'
+RESULT_STORAGE_STORES_UNSAFE = True
+HTTP_LOADER_MAX_BODY_SIZE = 64 * 1024 * 1024
+MAX_WIDTH = 16384
+MAX_HEIGHT = 16384
+CONF
+cat > "$work/urls.lua" <<'LUA'
+local urls = {}
+local index = 0
+init = function(args)
+    for line in io.lines(args[1]) do urls[#urls + 1] = line:gsub("^http://[^/]+", "") end
+end
+request = function()
+    index = index % #urls + 1
+    return wrk.format("GET", urls[index])
+end
+LUA
+
+# Starts a server under GNU time; waits until it answers /health (ours) or / (thumbor).
+start_server() {
+    local name=$1 probe=$2
+    shift 2
+    /usr/bin/time -f "%M" -o "$work/$name.rss" "$@" > "$work/$name.log" 2>&1 &
+    server_pid=$!
+    pids+=("$server_pid")
+    for _ in $(seq 100); do curl -s -o /dev/null "$probe" && return; sleep 0.1; done
+    echo "$name did not start" >&2; tail "$work/$name.log" >&2; exit 1
+}
+stop_server() {
+    pkill -TERM -P "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+}
+
+run_side() {
+    local name=$1 list=$2
+    python3 scripts/bulk/cold-requests.py "$list" 8 > "$work/$name.cold"
+    python3 scripts/bulk/cold-requests.py "$list" 8 > /dev/null # make sure every result is cached
+    wrk -t2 -c32 -d10s --latency -s "$work/urls.lua" "$(head -1 "$list" | sed 's|^\(http://[^/]*\).*|\1|')" -- "$list" > "$work/$name.wrk"
+}
+
+start_server ours "http://127.0.0.1:$ours_port/health" \
+    "$tool" serve --port "$ours_port" --insecure-unsigned --allow-private-sources --cache-dir "$work/ours-cache"
+run_side ours "$work/ours.txt"
+stop_server
+start_server theirs "http://127.0.0.1:$theirs_port/healthcheck" \
+    thumbor --port "$theirs_port" --conf "$work/thumbor.conf" --processes 2
+run_side theirs "$work/theirs.txt"
+stop_server
+
+report() {
+    local name=$1 label=$2
+    local cold_rps cold_p99 cached_rps cached_p99 rss
+    read -r cold_rps cold_p99 < "$work/$name.cold"
+    cached_rps=$(awk '/Requests\/sec/ { print $2 }' "$work/$name.wrk")
+    cached_p99=$(awk '$1 == "99%" { print $2 }' "$work/$name.wrk")
+    rss=$(tail -1 "$work/$name.rss")
+    printf '%-28s %10s %12s %12s %12s %14s\n' "$label" "$cold_rps" "$cold_p99" "$cached_rps" "$cached_p99" "$((rss / 1024)) MiB"
+}
+printf '%-28s %10s %12s %12s %12s %14s\n' server "cold req/s" "cold p99" "cached req/s" "cached p99" "peak RSS"
+report ours "webimage serve"
+report theirs "thumbor (--processes 2)"
