@@ -33,6 +33,9 @@ public struct ImageServerConfiguration: Sendable {
     public var resultMaxAge = 31_536_000
     /// The decoded bytes the memory cache of sources keeps.
     public var memoryLimit = 128 << 20
+    /// An HTML page answered at `/` (the tool's `--demo` page); without one, `/` is refused
+    /// like any other path that names no image.
+    public var homePage: String?
 
     /// A configuration caching in `cacheDirectory`.
     public init(cacheDirectory: URL) {

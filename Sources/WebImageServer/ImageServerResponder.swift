@@ -64,6 +64,9 @@ struct ImageServerResponder: HTTPResponder {
         if path == "/health" {
             return Self.text("{\"status\":\"ok\"}\n", contentType: "application/json")
         }
+        if path == "/", let page = configuration.homePage {
+            return Self.text(page, contentType: "text/html; charset=utf-8")
+        }
         if path == "/metrics" {
             var response = Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
             response.headers[.contentType] = "text/plain; version=0.0.4"

@@ -58,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Decoded bytes the memory cache of sources keeps.", valueName: "size"))
     var memoryLimit = ByteSize(argument: "128M")!
 
+    @Flag(help: "Serve the demo's sample images from loopback and a page of them through the server at /.")
+    var demo = false
+
     func validate() throws {
         if keyBytes == nil, !insecureUnsigned {
             throw ValidationError("give --key (or WEBIMAGE_KEY), or --insecure-unsigned for local use")
@@ -85,10 +88,26 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxConcurrentRequests = concurrency
         configuration.resultMaxAge = maxAge
         configuration.memoryLimit = memoryLimit.bytes
-        let server = ImageServer(configuration: configuration)
-        try await server.run { port in
-            FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+        var samples: DemoImageServer?
+        if demo {
+            let started = try await DemoImageServer.start(count: 24, largestSide: 1200)
+            samples = started
+            // The samples live on loopback: only their server is let through.
+            configuration.allowsPrivateSources = true
+            configuration.allowedHosts = allowedHosts.isEmpty ? ["127.0.0.1"] : configuration.allowedHosts
+            let signer = configuration.signingKey.map { ImageURLSigner(key: $0, salt: configuration.signingSalt) }
+            configuration.homePage = ServerDemoPage.html(sources: started.urls, signer: signer)
         }
+        let server = ImageServer(configuration: configuration)
+        do {
+            try await server.run { port in
+                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+            }
+        } catch {
+            try? await samples?.stop()
+            throw error
+        }
+        try? await samples?.stop()
     }
 
     private var keyBytes: [UInt8]? {

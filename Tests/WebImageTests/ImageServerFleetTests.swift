@@ -117,6 +117,29 @@ struct ImageServerFleetTests {
         try await sources.stop()
     }
 
+    @Test func theDemoPageShowsSamplesThroughTheServer() async throws {
+        let scratch = TemporaryDirectory(prefix: "serve-demo")
+        let server = try BackgroundProcess(try BuiltExecutable.url(named: "webimage"), [
+            "serve", "--demo", "--port", "0", "--key", "00112233", "--cache-dir", scratch.url.path,
+        ])
+        let line = try await server.waitForLine(containing: "listening on")
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
+        let client = ImageServerClient()
+        let page = try await client.get(port: port, "/")
+        #expect(page.status == 200 && page.headers.first(name: "Content-Type")?.hasPrefix("text/html") == true)
+        let html = String(decoding: page.body, as: UTF8.self)
+        let sources = html.components(separatedBy: "src=\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+        #expect(sources.count == 24 * 4)
+        // The first sample, in every variant, signed with the key.
+        for source in sources.prefix(4) {
+            let answer = try await client.get(port: port, source.replacingOccurrences(of: "&amp;", with: "&"), headers: [("Accept", "image/webp")])
+            #expect(answer.status == 200, "\(source)")
+            #expect((try? answer.image()) != nil)
+        }
+        try await client.shutdown()
+        #expect(await server.stop() == 0)
+    }
+
     /// A port nothing listens on now.
     static func freePort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
