@@ -82,13 +82,14 @@ struct BMPHeader: Sendable {
             throw ImageError(.badImageData, "the BMP uses compression \(rawCompression), which is not supported")
         }
         self.compression = compression
-        let depthFits = switch compression {
-        case .none: true
-        case .rle8: bitsPerPixel == 8
-        case .rle4: bitsPerPixel == 4
-        case .rle24: bitsPerPixel == 24
-        case .bitFields: bitsPerPixel == 16 || bitsPerPixel == 32
-        }
+        let depthFits =
+            switch compression {
+            case .none: true
+            case .rle8: bitsPerPixel == 8
+            case .rle4: bitsPerPixel == 4
+            case .rle24: bitsPerPixel == 24
+            case .bitFields: bitsPerPixel == 16 || bitsPerPixel == 32
+            }
         guard depthFits else {
             throw ImageError(.badImageData, "the BMP's compression does not fit its depth of \(bitsPerPixel) bits")
         }
@@ -97,8 +98,9 @@ struct BMPHeader: Sendable {
         }
         imageSize = Int(field(20))
         let (horizontalDensity, verticalDensity) = (UInt64(field(24)), UInt64(field(28)))
-        guard horizontalDensity == 0 || verticalDensity == 0
-            || max(horizontalDensity, verticalDensity) <= 1000 * min(horizontalDensity, verticalDensity)
+        guard
+            horizontalDensity == 0 || verticalDensity == 0
+                || max(horizontalDensity, verticalDensity) <= 1000 * min(horizontalDensity, verticalDensity)
         else {
             throw ImageError(.badImageData, "the BMP's pixel densities differ by more than a thousandfold")
         }

@@ -19,7 +19,8 @@ struct BMPPixelDecoder {
             throw ImageError(.badImageData, "the BMP's pixel data starts past the end of the file")
         }
         var pixels = [UInt8](repeating: 0, count: header.width * header.height * 4)
-        let end = try header.compression.isRunLength
+        let end =
+            try header.compression.isRunLength
             ? decodeRunLength(into: &pixels)
             : decodeRows(into: &pixels)
         return (Bitmap(width: header.width, height: header.height, pixels: pixels), end)
@@ -70,7 +71,8 @@ struct BMPPixelDecoder {
                 case 16, 32:
                     let wide = header.bitsPerPixel == 32
                     for x in 0..<width {
-                        let value = wide
+                        let value =
+                            wide
                             ? UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: source + 4 * x, as: UInt32.self))
                             : UInt32(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: source + 2 * x, as: UInt16.self)))
                         put(
@@ -170,11 +172,12 @@ struct BMPPixelDecoder {
                         return
                     }
                     let length = Int(value)
-                    let stored = switch compression {
-                    case .rle24: length * 3
-                    case .rle4: (length + 1) / 2
-                    default: length
-                    }
+                    let stored =
+                        switch compression {
+                        case .rle24: length * 3
+                        case .rle4: (length + 1) / 2
+                        default: length
+                        }
                     let available = min(stored, bytes.count - offset)
                     for index in 0..<length {
                         let pixel: RGBA8?

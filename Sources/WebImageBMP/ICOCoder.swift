@@ -84,7 +84,8 @@ public struct ICOCoder: ImageCoder {
                 throw ImageError(.badImageData, "the icon directory is truncated")
             }
             if entry.offset >= 6 + 16 * Int(count), entry.offset < reader.bytes.count,
-               entry.byteCount <= reader.bytes.count - entry.offset {
+                entry.byteCount <= reader.bytes.count - entry.offset
+            {
                 entries.append(entry)
             }
         }
@@ -93,7 +94,8 @@ public struct ICOCoder: ImageCoder {
             throw ImageError(.badImageData, "no image in the icon file lies within its bytes")
         }
         if let box = options.thumbnailPixelSize, box.width > 0, box.height > 0,
-           let smallest = bySize.first(where: { $0.width >= box.width && $0.height >= box.height }) {
+            let smallest = bySize.first(where: { $0.width >= box.width && $0.height >= box.height })
+        {
             return bySize.last { $0.pixelCount == smallest.pixelCount } ?? smallest
         }
         return largest

@@ -15,8 +15,8 @@ struct ICODirectoryEntry: Sendable, Equatable {
     /// Reads the 16-byte entry at `offset`, or `nil` when it does not fit in the buffer.
     init?(reading reader: LittleEndianReader, at offset: Int, isCursor: Bool) {
         guard let width = reader.uint8(at: offset), let height = reader.uint8(at: offset + 1),
-              let depth = reader.uint16(at: offset + 6),
-              let byteCount = reader.uint32(at: offset + 8), let dataOffset = reader.uint32(at: offset + 12)
+            let depth = reader.uint16(at: offset + 6),
+            let byteCount = reader.uint32(at: offset + 8), let dataOffset = reader.uint32(at: offset + 12)
         else { return nil }
         self.width = width == 0 ? 256 : Int(width)
         self.height = height == 0 ? 256 : Int(height)

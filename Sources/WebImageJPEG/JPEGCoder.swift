@@ -142,7 +142,8 @@ public struct JPEGCoder: ProgressiveImageCoder {
         let swaps = orientation.swapsWidthAndHeight
         let displayedSize = swaps ? header.size.transposed : header.size
         let target = options.targetSize(forSource: displayedSize, frameCount: 1)
-        let scale = target == displayedSize
+        let scale =
+            target == displayedSize
             ? JPEGScale.one
             : JPEGScale.smallest(covering: swaps ? target.transposed : target, from: header.size)
         let decodedSize = scale.scaled(header.size)

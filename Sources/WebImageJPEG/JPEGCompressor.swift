@@ -22,7 +22,7 @@ package struct JPEGCompressor: ~Copyable {
     /// - Throws: ``ImageError/Code/encodingFailed`` with libjpeg's message.
     package init(size: PixelSize, pixels: JPEGPixelLayout, quality: Int, lumaSampling: PixelSize) throws(ImageError) {
         guard let width = UInt32(exactly: size.width), let height = UInt32(exactly: size.height),
-              width > 0, height > 0, width <= 65500, height <= 65500
+            width > 0, height > 0, width <= 65500, height <= 65500
         else {
             throw ImageError(.encodingFailed, "a JPEG cannot hold an image of \(size)")
         }

@@ -112,7 +112,8 @@ package struct JPEGDecompressor: ~Copyable {
     /// the memory limit is ``ImageError/Code/imageTooLarge``, anything else bad data.
     private func failure(_ action: String) -> ImageError {
         let reason = message
-        let code: ImageError.Code = reason.contains("Backing store") || reason.contains("Insufficient memory")
+        let code: ImageError.Code =
+            reason.contains("Backing store") || reason.contains("Insufficient memory")
             ? .imageTooLarge : .badImageData
         return ImageError(code, "libjpeg cannot \(action): \(reason)")
     }

@@ -12,7 +12,7 @@ extension JPEGMetadata {
         let littleEndian: Bool
         switch (tiff[0], tiff[1]) {
         case (0x49, 0x49): littleEndian = true  // "II"
-        case (0x4D, 0x4D): littleEndian = false // "MM"
+        case (0x4D, 0x4D): littleEndian = false  // "MM"
         default: return nil
         }
         func uint16(at offset: Int) -> UInt16? {
@@ -22,12 +22,12 @@ extension JPEGMetadata {
         }
         func uint32(at offset: Int) -> UInt32? {
             guard let high = uint16(at: littleEndian ? offset + 2 : offset),
-                  let low = uint16(at: littleEndian ? offset : offset + 2)
+                let low = uint16(at: littleEndian ? offset : offset + 2)
             else { return nil }
             return UInt32(high) << 16 | UInt32(low)
         }
         guard uint16(at: 2) == 42, let ifdOffset = uint32(at: 4).map(Int.init),
-              let entryCount = uint16(at: ifdOffset).map(Int.init)
+            let entryCount = uint16(at: ifdOffset).map(Int.init)
         else { return nil }
         for index in 0..<entryCount {
             let entry = ifdOffset + 2 + index * 12

@@ -24,18 +24,18 @@ package struct JPEGMetadata: Sendable, Hashable {
     package init(reading bytes: UnsafeRawBufferPointer) {
         var exifOrientation: Int?
         var xmpOrientation: Int?
-        var offset = 2 // after SOI
+        var offset = 2  // after SOI
         segments: while offset + 1 < bytes.count {
             guard bytes[offset] == 0xFF else { break }
-            while offset + 1 < bytes.count, bytes[offset + 1] == 0xFF { offset += 1 } // fill bytes
+            while offset + 1 < bytes.count, bytes[offset + 1] == 0xFF { offset += 1 }  // fill bytes
             guard offset + 1 < bytes.count else { break }
             let marker = bytes[offset + 1]
             offset += 2
             switch marker {
             case 0x01, 0xD0...0xD8:
-                continue segments // stand-alone markers carry no length
+                continue segments  // stand-alone markers carry no length
             case 0xD9, 0xDA:
-                break segments // EOI or SOS: no more header segments
+                break segments  // EOI or SOS: no more header segments
             default:
                 break
             }

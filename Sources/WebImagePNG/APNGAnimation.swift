@@ -77,8 +77,11 @@ struct APNGAnimation: Sendable {
                 guard control.fits(in: canvas) else {
                     throw ImageError(.badImageData, "an APNG frame lies outside the \(canvas) canvas")
                 }
-                guard seenImageData || (control.x == 0 && control.y == 0
-                    && control.width == canvas.width && control.height == canvas.height) else {
+                guard
+                    seenImageData
+                        || (control.x == 0 && control.y == 0
+                            && control.width == canvas.width && control.height == canvas.height)
+                else {
                     throw ImageError(.badImageData, "the APNG default image frame does not cover the canvas")
                 }
                 frames.append(Frame(control: control, dataChunks: [], usesImageData: !seenImageData))

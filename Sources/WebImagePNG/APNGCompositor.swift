@@ -91,7 +91,8 @@ struct APNGCompositor {
                 let destinationWeight = UInt64(destination[index + 3]) * (maximum - sourceAlpha)
                 let total = sourceWeight + destinationWeight
                 for channel in 0..<3 {
-                    let mixed = UInt64(source[index + channel]) * sourceWeight
+                    let mixed =
+                        UInt64(source[index + channel]) * sourceWeight
                         + UInt64(destination[index + channel]) * destinationWeight
                     destination[index + channel] = Channel((mixed + total / 2) / total)
                 }

@@ -12,7 +12,7 @@ extension PNGCoder {
             let signatureLength = PNGChunkReader.signature.count
             // Signature, chunk length, "IHDR", width, height.
             guard bytes.count >= signatureLength + 16,
-                  bytes.loadBigEndianUInt32(at: signatureLength + 4) == 0x4948_4452
+                bytes.loadBigEndianUInt32(at: signatureLength + 4) == 0x4948_4452
             else { return nil }
             return PixelSize(
                 width: Int(bytes.loadBigEndianUInt32(at: signatureLength + 8)),

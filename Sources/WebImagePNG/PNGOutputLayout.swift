@@ -19,7 +19,8 @@ struct PNGOutputLayout {
         pixelFormat = isWide ? .rgba16 : .rgba8
         format = Int32(isWide ? SPNG_FMT_RGBA16.rawValue : SPNG_FMT_RGBA8.rawValue)
         flags = Int32(SPNG_DECODE_TRNS.rawValue)
-        hasAlphaChannel = header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
+        hasAlphaChannel =
+            header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
             || header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
     }
 

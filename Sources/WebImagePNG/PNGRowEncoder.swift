@@ -20,7 +20,7 @@ package final class PNGRowEncoder {
     /// - Throws: ``ImageError/Code/encodingFailed`` when libspng refuses the header.
     package init(size: PixelSize, keepingAlpha: Bool, fileDescriptor: Int32) throws(ImageError) {
         guard let width = UInt32(exactly: size.width), let height = UInt32(exactly: size.height),
-              width > 0, height > 0
+            width > 0, height > 0
         else {
             throw ImageError(.encodingFailed, "a PNG cannot hold an image of \(size)")
         }
@@ -69,21 +69,22 @@ package final class PNGRowEncoder {
     }
 
     /// libspng's output callback: writes every byte to the file.
-    private static let writeToFile: @convention(c) (
-        OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int
-    ) -> Int32 = { _, user, bytes, length in
-        guard let user, let bytes else { return Int32(SPNG_IO_ERROR.rawValue) }
-        let encoder = Unmanaged<PNGRowEncoder>.fromOpaque(user).takeUnretainedValue()
-        var offset = 0
-        while offset < length {
-            let written = Foundation.write(encoder.fileDescriptor, bytes + offset, length - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                encoder.writeError = errno
-                return Int32(SPNG_IO_ERROR.rawValue)
+    private static let writeToFile:
+        @convention(c) (
+            OpaquePointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int
+        ) -> Int32 = { _, user, bytes, length in
+            guard let user, let bytes else { return Int32(SPNG_IO_ERROR.rawValue) }
+            let encoder = Unmanaged<PNGRowEncoder>.fromOpaque(user).takeUnretainedValue()
+            var offset = 0
+            while offset < length {
+                let written = Foundation.write(encoder.fileDescriptor, bytes + offset, length - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    encoder.writeError = errno
+                    return Int32(SPNG_IO_ERROR.rawValue)
+                }
+                offset += written
             }
-            offset += written
+            return 0
         }
-        return 0
-    }
 }

@@ -35,21 +35,21 @@ struct IPAddress: Sendable, Equatable, CustomStringConvertible {
             if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
                 return IPAddress(bytes: Array(bytes[12...])).isPublic
             }
-            if bytes.allSatisfy({ $0 == 0 }) { return false } // ::
-            if bytes[0..<15].allSatisfy({ $0 == 0 }), bytes[15] == 1 { return false } // ::1
-            if bytes[0] & 0xFE == 0xFC { return false } // fc00::/7
-            if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0x80 { return false } // fe80::/10
-            if bytes[0] == 0xFF { return false } // multicast
+            if bytes.allSatisfy({ $0 == 0 }) { return false }  // ::
+            if bytes[0..<15].allSatisfy({ $0 == 0 }), bytes[15] == 1 { return false }  // ::1
+            if bytes[0] & 0xFE == 0xFC { return false }  // fc00::/7
+            if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0x80 { return false }  // fe80::/10
+            if bytes[0] == 0xFF { return false }  // multicast
             return true
         }
         guard bytes.count == 4 else { return false }
         switch (bytes[0], bytes[1]) {
         case (0, _), (10, _), (127, _): return false
-        case (100, 64...127): return false // carrier-grade NAT
-        case (169, 254): return false // link-local
+        case (100, 64...127): return false  // carrier-grade NAT
+        case (169, 254): return false  // link-local
         case (172, 16...31): return false
         case (192, 168): return false
-        case (224...255, _): return false // multicast and reserved
+        case (224...255, _): return false  // multicast and reserved
         default: return true
         }
     }

@@ -17,7 +17,8 @@ public struct ImageServerError: Error, Sendable, Equatable {
 
     /// The JSON body.
     var body: String {
-        let escaped = message
+        let escaped =
+            message
             .replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: " ")

@@ -46,13 +46,15 @@ struct ImageServerResponder: HTTPResponder {
         let duration = ContinuousClock.now - start
         let bytes = response.headers[.contentLength].flatMap { Int($0) } ?? 0
         metrics.recordRequest(status: Int(response.status.code), duration: duration, bytes: bytes)
-        context.logger.info("request", metadata: [
-            "method": "\(request.method)",
-            "path": "\(request.uri.path)",
-            "status": "\(response.status.code)",
-            "ms": "\(String(format: "%.1f", Double(duration.nanoseconds) / 1e6))",
-            "bytes": "\(bytes)",
-        ])
+        context.logger.info(
+            "request",
+            metadata: [
+                "method": "\(request.method)",
+                "path": "\(request.uri.path)",
+                "status": "\(response.status.code)",
+                "ms": "\(String(format: "%.1f", Double(duration.nanoseconds) / 1e6))",
+                "bytes": "\(bytes)",
+            ])
         return response
     }
 

@@ -20,7 +20,7 @@ struct SourceAddressPolicy: Sendable {
     ///   host that does not resolve.
     func check(_ url: URL) throws(ImageServerError) {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host?.lowercased(), !host.isEmpty
+            let host = url.host?.lowercased(), !host.isEmpty
         else {
             throw ImageServerError(.badRequest, "the source must be an http or https URL with a host")
         }

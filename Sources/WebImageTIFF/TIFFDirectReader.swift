@@ -57,8 +57,8 @@ struct TIFFDirectReader {
         var tileWidth: UInt32 = 0, tileHeight: UInt32 = 0
         let tileSize = Int(TIFFTileSize(tiff))
         guard ctiff_get_uint32(tiff, UInt32(TIFFTAG_TILEWIDTH), &tileWidth) == 1,
-              ctiff_get_uint32(tiff, UInt32(TIFFTAG_TILELENGTH), &tileHeight) == 1,
-              tileWidth > 0, tileHeight > 0, tileSize >= Int(tileWidth) * Int(tileHeight) * layout.bytesPerPixel
+            ctiff_get_uint32(tiff, UInt32(TIFFTAG_TILELENGTH), &tileHeight) == 1,
+            tileWidth > 0, tileHeight > 0, tileSize >= Int(tileWidth) * Int(tileHeight) * layout.bytesPerPixel
         else { return false }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: tileSize, alignment: 16)
         defer { buffer.deallocate() }

@@ -59,12 +59,14 @@ final class TIFFMemoryStream {
         guard let options = TIFFOpenOptionsAlloc() else { return nil }
         defer { TIFFOpenOptionsFree(options) }
         TIFFOpenOptionsSetMaxSingleMemAlloc(options, tmsize_t(maxAllocation))
-        TIFFOpenOptionsSetErrorHandlerExtR(options, { _, buffer, _, format, arguments in
-            if let buffer, let format, let arguments {
-                _ = vsnprintf(buffer.assumingMemoryBound(to: CChar.self), TIFFMemoryStream.messageCapacity, format, arguments)
-            }
-            return 1
-        }, UnsafeMutableRawPointer(message))
+        TIFFOpenOptionsSetErrorHandlerExtR(
+            options,
+            { _, buffer, _, format, arguments in
+                if let buffer, let format, let arguments {
+                    _ = vsnprintf(buffer.assumingMemoryBound(to: CChar.self), TIFFMemoryStream.messageCapacity, format, arguments)
+                }
+                return 1
+            }, UnsafeMutableRawPointer(message))
         TIFFOpenOptionsSetWarningHandlerExtR(options, { _, _, _, _, _ in 1 }, nil)
         let client = Unmanaged.passUnretained(self).toOpaque()
         return TIFFClientOpenExt(
@@ -111,11 +113,12 @@ final class TIFFMemoryStream {
     }
 
     private func seek(to offset: toff_t, whence: Int32) -> toff_t {
-        let base = switch whence {
-        case SEEK_CUR: position
-        case SEEK_END: count
-        default: 0
-        }
+        let base =
+            switch whence {
+            case SEEK_CUR: position
+            case SEEK_END: count
+            default: 0
+            }
         let (target, overflow) = base.addingReportingOverflow(Int(truncatingIfNeeded: offset))
         guard !overflow, target >= 0, target <= Int(Int32.max) * 64 else { return toff_t.max }
         position = target

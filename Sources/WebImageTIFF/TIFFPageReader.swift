@@ -50,7 +50,7 @@ struct TIFFPageReader {
     private func readPage(_ tiff: OpaquePointer, pagesSoFar: Int) throws(ImageError) -> Bitmap {
         var width: UInt32 = 0, height: UInt32 = 0
         guard ctiff_get_uint32(tiff, UInt32(TIFFTAG_IMAGEWIDTH), &width) == 1,
-              ctiff_get_uint32(tiff, UInt32(TIFFTAG_IMAGELENGTH), &height) == 1
+            ctiff_get_uint32(tiff, UInt32(TIFFTAG_IMAGELENGTH), &height) == 1
         else { throw ImageError(.badImageData, stream.lastError(or: "the TIFF page has no size")) }
         let size = PixelSize(width: Int(width), height: Int(height))
         try options.checkAllocation(size, frameCount: pagesSoFar + 1)
@@ -70,7 +70,8 @@ struct TIFFPageReader {
         }
         var reason = [CChar](repeating: 0, count: 1024)
         guard TIFFRGBAImageOK(tiff, &reason) == 1 else {
-            throw ImageError(.unsupportedFormat, "libtiff cannot convert this TIFF page to RGBA: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+            throw ImageError(
+                .unsupportedFormat, "libtiff cannot convert this TIFF page to RGBA: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         let byteCount = size.width * size.height * 4
         var succeeded = false

@@ -49,7 +49,8 @@ struct TIFFPageWriter {
             (UInt32(TIFFTAG_PREDICTOR), UInt16(PREDICTOR_HORIZONTAL)),
             (UInt32(TIFFTAG_ORIENTATION), UInt16(ORIENTATION_TOPLEFT)),
         ]
-        var accepted = fields.allSatisfy { ctiff_set_uint32(tiff, $0.0, $0.1) == 1 }
+        var accepted =
+            fields.allSatisfy { ctiff_set_uint32(tiff, $0.0, $0.1) == 1 }
             && shortFields.allSatisfy { ctiff_set_uint16(tiff, $0.0, $0.1) == 1 }
         if pageCount > 1 {
             accepted = accepted && ctiff_set_uint32(tiff, UInt32(TIFFTAG_SUBFILETYPE), UInt32(FILETYPE_PAGE)) == 1

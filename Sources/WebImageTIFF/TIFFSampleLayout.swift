@@ -18,10 +18,10 @@ struct TIFFSampleLayout: Sendable, Equatable {
     init?(_ tiff: OpaquePointer) {
         var bits: UInt16 = 0, samples: UInt16 = 0, format: UInt16 = 0, planar: UInt16 = 0, photometric: UInt16 = 0
         guard ctiff_get_uint16(tiff, UInt32(TIFFTAG_BITSPERSAMPLE), &bits) == 1,
-              ctiff_get_uint16(tiff, UInt32(TIFFTAG_SAMPLESPERPIXEL), &samples) == 1,
-              ctiff_get_uint16(tiff, UInt32(TIFFTAG_SAMPLEFORMAT), &format) == 1,
-              ctiff_get_uint16(tiff, UInt32(TIFFTAG_PLANARCONFIG), &planar) == 1,
-              ctiff_get_uint16(tiff, UInt32(TIFFTAG_PHOTOMETRIC), &photometric) == 1
+            ctiff_get_uint16(tiff, UInt32(TIFFTAG_SAMPLESPERPIXEL), &samples) == 1,
+            ctiff_get_uint16(tiff, UInt32(TIFFTAG_SAMPLEFORMAT), &format) == 1,
+            ctiff_get_uint16(tiff, UInt32(TIFFTAG_PLANARCONFIG), &planar) == 1,
+            ctiff_get_uint16(tiff, UInt32(TIFFTAG_PHOTOMETRIC), &photometric) == 1
         else { return nil }
         guard bits == 8 || bits == 16, format == SAMPLEFORMAT_UINT, planar == PLANARCONFIG_CONTIG else { return nil }
         let colours: Int

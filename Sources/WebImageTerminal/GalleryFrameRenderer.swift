@@ -63,7 +63,7 @@ public struct GalleryFrameRenderer: Sendable {
         for item in layout.visibleRange(topRow: topRow) {
             let cell = model.cells[layout.cellIndex(forItem: item)]
             guard cell.item == item, let image = cell.image,
-                  let position = layout.position(ofItem: item, topRow: topRow)
+                let position = layout.position(ofItem: item, topRow: topRow)
             else { continue }
             let line = firstLine + position.row * cellRows
             let column = 1 + position.column * cellColumns

@@ -193,24 +193,26 @@ public final class GalleryModel: Sendable {
             state.cellLoads[index] = item
             state.statistics.cellLoadsStarted += 1
         }
-        cell.setImage(with: request(for: item), placeholder: cell.placeholder, completed: { [self] response in
-            cell.record(response)
-            state.withLockedValue { state in
-                state.cellLoads[index] = nil
-                if response.error != nil {
-                    state.statistics.errors += 1
-                } else {
-                    switch response.cacheType {
-                    case .memory: state.statistics.memoryHits += 1
-                    case .disk: state.statistics.diskHits += 1
-                    default: state.statistics.downloads += 1
+        cell.setImage(
+            with: request(for: item), placeholder: cell.placeholder,
+            completed: { [self] response in
+                cell.record(response)
+                state.withLockedValue { state in
+                    state.cellLoads[index] = nil
+                    if response.error != nil {
+                        state.statistics.errors += 1
+                    } else {
+                        switch response.cacheType {
+                        case .memory: state.statistics.memoryHits += 1
+                        case .disk: state.statistics.diskHits += 1
+                        default: state.statistics.downloads += 1
+                        }
                     }
                 }
-            }
-            updateInFlight()
-            onChange()
-            notifyIfSettled()
-        })
+                updateInFlight()
+                onChange()
+                notifyIfSettled()
+            })
     }
 
     private func cancelLoad(of cell: GalleryCell, at index: Int) {

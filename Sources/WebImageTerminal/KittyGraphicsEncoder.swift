@@ -15,7 +15,8 @@ enum KittyGraphicsEncoder {
         repeat {
             let end = payload.index(start, offsetBy: chunkLength, limitedBy: payload.endIndex) ?? payload.endIndex
             let more = end < payload.endIndex ? 1 : 0
-            let control = first
+            let control =
+                first
                 ? "a=T,f=32,s=\(bitmap.width),v=\(bitmap.height),c=\(columns),r=\(rows),q=2,m=\(more)"
                 : "m=\(more)"
             output += "\u{1B}_G\(control);\(payload[start..<end])\u{1B}\\"

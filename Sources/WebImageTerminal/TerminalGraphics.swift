@@ -16,7 +16,8 @@ public enum TerminalGraphics: String, Sendable, CaseIterable {
     /// from the environment alone, so it is only used when asked for).
     public static func detect(environment: [String: String] = ProcessInfo.processInfo.environment) -> TerminalGraphics {
         if environment["KITTY_WINDOW_ID"] != nil || environment["TERM"] == "xterm-kitty"
-            || environment["TERM_PROGRAM"] == "WezTerm" || environment["TERM"] == "xterm-ghostty" {
+            || environment["TERM_PROGRAM"] == "WezTerm" || environment["TERM"] == "xterm-ghostty"
+        {
             return .kitty
         }
         return .halfBlocks

@@ -51,8 +51,10 @@ public struct TerminalImageRenderer: Sendable {
     }
 
     private func cellSize(forPixels size: PixelSize) -> (columns: Int, rows: Int) {
-        ((size.width + cellPixelSize.width - 1) / cellPixelSize.width,
-         (size.height + cellPixelSize.height - 1) / cellPixelSize.height)
+        (
+            (size.width + cellPixelSize.width - 1) / cellPixelSize.width,
+            (size.height + cellPixelSize.height - 1) / cellPixelSize.height
+        )
     }
 
     private func fittedPixelSize(of source: PixelSize, columns: Int, rows: Int, pixelsPerCell: PixelSize) -> PixelSize {

@@ -46,9 +46,11 @@ extension WebPCoder {
             throw ImageError(.encodingFailed, "libwebp refused its animation encoder options")
         }
         encoderOptions.anim_params.loop_count = Int32(min(image.loopCount, 0xFFFF))
-        guard let encoder = WebPAnimEncoderNewInternal(
-            Int32(image.pixelWidth), Int32(image.pixelHeight), &encoderOptions, WEBP_MUX_ABI_VERSION
-        ) else {
+        guard
+            let encoder = WebPAnimEncoderNewInternal(
+                Int32(image.pixelWidth), Int32(image.pixelHeight), &encoderOptions, WEBP_MUX_ABI_VERSION
+            )
+        else {
             throw ImageError(.encodingFailed, "WebP cannot hold an animation of \(image.pixelSize)")
         }
         defer { WebPAnimEncoderDelete(encoder) }
@@ -63,7 +65,7 @@ extension WebPCoder {
         }
         var output = WebPData()
         guard WebPAnimEncoderAdd(encoder, nil, Int32(timestamp.rounded()), nil) != 0,
-              WebPAnimEncoderAssemble(encoder, &output) != 0
+            WebPAnimEncoderAssemble(encoder, &output) != 0
         else { throw animationError(encoder) }
         defer { WebPFree(UnsafeMutableRawPointer(mutating: output.bytes)) }
         return Data(bytes: output.bytes, count: output.size)

@@ -50,16 +50,17 @@ extension WebPCoder {
 
     /// An error for a libwebp status: the size, truncation or corruption it reports.
     static func error(_ status: VP8StatusCode, while action: String) -> ImageError {
-        let reason = switch status {
-        case VP8_STATUS_OUT_OF_MEMORY: "out of memory"
-        case VP8_STATUS_INVALID_PARAM: "invalid parameter"
-        case VP8_STATUS_BITSTREAM_ERROR: "corrupt bitstream"
-        case VP8_STATUS_UNSUPPORTED_FEATURE: "unsupported feature"
-        case VP8_STATUS_SUSPENDED: "suspended"
-        case VP8_STATUS_USER_ABORT: "aborted"
-        case VP8_STATUS_NOT_ENOUGH_DATA: "the data is truncated"
-        default: "status \(status.rawValue)"
-        }
+        let reason =
+            switch status {
+            case VP8_STATUS_OUT_OF_MEMORY: "out of memory"
+            case VP8_STATUS_INVALID_PARAM: "invalid parameter"
+            case VP8_STATUS_BITSTREAM_ERROR: "corrupt bitstream"
+            case VP8_STATUS_UNSUPPORTED_FEATURE: "unsupported feature"
+            case VP8_STATUS_SUSPENDED: "suspended"
+            case VP8_STATUS_USER_ABORT: "aborted"
+            case VP8_STATUS_NOT_ENOUGH_DATA: "the data is truncated"
+            default: "status \(status.rawValue)"
+            }
         return ImageError(.badImageData, "WebP data is invalid (\(action)): \(reason)")
     }
 }

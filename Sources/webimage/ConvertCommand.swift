@@ -50,14 +50,17 @@ struct ConvertCommand: ParsableCommand {
         }
         let encodeOptions = spec?.encodeOptions ?? ImageEncodeOptions(quality: (quality ?? 90) / 100)
         do {
-            let decodeOptions = thumbnail.map { ImageDecodeOptions(thumbnailPixelSize: $0) }
+            let decodeOptions =
+                thumbnail.map { ImageDecodeOptions(thumbnailPixelSize: $0) }
                 ?? spec?.decodeOptions ?? ImageDecodeOptions()
             guard let data = FileManager.default.contents(atPath: input) else {
                 throw ImageError(.fileSystem, "cannot read \(input)")
             }
-            if spec == nil, let size = try StreamingImageConverter.convert(
-                data, to: format, writingTo: outputURL, options: encodeOptions, decodeOptions: decodeOptions
-            ) {
+            if spec == nil,
+                let size = try StreamingImageConverter.convert(
+                    data, to: format, writingTo: outputURL, options: encodeOptions, decodeOptions: decodeOptions
+                )
+            {
                 let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
                 print("\(output): \(format.rawValue) \(size.width)×\(size.height), \(bytes) bytes")
                 return

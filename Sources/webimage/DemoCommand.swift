@@ -39,7 +39,8 @@ struct DemoCommand: AsyncParsableCommand {
         let server = try await DemoImageServer.start(count: count, largestSide: largestSide)
         let expectedFailures = Set((0..<count).filter { DemoImageServer.isMissing($0) || SampleImageSet.isBroken(at: $0) })
         let isTemporary = cacheDirectory == nil
-        let directory = cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let directory =
+            cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("webimage-demo-\(UUID().uuidString)", isDirectory: true)
 
         let timer = DecodeTimer()
@@ -50,8 +51,9 @@ struct DemoCommand: AsyncParsableCommand {
             cache: ImageCache(directory: directory, coders: coders), downloaderConfig: downloaderConfig, coders: coders
         )
         let missing = (0..<count).filter(DemoImageServer.isMissing).count
-        print("serving \(count) images on \(server.server.url(for: "/images/").absoluteString)"
-            + " (\(expectedFailures.count - missing) broken on purpose, \(missing) missing)")
+        print(
+            "serving \(count) images on \(server.server.url(for: "/images/").absoluteString)"
+                + " (\(expectedFailures.count - missing) broken on purpose, \(missing) missing)")
         print("cache: \(pipeline.cache.diskCache.directory.path)" + (isTemporary ? " (temporary)" : ""))
         print("the server paints each image on its first request: the prefetch's and run 1's times include that")
 

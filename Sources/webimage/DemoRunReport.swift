@@ -60,7 +60,8 @@ struct DemoRunReport {
     var lines: [String] {
         let seconds = max(wallTime.seconds, 1e-9)
         let errors = errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        let network = networkBytes == 0
+        let network =
+            networkBytes == 0
             ? "none"
             : "\(Terminal.megabytes(networkBytes)) received at \(String(format: "%.1f", Double(networkBytes) / 1e6 / seconds)) MB/s"
         return [

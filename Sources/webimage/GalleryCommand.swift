@@ -12,11 +12,11 @@ struct GalleryCommand: ParsableCommand {
         commandName: "gallery",
         abstract: "Show images in a scrolling terminal grid (arrows, PgUp/PgDn, mouse wheel; q quits).",
         discussion: """
-        The status line counts loads in flight, cancellations, hits by cache level and errors. \
-        --demo serves generated images (every format, a few broken, every 30th a 404) from a \
-        local server. --snapshot draws one frame once the visible images have loaded, prints \
-        it and exits, for pipes and tests.
-        """
+            The status line counts loads in flight, cancellations, hits by cache level and errors. \
+            --demo serves generated images (every format, a few broken, every 30th a 404) from a \
+            local server. --snapshot draws one frame once the visible images have loaded, prints \
+            it and exits, for pipes and tests.
+            """
     )
 
     @Argument(help: "Image URLs (http, https, file or data).")
@@ -133,7 +133,12 @@ struct GalleryCommand: ParsableCommand {
                 }
             }
             let isLoading = !model.loadingItems.isEmpty
-            guard changed.withLockedValue({ value in defer { value = false }; return value }) || isLoading else { continue }
+            guard
+                changed.withLockedValue({ value in
+                    defer { value = false }
+                    return value
+                }) || isLoading
+            else { continue }
             tick += 1
             let lines = renderer.lines(for: model, tick: tick).map { $0 + "\u{1B}[K" }
             session.write("\u{1B}[H" + lines.joined(separator: "\r\n") + renderer.imageOverlay(for: model))

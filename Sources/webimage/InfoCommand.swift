@@ -52,7 +52,7 @@ struct InfoCommand: ParsableCommand {
         files.flatMap { path -> [String] in
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-                  let names = try? FileManager.default.contentsOfDirectory(atPath: path)
+                let names = try? FileManager.default.contentsOfDirectory(atPath: path)
             else { return [path] }
             return names.filter { !$0.hasPrefix(".") }.sorted().map { (path as NSString).appendingPathComponent($0) }
         }

@@ -6,7 +6,7 @@ extension PixelSize: ExpressibleByArgument {
     public init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x")
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-              width > 0, height > 0
+            width > 0, height > 0
         else { return nil }
         self.init(width: width, height: height)
     }

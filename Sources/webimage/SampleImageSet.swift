@@ -15,7 +15,7 @@ struct SampleImageSet {
     /// The kinds of sample, cycled through as the set grows.
     private enum Kind: CaseIterable {
         case jpegLandscape, pngBadge, gifAnimation, webpLossy, apngAnimation, webpAnimation,
-             jpegPortrait, pngDeep, webpLossless, retinaBadge, truncatedJPEG, notAnImage
+            jpegPortrait, pngDeep, webpLossless, retinaBadge, truncatedJPEG, notAnImage
     }
 
     /// The samples, `count` of them (at least one of each kind when `count` ≥ 12).

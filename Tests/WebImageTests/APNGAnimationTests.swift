@@ -78,10 +78,12 @@ struct APNGAnimationTests {
             for payload in first.payloads { writer.append(.imageData, payload) }
         }
         for (index, frame) in frames.enumerated() {
-            writer.append(.frameControl, frameControlBytes(
-                sequence: sequence, width: frame.bitmap.width, height: frame.bitmap.height, x: frame.x, y: frame.y,
-                delay: frame.delay, disposal: frame.disposal, blending: frame.blending
-            ))
+            writer.append(
+                .frameControl,
+                frameControlBytes(
+                    sequence: sequence, width: frame.bitmap.width, height: frame.bitmap.height, x: frame.x, y: frame.y,
+                    delay: frame.delay, disposal: frame.disposal, blending: frame.blending
+                ))
             sequence += 1
             if index == 0 && hiddenDefault == nil {
                 for payload in first.payloads { writer.append(.imageData, payload) }
@@ -114,11 +116,13 @@ struct APNGAnimationTests {
     // MARK: - Tests
 
     @Test func framesAreComposedWithDurationsAndLoopCount() throws {
-        let data = try Self.makeAPNG(canvas: PixelSize(width: 6, height: 4), frames: [
-            FrameSpec(bitmap: Self.solid(Self.red, 6, 4), delay: (3, 100)),
-            FrameSpec(bitmap: Self.solid(Self.green, 2, 2), x: 4, y: 2, delay: (5, 0), disposal: 1),
-            FrameSpec(bitmap: Self.solid(Self.blue, 1, 1), x: 0, y: 0, delay: (250, 1000)),
-        ], loops: 3)
+        let data = try Self.makeAPNG(
+            canvas: PixelSize(width: 6, height: 4),
+            frames: [
+                FrameSpec(bitmap: Self.solid(Self.red, 6, 4), delay: (3, 100)),
+                FrameSpec(bitmap: Self.solid(Self.green, 2, 2), x: 4, y: 2, delay: (5, 0), disposal: 1),
+                FrameSpec(bitmap: Self.solid(Self.blue, 1, 1), x: 0, y: 0, delay: (250, 1000)),
+            ], loops: 3)
         let image = try coder.decode(data, options: ImageDecodeOptions())
         #expect(image.frames.count == 3)
         #expect(image.loopCount == 3)
@@ -134,10 +138,12 @@ struct APNGAnimationTests {
     }
 
     @Test func hiddenDefaultImageIsNotAFrame() throws {
-        let data = try Self.makeAPNG(canvas: PixelSize(width: 3, height: 3), frames: [
-            FrameSpec(bitmap: Self.solid(Self.red, 3, 3)),
-            FrameSpec(bitmap: Self.solid(Self.green, 3, 3)),
-        ], hiddenDefault: Self.solid(Self.blue, 3, 3))
+        let data = try Self.makeAPNG(
+            canvas: PixelSize(width: 3, height: 3),
+            frames: [
+                FrameSpec(bitmap: Self.solid(Self.red, 3, 3)),
+                FrameSpec(bitmap: Self.solid(Self.green, 3, 3)),
+            ], hiddenDefault: Self.solid(Self.blue, 3, 3))
         let image = try coder.decode(data, options: ImageDecodeOptions())
         #expect(image.frames.count == 2)
         #expect(image.frames[0].bitmap.rgba8(x: 1, y: 1) == Self.red)
@@ -148,40 +154,48 @@ struct APNGAnimationTests {
     }
 
     @Test func frameCountIsCappedByWhatIsPresent() throws {
-        let data = try Self.makeAPNG(canvas: PixelSize(width: 2, height: 2), frames: [
-            FrameSpec(bitmap: Self.solid(Self.red, 2, 2)),
-            FrameSpec(bitmap: Self.solid(Self.green, 2, 2)),
-        ], announced: 7)
+        let data = try Self.makeAPNG(
+            canvas: PixelSize(width: 2, height: 2),
+            frames: [
+                FrameSpec(bitmap: Self.solid(Self.red, 2, 2)),
+                FrameSpec(bitmap: Self.solid(Self.green, 2, 2)),
+            ], announced: 7)
         #expect(try coder.decode(data, options: ImageDecodeOptions()).frames.count == 2)
         #expect(try coder.animationInfo(of: data).frameCount == 2)
     }
 
     @Test func frameCountIsCappedByTheAnimationControl() throws {
-        let data = try Self.makeAPNG(canvas: PixelSize(width: 2, height: 2), frames: [
-            FrameSpec(bitmap: Self.solid(Self.red, 2, 2)),
-            FrameSpec(bitmap: Self.solid(Self.green, 2, 2)),
-            FrameSpec(bitmap: Self.solid(Self.blue, 2, 2)),
-        ], announced: 2)
+        let data = try Self.makeAPNG(
+            canvas: PixelSize(width: 2, height: 2),
+            frames: [
+                FrameSpec(bitmap: Self.solid(Self.red, 2, 2)),
+                FrameSpec(bitmap: Self.solid(Self.green, 2, 2)),
+                FrameSpec(bitmap: Self.solid(Self.blue, 2, 2)),
+            ], announced: 2)
         let image = try coder.decode(data, options: ImageDecodeOptions())
         #expect(image.frames.count == 2)
         #expect(image.frames[1].bitmap.rgba8(x: 0, y: 0) == Self.green)
     }
 
     @Test func brokenFrameDataFallsBackToTheStillImage() throws {
-        let data = try Self.makeAPNG(canvas: PixelSize(width: 8, height: 8), frames: [
-            FrameSpec(bitmap: Self.solid(Self.red, 8, 8)),
-            FrameSpec(bitmap: Self.solid(Self.green, 8, 8)),
-        ], corruptLastFrameData: true)
+        let data = try Self.makeAPNG(
+            canvas: PixelSize(width: 8, height: 8),
+            frames: [
+                FrameSpec(bitmap: Self.solid(Self.red, 8, 8)),
+                FrameSpec(bitmap: Self.solid(Self.green, 8, 8)),
+            ], corruptLastFrameData: true)
         let image = try coder.decode(data, options: ImageDecodeOptions())
         #expect(image.frames.count == 1)
         #expect(image.bitmap.rgba8(x: 4, y: 4) == Self.red)
     }
 
     @Test func frameOutsideTheCanvasFallsBackToTheStillImage() throws {
-        let data = try Self.makeAPNG(canvas: PixelSize(width: 4, height: 4), frames: [
-            FrameSpec(bitmap: Self.solid(Self.red, 4, 4)),
-            FrameSpec(bitmap: Self.solid(Self.green, 2, 2), x: 3, y: 3),
-        ])
+        let data = try Self.makeAPNG(
+            canvas: PixelSize(width: 4, height: 4),
+            frames: [
+                FrameSpec(bitmap: Self.solid(Self.red, 4, 4)),
+                FrameSpec(bitmap: Self.solid(Self.green, 2, 2), x: 3, y: 3),
+            ])
         let image = try coder.decode(data, options: ImageDecodeOptions())
         #expect(image.frames.count == 1)
         #expect(image.bitmap.rgba8(x: 3, y: 3) == Self.red)
@@ -199,10 +213,12 @@ struct APNGAnimationTests {
     }
 
     @Test func thumbnailsScaleEveryFrame() throws {
-        let data = try Self.makeAPNG(canvas: PixelSize(width: 40, height: 20), frames: [
-            FrameSpec(bitmap: Self.solid(Self.red, 40, 20)),
-            FrameSpec(bitmap: Self.solid(Self.green, 40, 20)),
-        ])
+        let data = try Self.makeAPNG(
+            canvas: PixelSize(width: 40, height: 20),
+            frames: [
+                FrameSpec(bitmap: Self.solid(Self.red, 40, 20)),
+                FrameSpec(bitmap: Self.solid(Self.green, 40, 20)),
+            ])
         let image = try coder.decode(data, options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 10, height: 10)))
         #expect(image.frames.count == 2)
         #expect(image.frames.allSatisfy { $0.bitmap.size == PixelSize(width: 10, height: 5) })
@@ -210,10 +226,12 @@ struct APNGAnimationTests {
     }
 
     @Test func incrementalDecodeShowsTheFirstFrame() throws {
-        let data = try Self.makeAPNG(canvas: PixelSize(width: 4, height: 4), frames: [
-            FrameSpec(bitmap: Self.solid(Self.red, 4, 4)),
-            FrameSpec(bitmap: Self.solid(Self.green, 4, 4)),
-        ])
+        let data = try Self.makeAPNG(
+            canvas: PixelSize(width: 4, height: 4),
+            frames: [
+                FrameSpec(bitmap: Self.solid(Self.red, 4, 4)),
+                FrameSpec(bitmap: Self.solid(Self.green, 4, 4)),
+            ])
         let image = try #require(try coder.decodeIncrementally(data, isComplete: true, options: ImageDecodeOptions()))
         #expect(image.frames.count == 1)
         #expect(image.bitmap.rgba8(x: 2, y: 2) == Self.red)

@@ -9,8 +9,10 @@ struct BMPCoderTests {
         var pixels: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
-                pixels += [UInt8(x * 255 / max(1, width - 1)), UInt8(y * 255 / max(1, height - 1)), UInt8((x + y) % 256),
-                           alpha ? UInt8((x * 7 + y) % 256) : 255]
+                pixels += [
+                    UInt8(x * 255 / max(1, width - 1)), UInt8(y * 255 / max(1, height - 1)), UInt8((x + y) % 256),
+                    alpha ? UInt8((x * 7 + y) % 256) : 255,
+                ]
             }
         }
         return Bitmap(width: width, height: height, pixels: pixels)
@@ -47,9 +49,20 @@ struct BMPCoderTests {
     static func header(width: Int32, height: Int32, bitsPerPixel: UInt16 = 24) -> Data {
         var bytes: [UInt8] = Array("BM".utf8)
         func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-        append(UInt32(54)); append(UInt32(0)); append(UInt32(54))
-        append(UInt32(40)); append(width); append(height); append(UInt16(1)); append(bitsPerPixel)
-        append(UInt32(0)); append(UInt32(0)); append(Int32(2835)); append(Int32(2835)); append(UInt32(0)); append(UInt32(0))
+        append(UInt32(54))
+        append(UInt32(0))
+        append(UInt32(54))
+        append(UInt32(40))
+        append(width)
+        append(height)
+        append(UInt16(1))
+        append(bitsPerPixel)
+        append(UInt32(0))
+        append(UInt32(0))
+        append(Int32(2835))
+        append(Int32(2835))
+        append(UInt32(0))
+        append(UInt32(0))
         return Data(bytes)
     }
 

@@ -21,16 +21,17 @@ import Testing
     }
 
     /// Each case is the EXIF definition: how the stored rows must be turned to show upright.
-    @Test(arguments: [
-        (ImageOrientation.up, [[0, 1, 2], [3, 4, 5]]),
-        (.upMirrored, [[2, 1, 0], [5, 4, 3]]),
-        (.down, [[5, 4, 3], [2, 1, 0]]),
-        (.downMirrored, [[3, 4, 5], [0, 1, 2]]),
-        (.leftMirrored, [[0, 3], [1, 4], [2, 5]]),
-        (.right, [[3, 0], [4, 1], [5, 2]]),
-        (.rightMirrored, [[5, 2], [4, 1], [3, 0]]),
-        (.left, [[2, 5], [1, 4], [0, 3]]),
-    ] as [(ImageOrientation, [[UInt8]])])
+    @Test(
+        arguments: [
+            (ImageOrientation.up, [[0, 1, 2], [3, 4, 5]]),
+            (.upMirrored, [[2, 1, 0], [5, 4, 3]]),
+            (.down, [[5, 4, 3], [2, 1, 0]]),
+            (.downMirrored, [[3, 4, 5], [0, 1, 2]]),
+            (.leftMirrored, [[0, 3], [1, 4], [2, 5]]),
+            (.right, [[3, 0], [4, 1], [5, 2]]),
+            (.rightMirrored, [[5, 2], [4, 1], [3, 0]]),
+            (.left, [[2, 5], [1, 4], [0, 3]]),
+        ] as [(ImageOrientation, [[UInt8]])])
     func turnsTheStoredPixelsUpright(orientation: ImageOrientation, expected: [[UInt8]]) {
         let upright = numbered.oriented(orientation)
         #expect(rows(upright) == expected)

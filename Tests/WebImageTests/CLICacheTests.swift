@@ -49,9 +49,10 @@ struct CLICacheTests {
             let output = try await CommandLineTool.run(["cache", "info", "--cache-dir", cache.path], scratch: scratch.url)
             #expect(output.status == 0)
             let limit = Double(ProcessMemory.defaultMemoryCacheLimit) / 1_000_000
-            #expect(output.lines == [
-                "\(cache.appendingPathComponent("default").path): 0 entries, 0 B; memory cache limit \(String(format: "%.2f", limit)) MB",
-            ])
+            #expect(
+                output.lines == [
+                    "\(cache.appendingPathComponent("default").path): 0 entries, 0 B; memory cache limit \(String(format: "%.2f", limit)) MB"
+                ])
         }
     }
 

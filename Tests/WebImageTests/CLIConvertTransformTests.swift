@@ -8,8 +8,10 @@ import Testing
         let source = Image(bitmap: Bitmap.solid(640, 400, RGBA8(red: 30, green: 160, blue: 90)))
         try ImageCodersManager.shared.encode(source, as: .png).write(to: folder.appending("in.png"))
         let output = try await CommandLineTool.run(
-            ["convert", folder.appending("in.png").path, folder.appending("out.img").path,
-             "--transform", "resize=400x300,fill|round=12|blur=2|format=webp,q=80"],
+            [
+                "convert", folder.appending("in.png").path, folder.appending("out.img").path,
+                "--transform", "resize=400x300,fill|round=12|blur=2|format=webp,q=80",
+            ],
             scratch: folder.url
         )
         #expect(output.status == 0, "\(output.standardError)")
@@ -28,8 +30,10 @@ import Testing
         try ImageCodersManager.shared.encode(Image(bitmap: Bitmap.solid(10, 10, .black)), as: .png)
             .write(to: folder.appending("logo.png"))
         let output = try await CommandLineTool.run(
-            ["convert", folder.appending("in.png").path, folder.appending("out.jpg").path,
-             "--transform", "overlay=\(folder.appending("logo.png").path),bottomright,x=5,y=5"],
+            [
+                "convert", folder.appending("in.png").path, folder.appending("out.jpg").path,
+                "--transform", "overlay=\(folder.appending("logo.png").path),bottomright,x=5,y=5",
+            ],
             scratch: folder.url
         )
         #expect(output.status == 0, "\(output.standardError)")

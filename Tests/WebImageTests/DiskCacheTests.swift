@@ -42,20 +42,22 @@ struct DiskCacheTests {
 
     // MARK: File names
 
-    @Test("names files by the key's MD5 plus the URL path's extension", arguments: [
-        ("https://placehold.co/50x50.jpg", "jpg"),
-        ("https://x/a.jpg?x=1", "jpg"),
-        ("https://x/a8.jpg?aid=1&b=c.png#frag.gif", "jpg"),
-        ("https://maps.googleapis.com/maps/api/staticmap?center=48.8,2.3&format=png&size=400x400", nil),
-        ("https://x/jpg00%00", nil),
-        ("https://x/image.jpg00%00", "jpg00"),
-        ("https://example.com", nil),
-        ("https://example.com/folder.v2/file", nil),
-        ("photo.webp", "webp"),
-        ("../../etc/passwd", nil),
-        ("https://x/a.b%2F..%2F..%2Fetc", "etc"),
-        ("https://x/a.p:n:g", "png"),
-    ] as [(String, String?)])
+    @Test(
+        "names files by the key's MD5 plus the URL path's extension",
+        arguments: [
+            ("https://placehold.co/50x50.jpg", "jpg"),
+            ("https://x/a.jpg?x=1", "jpg"),
+            ("https://x/a8.jpg?aid=1&b=c.png#frag.gif", "jpg"),
+            ("https://maps.googleapis.com/maps/api/staticmap?center=48.8,2.3&format=png&size=400x400", nil),
+            ("https://x/jpg00%00", nil),
+            ("https://x/image.jpg00%00", "jpg00"),
+            ("https://example.com", nil),
+            ("https://example.com/folder.v2/file", nil),
+            ("photo.webp", "webp"),
+            ("../../etc/passwd", nil),
+            ("https://x/a.b%2F..%2F..%2Fetc", "etc"),
+            ("https://x/a.p:n:g", "png"),
+        ] as [(String, String?)])
     func fileNames(key: String, expectedExtension: String?) {
         let name = DiskCache.fileName(forKey: key)
         let hash = MD5.hexDigest(of: key)

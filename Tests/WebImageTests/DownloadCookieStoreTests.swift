@@ -6,11 +6,12 @@ import Testing
 struct DownloadCookieStoreTests {
     @Test func matchesHostPathAndSecurity() {
         let store = DownloadCookieStore()
-        store.store(setCookieHeaders: [
-            "a=1; Path=/images",
-            "b=2; Domain=example.com; Path=/",
-            "c=3; Secure",
-        ], from: URL(string: "http://cdn.example.com/images/x.png")!)
+        store.store(
+            setCookieHeaders: [
+                "a=1; Path=/images",
+                "b=2; Domain=example.com; Path=/",
+                "c=3; Secure",
+            ], from: URL(string: "http://cdn.example.com/images/x.png")!)
         #expect(store.count == 3)
         #expect(store.cookieHeader(for: URL(string: "http://cdn.example.com/images/y.png")!) == "a=1; b=2")
         #expect(store.cookieHeader(for: URL(string: "https://cdn.example.com/images/y.png")!) == "a=1; b=2; c=3")

@@ -29,7 +29,8 @@ import Testing
         for y in 0..<size {
             for x in 0..<size {
                 let dx = x - centre, dy = y - centre
-                let expected = abs(dx) <= radius && abs(dy) <= radius
+                let expected =
+                    abs(dx) <= radius && abs(dy) <= radius
                     ? 65535 * weights[dx + radius] / total * weights[dy + radius] / total
                     : 0
                 worst = max(worst, abs(Double(blurred.channels16(x: x, y: y)[0]) - expected))
@@ -65,8 +66,10 @@ import Testing
         #expect(screen.rgba8(x: 0, y: 0) == RGBA8(red: 255, green: 255, blue: 255, alpha: 128))
         let half = try #require(TintImageTransformer(colour: RGBA8(red: 0, green: 0, blue: 0, alpha: 128)).transform(photo)).bitmap
         #expect(half.rgba8(x: 0, y: 0) == RGBA8(red: 100, green: 50, blue: 25, alpha: 128))
-        let overlay = try #require(TintImageTransformer(colour: RGBA8(red: 128, green: 128, blue: 128), blendMode: .overlay)
-            .transform(photo)).bitmap
+        let overlay = try #require(
+            TintImageTransformer(colour: RGBA8(red: 128, green: 128, blue: 128), blendMode: .overlay)
+                .transform(photo)
+        ).bitmap
         #expect(abs(Int(overlay.rgba8(x: 0, y: 0).red) - 200) <= 1)
         #expect(TintImageTransformer(colour: .clear).transform(photo) == nil)
     }
@@ -96,8 +99,10 @@ import Testing
             (CroppingImageTransformer(x: 1, y: 2, size: PixelSize(width: 3, height: 4)), "crop-1,2,3x4"),
             (CroppingImageTransformer(size: PixelSize(width: 3, height: 4), gravity: .topLeft), "crop-3x4-topLeft"),
             (RoundedCornersImageTransformer(radius: 12), "round-12"),
-            (RoundedCornersImageTransformer(radius: 2.5, corners: [.topLeft, .bottomRight], border: ImageBorder(width: 1, colour: .black)),
-             "round-2.5-tl-br-border1-000000ff"),
+            (
+                RoundedCornersImageTransformer(radius: 2.5, corners: [.topLeft, .bottomRight], border: ImageBorder(width: 1, colour: .black)),
+                "round-2.5-tl-br-border1-000000ff"
+            ),
             (CircleImageTransformer(), "circle"),
             (RotatingImageTransformer(degrees: -90), "rotate-270"),
             (RotatingImageTransformer(degrees: 30, fitsCanvas: false, background: .white), "rotate-30-keep-bgffffffff"),
@@ -108,8 +113,10 @@ import Testing
             (ColorControlsImageTransformer(brightness: 0.2, contrast: 1.1, saturation: 0), "color-b0.2-c1.1-s0"),
             (GaussianBlurImageTransformer(sigma: 2), "blur-2"),
             (SharpeningImageTransformer(sigma: 1, amount: 0.5), "sharpen-1-0.5"),
-            (OverlayImageTransformer(overlay: badge, name: "logo.png", gravity: .bottomRight, offsetX: 10, offsetY: 5, opacity: 0.5),
-             "overlay-logo.png-bottomRight-10,5-0.5"),
+            (
+                OverlayImageTransformer(overlay: badge, name: "logo.png", gravity: .bottomRight, offsetX: 10, offsetY: 5, opacity: 0.5),
+                "overlay-logo.png-bottomRight-10,5-0.5"
+            ),
         ]
         for (transformer, key) in expected {
             #expect(transformer.key == key)

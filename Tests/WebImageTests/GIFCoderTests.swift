@@ -260,9 +260,11 @@ struct GIFCoderCorpusTests {
         }
     }
 
-    @Test("decompression bombs are refused or decoded within the limits", arguments: [
-        "decompression_bomb.gif", "decompression_bomb_extents.gif",
-    ])
+    @Test(
+        "decompression bombs are refused or decoded within the limits",
+        arguments: [
+            "decompression_bomb.gif", "decompression_bomb_extents.gif",
+        ])
     func bombs(name: String) throws {
         var options = ImageDecodeOptions()
         options.maxPixelCount = 1 << 22
@@ -279,7 +281,8 @@ struct GIFCoderCorpusTests {
 
     @Test("Wuffs GIFs all terminate; artificial ones have the described pixels")
     func wuffs() throws {
-        let files = Corpus.files(in: "wuffs-test-data", extensions: ["gif"])
+        let files =
+            Corpus.files(in: "wuffs-test-data", extensions: ["gif"])
             + Corpus.files(in: "wuffs-test-data/artificial-gif", extensions: ["gif"])
         #expect(files.count > 20)
         for file in files {

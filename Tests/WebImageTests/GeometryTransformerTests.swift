@@ -24,8 +24,9 @@ import Testing
         #expect(result.bitmap.rgba8(x: 50, y: 10) == .clear)
         #expect(result.bitmap.rgba8(x: 50, y: 50) == .white)
         #expect(result.bitmap.rgba8(x: 50, y: 89) == .clear)
-        let padded = try #require(ResizingImageTransformer(size: PixelSize(width: 100, height: 100), background: .black)
-            .transform(photo))
+        let padded = try #require(
+            ResizingImageTransformer(size: PixelSize(width: 100, height: 100), background: .black)
+                .transform(photo))
         #expect(padded.bitmap.rgba8(x: 50, y: 10) == .black)
     }
 
@@ -35,8 +36,9 @@ import Testing
         #expect(try #require(ResizingImageTransformer(height: 50).transform(photo)).pixelSize == PixelSize(width: 75, height: 50))
         #expect(try #require(ResizingImageTransformer(width: 600).transform(photo)).pixelSize == PixelSize(width: 600, height: 400))
         #expect(ResizingImageTransformer(width: 600, allowsEnlarging: false).transform(photo) == nil)
-        let stretched = try #require(ResizingImageTransformer(size: PixelSize(width: 10, height: 50), contentMode: .fill)
-            .transform(photo))
+        let stretched = try #require(
+            ResizingImageTransformer(size: PixelSize(width: 10, height: 50), contentMode: .fill)
+                .transform(photo))
         #expect(stretched.pixelSize == PixelSize(width: 10, height: 50))
     }
 
@@ -80,8 +82,10 @@ import Testing
         #expect(oneCorner.rgba8(x: 39, y: 0).alpha == 0)
         #expect(oneCorner.rgba8(x: 0, y: 0) == photo.rgba8(x: 0, y: 0))
 
-        let bordered = try #require(RoundedCornersImageTransformer(radius: 10, border: ImageBorder(width: 3, colour: .black))
-            .transform(Image(bitmap: photo))).bitmap
+        let bordered = try #require(
+            RoundedCornersImageTransformer(radius: 10, border: ImageBorder(width: 3, colour: .black))
+                .transform(Image(bitmap: photo))
+        ).bitmap
         #expect(bordered.rgba8(x: 20, y: 1) == .black)
         #expect(bordered.rgba8(x: 20, y: 15) == photo.rgba8(x: 20, y: 15))
     }
@@ -143,9 +147,13 @@ import Testing
         let drawn = try #require(OverlayImageTransformer(overlay: badge, name: "badge", gravity: .bottomRight).transform(base)).bitmap
         #expect(drawn.rgba8(x: 4, y: 2) == .black && drawn.rgba8(x: 3, y: 1) == .black)
         #expect(drawn.rgba8(x: 2, y: 2) == numbered.rgba8(x: 2, y: 2))
-        let half = try #require(OverlayImageTransformer(overlay: Image(bitmap: Bitmap.solid(1, 1, .white)), name: "w",
-                                                          gravity: .topLeft, offsetX: 1, offsetY: 1, opacity: 0.5)
-            .transform(Image(bitmap: Bitmap.solid(3, 3, .black)))).bitmap
+        let half = try #require(
+            OverlayImageTransformer(
+                overlay: Image(bitmap: Bitmap.solid(1, 1, .white)), name: "w",
+                gravity: .topLeft, offsetX: 1, offsetY: 1, opacity: 0.5
+            )
+            .transform(Image(bitmap: Bitmap.solid(3, 3, .black)))
+        ).bitmap
         #expect(half.rgba8(x: 1, y: 1) == RGBA8(red: 128, green: 128, blue: 128))
         #expect(half.rgba8(x: 0, y: 0) == .black)
     }

@@ -17,7 +17,7 @@ struct ImageCacheProcessesTests {
     @Test("two processes storing the same keys at once leave only intact entries")
     func twoWriters() async throws {
         let directory = folder.url
-        try await StressTool.runBlocking {
+        let statuses = try await StressTool.runBlocking {
             let children = try (0..<2).map { _ in
                 try StressTool.start(directory: directory, prefix: "shared", count: 60, maxSize: 0, variety: 12)
             }
@@ -26,7 +26,8 @@ struct ImageCacheProcessesTests {
                 process.waitUntilExit()
             }
             return children.map { $0.0.terminationStatus }
-        }.forEach { #expect($0 == 0) }
+        }
+        #expect(statuses.allSatisfy { $0 == 0 })
         let cache = openStressCache()
         for index in 0..<12 {
             let key = "shared-\(index).bin"
@@ -42,7 +43,7 @@ struct ImageCacheProcessesTests {
     func twoWritersWithLimit() async throws {
         let directory = folder.url
         let maxSize = 1_500_000
-        try await StressTool.runBlocking {
+        let statuses = try await StressTool.runBlocking {
             let children = try ["a", "b"].map { prefix in
                 try StressTool.start(directory: directory, prefix: prefix, count: 40, maxSize: maxSize, variety: 40)
             }
@@ -51,7 +52,8 @@ struct ImageCacheProcessesTests {
                 process.waitUntilExit()
             }
             return children.map { $0.0.terminationStatus }
-        }.forEach { #expect($0 == 0) }
+        }
+        #expect(statuses.allSatisfy { $0 == 0 })
         let cache = DiskCache(directory: folder.url.appendingPathComponent("stress"), maxSize: maxSize)
         cache.waitForMaintenance()
         #expect(cache.totalSize() <= maxSize)

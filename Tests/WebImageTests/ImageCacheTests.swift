@@ -128,9 +128,10 @@ struct ImageCacheTests {
         let called = NIOLockedValueBox(false)
         let gate = DispatchSemaphore(value: 0)
         cache.ioQueue.async { gate.wait() }
-        let query = try #require(cache.queryImage(forKey: "k", callbackQueue: callbackQueue) { _ in
-            called.withLockedValue { $0 = true }
-        })
+        let query = try #require(
+            cache.queryImage(forKey: "k", callbackQueue: callbackQueue) { _ in
+                called.withLockedValue { $0 = true }
+            })
         query.cancel()
         #expect(query.isCancelled)
         gate.signal()

@@ -307,9 +307,11 @@ struct ImageDownloaderTests {
             queue.setSpecific(key: key, value: "callbacks")
             let seen = DownloadCallbackRecorder<String?>()
             let collector = DownloadResultCollector()
-            let request = ImageLoadRequest(url: server.url(for: "/q.raw"), progress: { _, _ in
-                seen.append(DispatchQueue.getSpecific(key: key))
-            })
+            let request = ImageLoadRequest(
+                url: server.url(for: "/q.raw"),
+                progress: { _, _ in
+                    seen.append(DispatchQueue.getSpecific(key: key))
+                })
             downloader.downloadImage(with: request, callbackQueue: queue) { result in
                 seen.append(DispatchQueue.getSpecific(key: key))
                 collector.record(result)

@@ -31,9 +31,10 @@ import Testing
     /// A maximum file size of 100 KB gives the output of the largest quality under it.
     @Test func aMaximumFileSizeGivesTheLargestQualityUnderIt() throws {
         var generator = NoiseGenerator(state: 42)
-        let noisy = Image(bitmap: Bitmap.painted(400, 300) { x, y in
-            RGBA8(red: UInt8(x % 256), green: UInt8((x * y) % 256), blue: UInt8.random(in: 0...255, using: &generator))
-        })
+        let noisy = Image(
+            bitmap: Bitmap.painted(400, 300) { x, y in
+                RGBA8(red: UInt8(x % 256), green: UInt8((x * y) % 256), blue: UInt8.random(in: 0...255, using: &generator))
+            })
         let limit = 100_000
         let sizes = try (1...100).map { quality in
             try ImageCodersManager.shared.encode(noisy, as: .jpeg, options: ImageEncodeOptions(quality: Double(quality) / 100)).count

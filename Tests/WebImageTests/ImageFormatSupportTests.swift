@@ -16,8 +16,9 @@ struct ImageFormatSupportTests {
         let manager = ImageCodersManager()
         #if TIFF
         #expect(manager.decodableFormats == [.jpeg, .png, .gif, .tiff, .webp, .bmp, .ico])
-        #expect(manager.acceptHeaderValue
-            == "image/jpeg,image/png,image/gif,image/tiff,image/webp,image/bmp,image/x-icon,*/*;q=0.8")
+        #expect(
+            manager.acceptHeaderValue
+                == "image/jpeg,image/png,image/gif,image/tiff,image/webp,image/bmp,image/x-icon,*/*;q=0.8")
         #expect(manager.supportedFormats.first { $0.format == .tiff } == ImageFormatSupport(format: .tiff, decodes: true, encodes: true))
         #else
         #expect(manager.decodableFormats == [.jpeg, .png, .gif, .webp, .bmp, .ico])

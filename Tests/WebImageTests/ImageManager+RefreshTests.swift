@@ -119,7 +119,8 @@ struct ImageManagerRefreshTests {
         #expect(!refreshing.contains(.progressiveDownload) && refreshing.contains(.lowPriority))
         let fresh = ImageManager.downloaderOptions(for: options, hasCachedImage: false)
         #expect(fresh.contains(.progressiveDownload))
-        #expect(ImageManager.downloaderOptions(for: [.highPriority, .scaleDownLargeImages], hasCachedImage: false)
-            == [.highPriority, .scaleDownLargeImages])
+        #expect(
+            ImageManager.downloaderOptions(for: [.highPriority, .scaleDownLargeImages], hasCachedImage: false)
+                == [.highPriority, .scaleDownLargeImages])
     }
 }

@@ -23,13 +23,16 @@ struct ImageManagerRequestSettingsTests {
             let completionQueues = DownloadCallbackRecorder<String?>()
             let recorder = ImageResponseRecorder()
             let request = ImageRequest(url: harness.url("/a.png"), callbackQueue: namedQueue("request-queue"))
-            harness.manager.loadImage(with: request, progress: { received, _ in
-                progressQueues.append(DispatchQueue.getSpecific(key: Self.queueName))
-                progressValues.append(received)
-            }, completion: { response in
-                completionQueues.append(DispatchQueue.getSpecific(key: Self.queueName))
-                recorder.record(response)
-            })
+            harness.manager.loadImage(
+                with: request,
+                progress: { received, _ in
+                    progressQueues.append(DispatchQueue.getSpecific(key: Self.queueName))
+                    progressValues.append(received)
+                },
+                completion: { response in
+                    completionQueues.append(DispatchQueue.getSpecific(key: Self.queueName))
+                    recorder.record(response)
+                })
             await recorder.wait(for: 1)
             #expect(progressValues.values.first == 0 && progressValues.values.last == Int64(bytes.count))
             #expect(progressQueues.values.allSatisfy { $0 == "request-queue" })

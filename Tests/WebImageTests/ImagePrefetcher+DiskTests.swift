@@ -61,12 +61,14 @@ struct ImagePrefetcherDiskTests {
             await #expect(throws: ImageError.self) {
                 try await harness.manager.storeDataInDiskCache(for: ImageRequest(url: huge))
             }
-            #expect(await Self.failure { () throws(ImageError) in
-                try await harness.manager.storeDataInDiskCache(for: ImageRequest(url: huge, options: .retryFailed))
-            } == .imageTooLarge)
-            #expect(await Self.failure { () throws(ImageError) in
-                try await harness.manager.storeDataInDiskCache(for: ImageRequest(url: text))
-            } == .badImageData)
+            #expect(
+                await Self.failure { () throws(ImageError) in
+                    try await harness.manager.storeDataInDiskCache(for: ImageRequest(url: huge, options: .retryFailed))
+                } == .imageTooLarge)
+            #expect(
+                await Self.failure { () throws(ImageError) in
+                    try await harness.manager.storeDataInDiskCache(for: ImageRequest(url: text))
+                } == .badImageData)
             #expect(await harness.cache.totalDiskCount() == 0)
             #expect(harness.manager.failedURLs.contains(text), "bytes that cannot decode fail the URL, as a decoding failure does")
 

@@ -66,7 +66,10 @@ struct ImagePrefetcherTests {
             let image = Array(try ManagerTestImage.png())
             for index in 0..<8 {
                 harness.server.route("/\(index).png") { _, response in
-                    inFlight.withLockedValue { $0.current += 1; $0.highest = max($0.highest, $0.current) }
+                    inFlight.withLockedValue {
+                        $0.current += 1
+                        $0.highest = max($0.highest, $0.current)
+                    }
                     await gate.wait()
                     inFlight.withLockedValue { $0.current -= 1 }
                     await response.respond(headers: [("Content-Type", "image/png")], body: image)

@@ -26,10 +26,12 @@ struct ImageServerFleetTests {
         var instances: [BackgroundProcess] = []
         var upstreams = ""
         for index in 0..<3 {
-            let instance = try BackgroundProcess(tool, [
-                "serve", "--port", "0", "--insecure-unsigned", "--allow-private-sources",
-                "--cache-dir", scratch.appending("instance-\(index)").path,
-            ])
+            let instance = try BackgroundProcess(
+                tool,
+                [
+                    "serve", "--port", "0", "--insecure-unsigned", "--allow-private-sources",
+                    "--cache-dir", scratch.appending("instance-\(index)").path,
+                ])
             instances.append(instance)
             let line = try await instance.waitForLine(containing: "listening on")
             let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
@@ -37,7 +39,8 @@ struct ImageServerFleetTests {
         }
         let nginxPort = try Self.freePort()
         let template = try String(contentsOf: Self.projectRoot.appendingPathComponent("deploy/nginx.conf"), encoding: .utf8)
-        let config = template
+        let config =
+            template
             .replacingOccurrences(of: "@RUN_DIR@", with: scratch.url.path)
             .replacingOccurrences(of: "@LISTEN@", with: "127.0.0.1:\(nginxPort)")
             .replacingOccurrences(of: "@UPSTREAMS@\n", with: upstreams)
@@ -96,9 +99,11 @@ struct ImageServerFleetTests {
             await gate.wait()
             await response.respond(headers: [("Content-Type", "image/png")], body: Array(png))
         }
-        let server = try BackgroundProcess(try BuiltExecutable.url(named: "webimage"), [
-            "serve", "--port", "0", "--insecure-unsigned", "--allow-private-sources", "--cache-dir", scratch.url.path,
-        ])
+        let server = try BackgroundProcess(
+            try BuiltExecutable.url(named: "webimage"),
+            [
+                "serve", "--port", "0", "--insecure-unsigned", "--allow-private-sources", "--cache-dir", scratch.url.path,
+            ])
         let line = try await server.waitForLine(containing: "listening on")
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
         let client = ImageServerClient()
@@ -119,9 +124,11 @@ struct ImageServerFleetTests {
 
     @Test func theDemoPageShowsSamplesThroughTheServer() async throws {
         let scratch = TemporaryDirectory(prefix: "serve-demo")
-        let server = try BackgroundProcess(try BuiltExecutable.url(named: "webimage"), [
-            "serve", "--demo", "--port", "0", "--key", "00112233", "--cache-dir", scratch.url.path,
-        ])
+        let server = try BackgroundProcess(
+            try BuiltExecutable.url(named: "webimage"),
+            [
+                "serve", "--demo", "--port", "0", "--key", "00112233", "--cache-dir", scratch.url.path,
+            ])
         let line = try await server.waitForLine(containing: "listening on")
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
         let client = ImageServerClient()

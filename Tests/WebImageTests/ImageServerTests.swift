@@ -90,7 +90,7 @@ struct ImageServerTests {
             harness.serve("/a.png", try Self.png())
             let unsigned = harness.path("resize=10", source: "/a.png")
             #expect(try await harness.get(unsigned).status == 403)
-            let signedPath = String(unsigned.dropFirst(2)) // "/<spec>/<source>"
+            let signedPath = String(unsigned.dropFirst(2))  // "/<spec>/<source>"
             let signature = ImageURLSigner(key: key, salt: Array("salt".utf8)).signature(for: signedPath)
             #expect(try await harness.get("/\(signature)\(signedPath)").status == 200)
             let forged = ImageURLSigner(key: Array("other".utf8), salt: Array("salt".utf8)).signature(for: signedPath)

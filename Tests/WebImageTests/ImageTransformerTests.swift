@@ -9,8 +9,9 @@ import Testing
             bitmap.pixels[index * 4] = UInt8(index * 10)
             bitmap.pixels[index * 4 + 3] = 255
         }
-        return Image(frames: [ImageFrame(bitmap: bitmap, duration: 0.5), ImageFrame(bitmap: bitmap, duration: 0.25)],
-                     loopCount: 3, scale: 2, format: .gif)
+        return Image(
+            frames: [ImageFrame(bitmap: bitmap, duration: 0.5), ImageFrame(bitmap: bitmap, duration: 0.25)],
+            loopCount: 3, scale: 2, format: .gif)
     }()
 
     @Test func transformedKeysKeepTheExtensionAndQuery() {
@@ -27,8 +28,9 @@ import Testing
         #expect(image.bitmap.rgba8(x: 0, y: 0).alpha == 255 && image.bitmap.rgba8(x: 0, y: 1).alpha == 0)
         #expect(image.frames.map(\.duration) == [0.5, 0.25])
         #expect(image.loopCount == 3 && image.scale == 2 && image.format == .gif)
-        let filled = try #require(ResizingImageTransformer(size: PixelSize(width: 2, height: 2), contentMode: .fill)
-            .transform(numbered))
+        let filled = try #require(
+            ResizingImageTransformer(size: PixelSize(width: 2, height: 2), contentMode: .fill)
+                .transform(numbered))
         #expect(filled.pixelSize == PixelSize(width: 2, height: 2))
         #expect(ResizingImageTransformer(size: PixelSize(width: 4, height: 2)).transform(numbered) == nil)
     }

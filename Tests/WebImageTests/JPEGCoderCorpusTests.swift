@@ -95,12 +95,13 @@ import Testing
 
     // MARK: - Every file
 
-    @Test(arguments: [
-        ("libjpeg-turbo-testimages", nil),
-        ("sdwebimage", ["jpg", "jpeg"]),
-        ("wuffs-test-data", ["jpg", "jpeg"]),
-        ("exif-orientation-examples", ["jpg", "jpeg"]),
-    ] as [(String, Set<String>?)])
+    @Test(
+        arguments: [
+            ("libjpeg-turbo-testimages", nil),
+            ("sdwebimage", ["jpg", "jpeg"]),
+            ("wuffs-test-data", ["jpg", "jpeg"]),
+            ("exif-orientation-examples", ["jpg", "jpeg"]),
+        ] as [(String, Set<String>?)])
     func everyFileDecodesOrFailsWithAnImageError(folder: String, extensions: Set<String>?) throws {
         let sizes = try Self.manifest(folder)
         let paths = Corpus.relativePaths(under: folder, extensions: extensions)

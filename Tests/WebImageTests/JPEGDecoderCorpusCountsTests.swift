@@ -51,7 +51,8 @@ import Testing
                     guard Self.libjpegSaysTruncated(cut) else { continue }
                     truncated += 1
                     if case .some(let warning) = JPEGDecoderLimitsTests.turboJPEGWarning(cut),
-                       warning?.lowercased().contains("premature end") != true {
+                        warning?.lowercased().contains("premature end") != true
+                    {
                         completeBefore += 1
                     }
                     if (try? coder.decode(cut, options: ImageDecodeOptions())) != nil {
@@ -60,7 +61,8 @@ import Testing
                 }
             }
         }
-        print("JPEG truncation corpus: \(truncated) copies truncated by libjpeg's account; reported complete: \(completeBefore) with TurboJPEG's first warning, \(completeAfter) now")
+        print(
+            "JPEG truncation corpus: \(truncated) copies truncated by libjpeg's account; reported complete: \(completeBefore) with TurboJPEG's first warning, \(completeAfter) now")
         #expect(truncated > 100)
         #expect(completeBefore > 0)
         #expect(completeAfter == 0)
@@ -76,7 +78,9 @@ import Testing
             if turboRefuses { refusedBefore.append(path) }
             if !decoded, !path.contains("truncated") { refusedNow.append(path) }
         }
-        print("JPEG corpus: TurboJPEG refused \(refusedBefore.count) (\(refusedBefore.joined(separator: ", "))); refused now: \(refusedNow.count) (\(refusedNow.joined(separator: ", ")))")
+        print(
+            "JPEG corpus: TurboJPEG refused \(refusedBefore.count) (\(refusedBefore.joined(separator: ", "))); refused now: \(refusedNow.count) (\(refusedNow.joined(separator: ", ")))"
+        )
         #expect(refusedNow.isEmpty)
         let reference = try coder.decode(try Corpus.data("wuffs-test-data/peacock.s1x1-444.jpeg"), options: ImageDecodeOptions())
         for name in ["peacock.s1x3", "peacock.s-weird", "peacock.s-very-weird"] {

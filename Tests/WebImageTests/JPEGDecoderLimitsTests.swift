@@ -44,8 +44,9 @@ import Testing
         return jpeg.withUnsafeBytes { bytes -> String?? in
             let base = bytes.bindMemory(to: UInt8.self).baseAddress
             var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-            guard tjDecompressHeader3(handle, base, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0
-                || tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
+            guard
+                tjDecompressHeader3(handle, base, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0
+                    || tjGetErrorCode(handle) == Int32(TJERR_WARNING.rawValue)
             else { return .none }
             var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
             let status = tjDecompress2(

@@ -28,7 +28,8 @@ import Testing
 
     /// An EXIF payload whose IFD0 holds one Orientation entry.
     static func exif(orientation: UInt8, bigEndian: Bool) -> [UInt8] {
-        let tiff: [UInt8] = bigEndian
+        let tiff: [UInt8] =
+            bigEndian
             ? [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, 0, 0, 0, 0]
             : [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, orientation, 0, 0, 0, 0, 0, 0, 0]
         return Array("Exif\0\0".utf8) + tiff
@@ -36,11 +37,12 @@ import Testing
 
     /// An XMP payload with `body` inside its description.
     static func xmp(_ body: String) -> [UInt8] {
-        Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(
-            """
-            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description \(body)</rdf:Description></rdf:RDF></x:xmpmeta>
-            """.utf8
-        )
+        Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+            + Array(
+                """
+                <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description \(body)</rdf:Description></rdf:RDF></x:xmpmeta>
+                """.utf8
+            )
     }
 
     func metadata(_ data: Data) -> JPEGMetadata {
@@ -100,11 +102,11 @@ import Testing
     @Test func survivesDamagedSegments() throws {
         let plain = try plainJPEG()
         let damaged: [[UInt8]] = [
-            Array("Exif\0\0".utf8) + [0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0xFF, 0x7F],          // IFD far away
-            Array("Exif\0\0".utf8) + [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0xFF, 0xFF, 0x01],      // entries cut
-            Array("Exif\0\0".utf8) + [0x4D, 0x4D, 0x00, 0x2B, 0, 0, 0, 8],                        // bad magic
-            Array("Exif\0\0".utf8) + [0x49, 0x49],                                                // cut header
-            Array("Exif\0\0".utf8) + [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 4, 0, 1, 0, 0, 0, 6, 0, 0, 0], // LONG type
+            Array("Exif\0\0".utf8) + [0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0xFF, 0x7F],  // IFD far away
+            Array("Exif\0\0".utf8) + [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0xFF, 0xFF, 0x01],  // entries cut
+            Array("Exif\0\0".utf8) + [0x4D, 0x4D, 0x00, 0x2B, 0, 0, 0, 8],  // bad magic
+            Array("Exif\0\0".utf8) + [0x49, 0x49],  // cut header
+            Array("Exif\0\0".utf8) + [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 4, 0, 1, 0, 0, 0, 6, 0, 0, 0],  // LONG type
             xmpPrefixOnly,
         ]
         for payload in damaged {

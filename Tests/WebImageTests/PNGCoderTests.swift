@@ -15,8 +15,10 @@ struct PNGCoderTests {
         var pixels: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
-                pixels += [UInt8((x * 7 + seed) & 0xFF), UInt8((y * 13 + seed) & 0xFF), UInt8((x * y + seed) & 0xFF),
-                           alpha ? UInt8((x + y * 3 + seed) & 0xFF) : 255]
+                pixels += [
+                    UInt8((x * 7 + seed) & 0xFF), UInt8((y * 13 + seed) & 0xFF), UInt8((x * y + seed) & 0xFF),
+                    alpha ? UInt8((x + y * 3 + seed) & 0xFF) : 255,
+                ]
             }
         }
         return Bitmap(width: width, height: height, pixelFormat: .rgba8, pixels: pixels)

@@ -17,7 +17,8 @@ struct TIFFCoderTests {
 
     @Test func everyFrameBecomesAPage() throws {
         let frames = (0..<3).map { index in
-            ImageFrame(bitmap: Bitmap(width: 5, height: 4, pixels: [UInt8](repeating: UInt8(40 * index + 10), count: 80).enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }))
+            ImageFrame(
+                bitmap: Bitmap(width: 5, height: 4, pixels: [UInt8](repeating: UInt8(40 * index + 10), count: 80).enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }))
         }
         let data = try TIFFCoder().encode(Image(frames: frames), as: .tiff, options: ImageEncodeOptions())
         let decoded = try TIFFCoder().decode(data, options: ImageDecodeOptions())
@@ -49,8 +50,15 @@ struct TIFFCoderTests {
         ]
         append(UInt16(entries.count))
         for (tag, type, value) in entries {
-            append(tag); append(type); append(UInt32(1))
-            if type == 3 { append(UInt16(value)); append(UInt16(0)) } else { append(value) }
+            append(tag)
+            append(type)
+            append(UInt32(1))
+            if type == 3 {
+                append(UInt16(value))
+                append(UInt16(0))
+            } else {
+                append(value)
+            }
         }
         append(UInt32(0))
         bytes.append(0x80)

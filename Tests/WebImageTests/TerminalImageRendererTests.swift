@@ -14,9 +14,10 @@ import Testing
     @Test func halfBlocksPutTwoPixelRowsInOneTextRow() {
         let renderer = TerminalImageRenderer(graphics: .halfBlocks, background: RGBA8(red: 10, green: 20, blue: 30))
         let lines = renderer.render(quad, columns: 2, rows: 1)
-        #expect(lines == [
-            "\u{1B}[38;2;255;0;0;48;2;0;0;255m▀\u{1B}[38;2;0;255;0;48;2;10;20;30m▀\u{1B}[0m",
-        ])
+        #expect(
+            lines == [
+                "\u{1B}[38;2;255;0;0;48;2;0;0;255m▀\u{1B}[38;2;0;255;0;48;2;10;20;30m▀\u{1B}[0m"
+            ])
     }
 
     @Test func repeatedColoursAreNotRepeatedInTheOutput() {
@@ -56,8 +57,9 @@ import Testing
     }
 
     @Test func sixelDeclaresThePaletteAndOneBandPerSixRows() throws {
-        let renderer = TerminalImageRenderer(graphics: .sixel, cellPixelSize: PixelSize(width: 1, height: 1),
-                                             background: RGBA8(red: 255, green: 255, blue: 255))
+        let renderer = TerminalImageRenderer(
+            graphics: .sixel, cellPixelSize: PixelSize(width: 1, height: 1),
+            background: RGBA8(red: 255, green: 255, blue: 255))
         let output = try #require(renderer.render(quad, columns: 2, rows: 2).first)
         #expect(output.hasPrefix("\u{1B}Pq\"1;1;2;2"))
         #expect(output.contains("#180;2;100;0;0"))

@@ -24,16 +24,19 @@ import Testing
                 + "|overlay=logo,topleft,x=3,y=4,opacity=0.5|format=jpeg,q=85,bg=white,max=100x100,maxbytes=100k",
             overlay: { _ in Image(bitmap: Bitmap.solid(2, 2, .black)) }
         )
-        #expect(spec.transformers.map(\.key) == [
-            "resize-800x-fit", "resize-x60-fit-noenlarge", "resize-10x10-stretch-bgff000080", "crop-20x10-bottomRight",
-            "crop-1,2,3x4", "round-5-tl-br-border2-ffffffff", "circle", "rotate-270-keep-bg000000ff", "flip-hv",
-            "tint-0000ffff-multiply", "grayscale", "color-b0.1-c1-s1", "color-b0-c1.2-s1", "color-b0-c1-s0", "blur-8",
-            "sharpen-1-0.5", "overlay-logo-topLeft-3,4-0.5",
-        ])
+        #expect(
+            spec.transformers.map(\.key) == [
+                "resize-800x-fit", "resize-x60-fit-noenlarge", "resize-10x10-stretch-bgff000080", "crop-20x10-bottomRight",
+                "crop-1,2,3x4", "round-5-tl-br-border2-ffffffff", "circle", "rotate-270-keep-bg000000ff", "flip-hv",
+                "tint-0000ffff-multiply", "grayscale", "color-b0.1-c1-s1", "color-b0-c1.2-s1", "color-b0-c1-s0", "blur-8",
+                "sharpen-1-0.5", "overlay-logo-topLeft-3,4-0.5",
+            ])
         #expect(spec.format == .jpeg)
-        #expect(spec.encodeOptions == ImageEncodeOptions(
-            quality: 0.85, background: .white, maxPixelSize: PixelSize(width: 100, height: 100), maxFileSize: 100_000
-        ))
+        #expect(
+            spec.encodeOptions
+                == ImageEncodeOptions(
+                    quality: 0.85, background: .white, maxPixelSize: PixelSize(width: 100, height: 100), maxFileSize: 100_000
+                ))
         #expect(try TransformSpec("blur=1").encodeOptions == nil)
         #expect(try TransformSpec("format=auto,lossless").format == nil)
     }

@@ -214,9 +214,13 @@ public final class DiskCache: Sendable {
     }
 
     /// Blocks until the background work queued so far (indexing, trims, clean-ups) has
-    /// finished; for tools that exit right after storing, and for tests.
+    /// finished, including the trim a finishing trim queues when stores made during its
+    /// scan pushed the folder past the limit again; for tools that exit right after
+    /// storing, and for tests.
     public func waitForMaintenance() {
-        maintenanceQueue.sync {}
+        repeat {
+            maintenanceQueue.sync {}
+        } while accounting.withLockedValue { $0.isTrimScheduled }
     }
 
     /// The running total: the folder's size as this cache believes it, or `nil` before the

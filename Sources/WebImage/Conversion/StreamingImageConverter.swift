@@ -39,12 +39,12 @@ public enum StreamingImageConverter {
         decodeOptions: ImageDecodeOptions = ImageDecodeOptions()
     ) throws(ImageError) -> PixelSize? {
         guard format == .jpeg || format == .png, ImageFormat(sniffing: data) == .jpeg,
-              let size = try streamableSize(of: data, options: decodeOptions)
+            let size = try streamableSize(of: data, options: decodeOptions)
         else { return nil }
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-              let file = FileHandle(forWritingAtPath: temporary.path)
+            let file = FileHandle(forWritingAtPath: temporary.path)
         else {
             throw ImageError(.fileSystem, "cannot create \(temporary.path)")
         }

@@ -26,9 +26,10 @@ extension DownloadOperation {
         let coders = downloader.config.coders
         state.withLockedValue { state in
             guard !state.isDecodingPartial, state.handlers.values.contains(where: \.wantsPartialImages) else { return }
-            let optionsSet = Set(state.handlers.values.filter(\.wantsPartialImages).map {
-                effectiveDecodeOptions(for: $0.request, partial: true)
-            })
+            let optionsSet = Set(
+                state.handlers.values.filter(\.wantsPartialImages).map {
+                    effectiveDecodeOptions(for: $0.request, partial: true)
+                })
             state.isDecodingPartial = true
             let data = Data(buffer: body)
             let previous = state.partialDecode

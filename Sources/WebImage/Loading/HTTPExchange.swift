@@ -88,9 +88,10 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
             // (on loopback, nearly every 50 KB body arrives in one read buffer). A small body
             // in a large read buffer is copied, so that its `Data` does not keep the buffer
             // alive.
-            let data = body.map { body in
-                Data(buffer: body, byteTransferStrategy: body.readableBytes * 2 >= body.storageCapacity ? .noCopy : .copy)
-            } ?? Data()
+            let data =
+                body.map { body in
+                    Data(buffer: body, byteTransferStrategy: body.readableBytes * 2 >= body.storageCapacity ? .noCopy : .copy)
+                } ?? Data()
             return .response(response, data)
         case nil:
             throw ImageError(.badServerResponse, "the server sent no response for \(url.absoluteString)")
@@ -191,7 +192,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     /// Where the response head of `url` redirects to, or `nil` when it is not a redirect.
     private func redirectTarget(of head: HTTPResponseHead) throws(ImageError) -> URL? {
         guard [301, 302, 303, 307, 308].contains(Int(head.status.code)),
-              let location = head.headers.first(name: "Location")
+            let location = head.headers.first(name: "Location")
         else { return nil }
         guard let target = URL(string: location, relativeTo: url)?.absoluteURL else {
             throw ImageError(.invalidURL, "the redirect from \(url.absoluteString) names an unreadable location")

@@ -71,11 +71,12 @@ public final class ImageDownloader: Sendable {
         )
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
-        state = NIOLockedValueBox(State(
-            queue: DownloadQueue(order: config.executionOrder),
-            maxConcurrentDownloads: max(1, config.maxConcurrentDownloads),
-            headers: HTTPHeaders(config.httpHeaders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-        ))
+        state = NIOLockedValueBox(
+            State(
+                queue: DownloadQueue(order: config.executionOrder),
+                maxConcurrentDownloads: max(1, config.maxConcurrentDownloads),
+                headers: HTTPHeaders(config.httpHeaders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            ))
     }
 
     /// How many transfers run at once; a change takes effect at once.

@@ -30,7 +30,7 @@ public struct ImageDownloaderConfig: Sendable {
     /// shared coders manager decodes when the configuration is created
     /// (`ImageCodersManager.acceptHeaderValue`).
     public var httpHeaders: [String: String] = [
-        "Accept": ImageCodersManager.shared.acceptHeaderValue,
+        "Accept": ImageCodersManager.shared.acceptHeaderValue
     ]
     /// Changes each request before it is sent (SDWebImage's `headersFilter`). It may run on
     /// an event-loop thread of the HTTP client, so it should return quickly.

@@ -61,8 +61,9 @@ extension ImageManager {
     func httpFreshness(of cached: ImageCacheResult, url: URL, options: ImageOptions) -> ImageCacheFreshness? {
         // Cheapest first: most memory hits of a synchronous load stop at the metadata.
         guard let metadata = cached.metadata, cache.config.cachePolicy == .http, !options.contains(.refreshCached),
-              let scheme = url.scheme, scheme.caseInsensitiveCompare("http") == .orderedSame
-                  || scheme.caseInsensitiveCompare("https") == .orderedSame
+            let scheme = url.scheme,
+            scheme.caseInsensitiveCompare("http") == .orderedSame
+                || scheme.caseInsensitiveCompare("https") == .orderedSame
         else { return nil }
         return metadata.freshness()
     }
@@ -93,7 +94,8 @@ extension ImageManager {
         }
         let validators = cachedMetadata.map { HTTPValidators(eTag: $0.entityTag, lastModified: $0.lastModified) }
         let options = request.options
-        let progressive = options.contains(.progressiveDownload) && !hasCachedImage
+        let progressive =
+            options.contains(.progressiveDownload) && !hasCachedImage
             && !options.contains(.scaleDownLargeImages)
         var partialImage: ImageLoadRequest.PartialImage?
         if progressive {
@@ -185,7 +187,7 @@ extension ImageManager {
     /// images only with ``ImageOptions/transformAnimatedImage``.
     private func transformed(_ image: Image, request: ImageRequest) async -> Image {
         guard let transformer = request.transformer ?? transformer,
-              !image.isAnimated || request.options.contains(.transformAnimatedImage)
+            !image.isAnimated || request.options.contains(.transformAnimatedImage)
         else { return image }
         let result = try? await DecodingWorkers.run { () throws(ImageError) -> Image in
             transformer.transform(image) ?? image
@@ -198,9 +200,11 @@ extension ImageManager {
     /// facts go with an unchanged image, and with the original when asked for.
     private func store(_ image: Image, isDerived: Bool, result: ImageLoadResult, request: ImageRequest, key: String, url: URL) async {
         // no-store (under HTTP's rules): the image serves this load from memory, never disk.
-        let forbidsDisk = request.options.contains(.cacheMemoryOnly)
+        let forbidsDisk =
+            request.options.contains(.cacheMemoryOnly)
             || (cache.config.cachePolicy == .http && result.response.map(DiskCacheEntryMetadata.forbidsStoring) == true)
-        let scope: ImageCacheType = forbidsDisk
+        let scope: ImageCacheType =
+            forbidsDisk
             ? (request.storeCacheType.includesMemory ? .memory : .none)
             : request.storeCacheType
         let metadata = result.response.map { DiskCacheEntryMetadata(response: $0) }

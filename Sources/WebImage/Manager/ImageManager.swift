@@ -214,11 +214,11 @@ public final class ImageManager: Sendable {
     /// The memory hit that can answer `request` at once, if any.
     func synchronousMemoryHit(for request: ImageRequest) -> ImageResponse? {
         guard let url = request.url, !url.absoluteString.isEmpty,
-              request.queryCacheType.includesMemory,
-              request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly]),
-              !failedURLs.contains(url) || request.options.contains(.retryFailed),
-              let hit = cache.memoryResult(forKey: cacheKey(for: request), decodeOptions: request.decodeOptions),
-              (httpFreshness(of: hit, url: url, options: request.options) ?? .fresh) == .fresh
+            request.queryCacheType.includesMemory,
+            request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly]),
+            !failedURLs.contains(url) || request.options.contains(.retryFailed),
+            let hit = cache.memoryResult(forKey: cacheKey(for: request), decodeOptions: request.decodeOptions),
+            (httpFreshness(of: hit, url: url, options: request.options) ?? .fresh) == .fresh
         else { return nil }
         return ImageResponse(image: hit.image, data: hit.data, cacheType: .memory, url: url)
     }

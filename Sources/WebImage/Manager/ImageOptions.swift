@@ -2,6 +2,7 @@ import Foundation
 
 /// How one image load behaves: SDWebImage's `SDWebImageOptions`.
 public struct ImageOptions: OptionSet, Sendable, Hashable {
+    /// The options' bits.
     public let rawValue: Int
 
     /// Creates options from their bits.

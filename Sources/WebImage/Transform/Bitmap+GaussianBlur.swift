@@ -18,8 +18,9 @@ extension Bitmap {
             let destination = UnsafeMutableRawPointer(buffer.baseAddress!)
             ParallelRows.forEachBand(of: height, pixelsPerItem: width) { band in
                 for y in band {
-                    Bitmap.packRow(floats + y * width, width: width, premultiplied: premultiplying,
-                                   into: destination, y: y, format: format)
+                    Bitmap.packRow(
+                        floats + y * width, width: width, premultiplied: premultiplying,
+                        into: destination, y: y, format: format)
                 }
             }
             initialized = width * height * format.bytesPerPixel
@@ -58,11 +59,13 @@ extension Bitmap {
                 let first = strip * Bitmap.stripWidth
                 let lanes = min(Bitmap.stripWidth, width - first)
                 if recursive {
-                    Bitmap.recursiveBlurColumns(floats + first, rows: height, stride: width, lanes: lanes,
-                                                coefficients: coefficients, scratch: scratch)
+                    Bitmap.recursiveBlurColumns(
+                        floats + first, rows: height, stride: width, lanes: lanes,
+                        coefficients: coefficients, scratch: scratch)
                 } else {
-                    Bitmap.convolveColumns(floats + first, rows: height, stride: width, lanes: lanes,
-                                           kernel: kernel, scratch: scratch)
+                    Bitmap.convolveColumns(
+                        floats + first, rows: height, stride: width, lanes: lanes,
+                        kernel: kernel, scratch: scratch)
                 }
             }
         }
@@ -126,7 +129,8 @@ extension Bitmap {
             if row >= 4 {
                 let y1 = out - lanes, y2 = out - 2 * lanes, y3 = out - 3 * lanes, y4 = out - 4 * lanes
                 for lane in 0..<lanes {
-                    out[lane] = n0 * x0[lane] + n1 * x1[lane] + n2 * x2[lane] + n3 * x3[lane]
+                    out[lane] =
+                        n0 * x0[lane] + n1 * x1[lane] + n2 * x2[lane] + n3 * x3[lane]
                         - d1 * y1[lane] - d2 * y2[lane] - d3 * y3[lane] - d4 * y4[lane]
                 }
             } else {
@@ -134,7 +138,8 @@ extension Bitmap {
                     func y(_ back: Int) -> SIMD4<Float> {
                         row - back >= 0 ? scratch[(row - back) * lanes + lane] : pixels[lane] * edgeTop
                     }
-                    out[lane] = n0 * x0[lane] + n1 * x1[lane] + n2 * x2[lane] + n3 * x3[lane]
+                    out[lane] =
+                        n0 * x0[lane] + n1 * x1[lane] + n2 * x2[lane] + n3 * x3[lane]
                         - d1 * y(1) - d2 * y(2) - d3 * y(3) - d4 * y(4)
                 }
             }
@@ -157,7 +162,8 @@ extension Bitmap {
             let sum = scratch + row * lanes
             for lane in 0..<lanes {
                 // z4 and z0 share a slot: read before written, lane by lane.
-                let value = m1 * a1[lane] + m2 * a2[lane] + m3 * a3[lane] + m4 * a4[lane]
+                let value =
+                    m1 * a1[lane] + m2 * a2[lane] + m3 * a3[lane] + m4 * a4[lane]
                     - d1 * z1[lane] - d2 * z2[lane] - d3 * z3[lane] - d4 * z4[lane]
                 z0[lane] = value
                 sum[lane] += value

@@ -26,7 +26,8 @@ struct DericheCoefficients: Sendable {
         let exp1 = exp(l1 / sigma), exp2 = exp(l2 / sigma)
         let n0 = a1 + a2
         let n1 = exp2 * (b2 * sin2 - (a2 + 2 * a1) * cos2) + exp1 * (b1 * sin1 - (a1 + 2 * a2) * cos1)
-        let n2 = 2 * exp1 * exp2 * ((a1 + a2) * cos2 * cos1 - b1 * cos2 * sin1 - b2 * cos1 * sin2)
+        let n2 =
+            2 * exp1 * exp2 * ((a1 + a2) * cos2 * cos1 - b1 * cos2 * sin1 - b2 * cos1 * sin2)
             + a2 * exp1 * exp1 + a1 * exp2 * exp2
         let n3 = exp2 * exp1 * exp1 * (b2 * sin2 - a2 * cos2) + exp1 * exp2 * exp2 * (b1 * sin1 - a1 * cos1)
         let d1 = -2 * (exp2 * cos2 + exp1 * cos1)

@@ -23,7 +23,7 @@ extension ImageTransformer {
         let path = key[..<queryStart]
         let lastComponentStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         guard let dot = path[lastComponentStart...].lastIndex(of: "."), dot > lastComponentStart,
-              path.index(after: dot) < path.endIndex
+            path.index(after: dot) < path.endIndex
         else {
             return "\(path)-\(self.key)\(key[queryStart...])"
         }

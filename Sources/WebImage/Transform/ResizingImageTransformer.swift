@@ -30,8 +30,9 @@ public struct ResizingImageTransformer: ImageTransformer {
     public init(
         size: PixelSize, contentMode: ContentMode = .aspectFit, allowsEnlarging: Bool = true, background: RGBA8 = .clear
     ) {
-        self.init(width: size.width, height: size.height, contentMode: contentMode,
-                  allowsEnlarging: allowsEnlarging, background: background)
+        self.init(
+            width: size.width, height: size.height, contentMode: contentMode,
+            allowsEnlarging: allowsEnlarging, background: background)
     }
 
     /// Creates a transformer from a width, a height or both; with one of them, the other
@@ -70,7 +71,8 @@ public struct ResizingImageTransformer: ImageTransformer {
             if picture.size != plan.canvas {
                 let origin = ImageGravity.center.origin(of: picture.size, in: plan.canvas)
                 let covers = picture.width >= plan.canvas.width && picture.height >= plan.canvas.height
-                picture = covers
+                picture =
+                    covers
                     ? picture.cropped(x: -origin.x, y: -origin.y, size: plan.canvas)
                     : Bitmap.filled(plan.canvas, format: picture.pixelFormat, with: background)
                         .drawing(picture, atX: origin.x, y: origin.y)
@@ -87,15 +89,17 @@ public struct ResizingImageTransformer: ImageTransformer {
         let scaleY = height.map { Double($0) / Double(source.height) }
         func scaled(_ factor: Double) -> PixelSize {
             let factor = allowsEnlarging ? factor : min(factor, 1)
-            return PixelSize(width: max(1, Int((Double(source.width) * factor).rounded())),
-                             height: max(1, Int((Double(source.height) * factor).rounded())))
+            return PixelSize(
+                width: max(1, Int((Double(source.width) * factor).rounded())),
+                height: max(1, Int((Double(source.height) * factor).rounded())))
         }
         let result: (scaled: PixelSize, canvas: PixelSize)
         switch (scaleX, scaleY) {
         case let (x?, y?):
             switch contentMode {
             case .fill:
-                let size = allowsEnlarging
+                let size =
+                    allowsEnlarging
                     ? PixelSize(width: width!, height: height!)
                     : PixelSize(width: min(width!, source.width), height: min(height!, source.height))
                 result = (size, size)

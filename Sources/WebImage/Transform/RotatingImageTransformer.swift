@@ -40,12 +40,13 @@ public struct RotatingImageTransformer: ImageTransformer {
         guard degrees.isFinite else { return nil }
         let angle = normalisedDegrees
         guard angle != 0 else { return nil }
-        let quarter: ImageOrientation? = switch angle {
-        case 90: .right
-        case 180: .down
-        case 270: .left
-        default: nil
-        }
+        let quarter: ImageOrientation? =
+            switch angle {
+            case 90: .right
+            case 180: .down
+            case 270: .left
+            default: nil
+            }
         if let quarter, fitsCanvas || quarter == .down || image.pixelWidth == image.pixelHeight {
             return image.replacingFrames { $0.oriented(quarter) }
         }

@@ -47,7 +47,8 @@ public struct TransformSpec: Sendable {
             }
             let parts = trimmed.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = parts[0].lowercased()
-            let arguments = parts.count > 1
+            let arguments =
+                parts.count > 1
                 ? parts[1].split(separator: ",", omittingEmptySubsequences: false).map {
                     $0.trimmingCharacters(in: .whitespaces)
                 }

@@ -55,8 +55,9 @@ struct ArgumentReader {
     /// A number within `range`.
     func number(_ text: String, in range: ClosedRange<Double>, named name: String? = nil) throws(TransformSpecError) -> Double {
         guard let value = Double(text), value.isFinite, range.contains(value) else {
-            throw error(name.map { "\($0)=\(text)" } ?? text,
-                        "expected a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))")
+            throw error(
+                name.map { "\($0)=\(text)" } ?? text,
+                "expected a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))")
         }
         return value
     }
@@ -131,16 +132,23 @@ struct ArgumentReader {
             if colour != nil { throw TransformSpecError(operation: operation, message: "color= needs border=WIDTH") }
             return nil
         }
-        return ImageBorder(width: try number(width, in: 0...Double(TransformSpec.maximumDimension), named: "border"),
-                           colour: colour ?? .black)
+        return ImageBorder(
+            width: try number(width, in: 0...Double(TransformSpec.maximumDimension), named: "border"),
+            colour: colour ?? .black)
     }
 
     /// A byte count: a whole number, optionally followed by k (×1000) or m (×1000000).
     func byteCount(_ text: String) throws(TransformSpecError) -> Int {
         let lower = text.lowercased()
         var digits = Substring(lower), multiplier = 1
-        if lower.hasSuffix("k") { digits = digits.dropLast(); multiplier = 1000 }
-        if lower.hasSuffix("m") { digits = digits.dropLast(); multiplier = 1_000_000 }
+        if lower.hasSuffix("k") {
+            digits = digits.dropLast()
+            multiplier = 1000
+        }
+        if lower.hasSuffix("m") {
+            digits = digits.dropLast()
+            multiplier = 1_000_000
+        }
         guard let value = Int(digits), value > 0, value <= 1 << 31 / multiplier else {
             throw error("maxbytes=\(text)", "expected a positive byte count such as 100000, 100k or 2m")
         }

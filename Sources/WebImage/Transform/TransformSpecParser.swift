@@ -50,9 +50,10 @@ struct TransformSpecParser {
             transformer = GaussianBlurImageTransformer(sigma: sigma)
         case "sharpen":
             let sigma = try reader.number(reader.positional("a sigma in pixels"), in: 0.1...100)
-            let amount = try reader.optionalPositional().map { argument throws(TransformSpecError) in
-                try reader.number(argument, in: 0...10)
-            } ?? 1
+            let amount =
+                try reader.optionalPositional().map { argument throws(TransformSpecError) in
+                    try reader.number(argument, in: 0...10)
+                } ?? 1
             transformer = SharpeningImageTransformer(sigma: sigma, amount: amount)
         case "overlay": transformer = try overlay(&reader)
         default:
@@ -98,7 +99,8 @@ struct TransformSpecParser {
         let (width, height) = try reader.dimensions(sizeText)
         var mode = ResizingImageTransformer.ContentMode.aspectFit
         for (word, contentMode) in [("fit", .aspectFit), ("fill", .aspectFill), ("stretch", .fill)]
-            as [(String, ResizingImageTransformer.ContentMode)] where reader.flag(word) {
+            as [(String, ResizingImageTransformer.ContentMode)] where reader.flag(word)
+        {
             mode = contentMode
         }
         return ResizingImageTransformer(
@@ -141,15 +143,18 @@ struct TransformSpecParser {
             throw reader.error(name, "cannot load the overlay: \(error)")
         }
         let gravity = try reader.gravity(reader.optionalPositional() ?? "bottomright")
-        let x = try reader.value(named: "x").map { argument throws(TransformSpecError) in
-            try reader.integer(argument, in: -TransformSpec.maximumDimension...TransformSpec.maximumDimension, named: "x")
-        } ?? 0
-        let y = try reader.value(named: "y").map { argument throws(TransformSpecError) in
-            try reader.integer(argument, in: -TransformSpec.maximumDimension...TransformSpec.maximumDimension, named: "y")
-        } ?? 0
-        let opacity = try reader.value(named: "opacity").map { argument throws(TransformSpecError) in
-            try reader.number(argument, in: 0...1, named: "opacity")
-        } ?? 1
+        let x =
+            try reader.value(named: "x").map { argument throws(TransformSpecError) in
+                try reader.integer(argument, in: -TransformSpec.maximumDimension...TransformSpec.maximumDimension, named: "x")
+            } ?? 0
+        let y =
+            try reader.value(named: "y").map { argument throws(TransformSpecError) in
+                try reader.integer(argument, in: -TransformSpec.maximumDimension...TransformSpec.maximumDimension, named: "y")
+            } ?? 0
+        let opacity =
+            try reader.value(named: "opacity").map { argument throws(TransformSpecError) in
+                try reader.number(argument, in: 0...1, named: "opacity")
+            } ?? 1
         return OverlayImageTransformer(overlay: image, name: name, gravity: gravity, offsetX: x, offsetY: y, opacity: opacity)
     }
 }

@@ -8,7 +8,8 @@ extension ImageDecodeOptions {
     public func targetSize(forSource source: PixelSize, frameCount: Int = 1, bytesPerPixel: Int = 4) -> PixelSize {
         var size = source
         if let box = thumbnailPixelSize, box.width > 0, box.height > 0,
-           source.width > box.width || source.height > box.height {
+            source.width > box.width || source.height > box.height
+        {
             if preserveAspectRatio {
                 let ratio = min(Double(box.width) / Double(source.width), Double(box.height) / Double(source.height))
                 size = PixelSize(

@@ -89,7 +89,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable {
         case 0x47 where starts(with: Array("GIF8".utf8)):
             return .gif
         case 0x49 where starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x49, 0x49, 0x2B, 0x00]),
-             0x4D where starts(with: [0x4D, 0x4D, 0x00, 0x2A]) || starts(with: [0x4D, 0x4D, 0x00, 0x2B]):
+            0x4D where starts(with: [0x4D, 0x4D, 0x00, 0x2A]) || starts(with: [0x4D, 0x4D, 0x00, 0x2B]):
             return .tiff
         case 0x52 where starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8):
             return .webp
@@ -119,7 +119,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable {
     /// the major brand decides, as in SDWebImage; the compatible brands only when it is unknown.
     private static func isoMediaFormat(_ bytes: UnsafeRawBufferPointer) -> ImageFormat? {
         guard bytes.count >= 16,
-              bytes[4] == 0x66, bytes[5] == 0x74, bytes[6] == 0x79, bytes[7] == 0x70 // "ftyp"
+            bytes[4] == 0x66, bytes[5] == 0x74, bytes[6] == 0x79, bytes[7] == 0x70  // "ftyp"
         else { return nil }
         let boxSize = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
         let end = min(max(boxSize, 16), bytes.count)

@@ -46,19 +46,25 @@ extension Bitmap {
                     let columns = left..<right
                     let under = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: columns.count)
                     let over = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: columns.count)
-                    defer { under.deallocate(); over.deallocate() }
+                    defer {
+                        under.deallocate()
+                        over.deallocate()
+                    }
                     for row in band {
                         let baseY = upper + row
-                        Bitmap.unpackRow(baseY, of: base, width: baseWidth, columns: columns, format: format,
-                                         into: under, premultiplying: true)
-                        Bitmap.unpackRow(baseY - y, of: overlay, width: top.width, columns: left - x..<right - x,
-                                         format: top.pixelFormat, into: over, premultiplying: true)
+                        Bitmap.unpackRow(
+                            baseY, of: base, width: baseWidth, columns: columns, format: format,
+                            into: under, premultiplying: true)
+                        Bitmap.unpackRow(
+                            baseY - y, of: overlay, width: top.width, columns: left - x..<right - x,
+                            format: top.pixelFormat, into: over, premultiplying: true)
                         for index in 0..<columns.count {
                             let source = over[index] * opacity
                             under[index] = source + under[index] * (1 - source.w)
                         }
-                        Bitmap.packRow(under, width: baseWidth, columns: columns, premultiplied: true,
-                                       into: base, y: baseY, format: format)
+                        Bitmap.packRow(
+                            under, width: baseWidth, columns: columns, premultiplied: true,
+                            into: base, y: baseY, format: format)
                     }
                 }
             }

@@ -21,8 +21,9 @@ extension Bitmap {
                 let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceWidth)
                 defer { row.deallocate() }
                 for y in band {
-                    Bitmap.unpackRow(y, of: source, width: sourceWidth, format: format, into: row,
-                                     premultiplying: premultiplying)
+                    Bitmap.unpackRow(
+                        y, of: source, width: sourceWidth, format: format, into: row,
+                        premultiplying: premultiplying)
                     Bitmap.resample(row, with: columns, into: intermediate + y * size.width)
                 }
             }
@@ -35,8 +36,9 @@ extension Bitmap {
                 defer { row.deallocate() }
                 for y in band {
                     Bitmap.blendRows(intermediate, width: size.width, weights: rows, destinationRow: y, into: row)
-                    Bitmap.packRow(row, width: size.width, premultiplied: premultiplying,
-                                   into: destination, y: y, format: format)
+                    Bitmap.packRow(
+                        row, width: size.width, premultiplied: premultiplying,
+                        into: destination, y: y, format: format)
                 }
             }
             initialized = byteCount
@@ -50,19 +52,19 @@ extension Bitmap {
         into output: UnsafeMutablePointer<SIMD4<Float>>
     ) {
         columns.firstSource.withUnsafeBufferPointer { firstSource in
-        columns.weightStart.withUnsafeBufferPointer { weightStart in
-        columns.weights.withUnsafeBufferPointer { weights in
-            for x in 0..<columns.count {
-                var sum = SIMD4<Float>()
-                var source = row + firstSource[x]
-                for tap in weightStart[x]..<weightStart[x + 1] {
-                    sum += source.pointee * weights[tap]
-                    source += 1
+            columns.weightStart.withUnsafeBufferPointer { weightStart in
+                columns.weights.withUnsafeBufferPointer { weights in
+                    for x in 0..<columns.count {
+                        var sum = SIMD4<Float>()
+                        var source = row + firstSource[x]
+                        for tap in weightStart[x]..<weightStart[x + 1] {
+                            sum += source.pointee * weights[tap]
+                            source += 1
+                        }
+                        output[x] = sum
+                    }
                 }
-                output[x] = sum
             }
-        }
-        }
         }
     }
 

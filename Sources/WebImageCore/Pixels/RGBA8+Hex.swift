@@ -19,8 +19,9 @@ extension RGBA8 {
         case 6:
             self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
         default:
-            self.init(red: UInt8(value >> 24), green: UInt8(value >> 16 & 0xFF),
-                      blue: UInt8(value >> 8 & 0xFF), alpha: UInt8(value & 0xFF))
+            self.init(
+                red: UInt8(value >> 24), green: UInt8(value >> 16 & 0xFF),
+                blue: UInt8(value >> 8 & 0xFF), alpha: UInt8(value & 0xFF))
         }
     }
 

@@ -3,8 +3,9 @@
 extension Bitmap {
     /// A bitmap of one colour.
     static func solid(_ width: Int, _ height: Int, _ colour: RGBA8) -> Bitmap {
-        Bitmap(width: width, height: height,
-               pixels: (0..<width * height).flatMap { _ in [colour.red, colour.green, colour.blue, colour.alpha] })
+        Bitmap(
+            width: width, height: height,
+            pixels: (0..<width * height).flatMap { _ in [colour.red, colour.green, colour.blue, colour.alpha] })
     }
 
     /// A bitmap whose pixels come from `colour(x, y)`.

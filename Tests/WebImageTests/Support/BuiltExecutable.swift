@@ -10,14 +10,16 @@ enum BuiltExecutable {
 
     /// The executable called `name`.
     static func url(named name: String) throws -> URL {
-        let running = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let running =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var folder = URL(fileURLWithPath: running).deletingLastPathComponent()
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent(name)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-               FileManager.default.isExecutableFile(atPath: candidate.path) {
+                FileManager.default.isExecutableFile(atPath: candidate.path)
+            {
                 return candidate
             }
             folder.deleteLastPathComponent()

@@ -9,13 +9,14 @@ import Testing
 enum Corpus {
     /// The project's root folder, found from this file's path.
     static let projectRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent() // Support
-        .deletingLastPathComponent() // WebImageTests
-        .deletingLastPathComponent() // Tests
+        .deletingLastPathComponent()  // Support
+        .deletingLastPathComponent()  // WebImageTests
+        .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()
 
     /// `../shared/corpora` from the project root.
-    static let root: URL = projectRoot
+    static let root: URL =
+        projectRoot
         .deletingLastPathComponent()
         .appendingPathComponent("shared/corpora", isDirectory: true)
 
@@ -47,13 +48,14 @@ enum Corpus {
     static func relativePaths(under folder: String, extensions: Set<String>? = nil, recursive: Bool = true) -> [String] {
         let directory = url(folder)
         let manager = FileManager.default
-        let names = recursive
+        let names =
+            recursive
             ? (manager.enumerator(atPath: directory.path)?.compactMap { $0 as? String } ?? [])
             : ((try? manager.contentsOfDirectory(atPath: directory.path)) ?? [])
         return names.sorted().filter { name in
             var isDirectory: ObjCBool = false
             guard manager.fileExists(atPath: directory.appendingPathComponent(name).path, isDirectory: &isDirectory),
-                  !isDirectory.boolValue
+                !isDirectory.boolValue
             else { return false }
             return extensions.map { $0.contains((name as NSString).pathExtension.lowercased()) } ?? true
         }

@@ -16,7 +16,16 @@ struct ImageServerClient: Sendable {
         func image() throws -> Image { try ImageCodersManager.shared.decode(body) }
     }
 
-    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    /// A client that waits as long as a busy test machine needs for one of its connections
+    /// (AsyncHTTPClient fails a request queued for a connection longer than its connect
+    /// timeout, ten seconds by default).
+    let client = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(
+            timeout: .init(connect: .seconds(90), read: .seconds(90)),
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
+        )
+    )
 
     /// GETs `path` from the server on `port` of 127.0.0.1.
     func get(port: Int, _ path: String, headers: [(String, String)] = []) async throws -> Answer {
