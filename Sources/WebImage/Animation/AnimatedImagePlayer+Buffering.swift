@@ -10,8 +10,9 @@ extension AnimatedImagePlayer {
     /// The frames wanted in the buffer, soonest first: those of the positions after the
     /// current one (from the current one while it is awaited), as many as the limit holds.
     func window(_ state: PlayerState) -> [Int] {
-        let frameBytes = max(1, state.measuredFrameBytes ?? animation.frameByteCount)
-        let count = min(animation.frameCount, bufferLimit(state) / frameBytes)
+        // Until a frame has decoded its size is a guess (a frame transformer may change it),
+        // so one frame is always wanted; afterwards only as many as fit.
+        let count = state.measuredFrameBytes.map { min(animation.frameCount, bufferLimit(state) / max(1, $0)) } ?? 1
         guard count > 0 else { return [] }
         let first = state.phase == .waitingForFrame || state.phase == .paused(remaining: nil)
             ? state.position : state.position + 1
@@ -43,8 +44,9 @@ extension AnimatedImagePlayer {
         guard state.decodingFrame == nil,
               let next = wanted.first(where: { state.buffer[$0] == nil && !state.failedFrames.contains($0) })
         else { return [] }
-        let frameBytes = state.measuredFrameBytes ?? animation.frameByteCount
-        guard state.bufferedBytes + frameBytes <= bufferLimit(state) else { return [] }
+        if let frameBytes = state.measuredFrameBytes, state.bufferedBytes + frameBytes > bufferLimit(state) {
+            return []
+        }
         state.decodingFrame = next
         return [.decode(frame: next, generation: state.generation)]
     }

@@ -6,6 +6,7 @@ struct ImageCacheEntry: Sendable {
     let image: Image
     let data: Data?
 
-    /// What the entry costs the memory cache: its pixels plus any bytes kept.
-    var cost: Int { image.memoryCost + (data?.count ?? 0) }
+    /// What the entry costs the memory cache: its pixels plus any bytes kept (an image
+    /// decoded frame by frame already counts its bytes in its ``Image/memoryCost``).
+    var cost: Int { image.memoryCost + (image.animation == nil ? data?.count ?? 0 : 0) }
 }

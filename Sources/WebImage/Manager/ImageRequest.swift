@@ -78,6 +78,7 @@ public struct ImageRequest: Sendable {
         decode.thumbnailPixelSize = thumbnailPixelSize
         decode.preserveAspectRatio = preserveAspectRatio
         decode.firstFrameOnly = options.contains(.decodeFirstFrameOnly)
+        decode.decodesFramesOnDemand = options.contains(.decodeFramesOnDemand)
         if options.contains(.scaleDownLargeImages) {
             decode.scaleDownLimitBytes = scaleDownLimitBytes
         }
