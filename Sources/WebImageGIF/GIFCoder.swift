@@ -38,6 +38,11 @@ public struct GIFCoder: AnimatedImageCoder {
         }.get()
     }
 
+    /// A decoder that composes the frames of the GIF in `bytes` one at a time.
+    public func makeFrameDecoder(for bytes: PinnedBytes) throws(ImageError) -> (any AnimatedFrameDecoder)? {
+        try GIFFrameDecoder(bytes: bytes)
+    }
+
     /// Whether `format` is GIF.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .gif

@@ -54,6 +54,12 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         }
     }
 
+    /// A decoder that composes the frames of the APNG in `bytes` one at a time; `nil` for a
+    /// still PNG.
+    public func makeFrameDecoder(for bytes: PinnedBytes) throws(ImageError) -> (any AnimatedFrameDecoder)? {
+        try APNGFrameDecoder(bytes: bytes)
+    }
+
     /// Whether this coder can write `format`: only ``ImageFormat/png``.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .png

@@ -4,8 +4,8 @@ import NIOCore
 import WebImage
 
 /// An image server over the library: it fetches each source once through an
-/// ``ImageManager`` (cached on disk by the library's rules), transforms and encodes it by
-/// a ``TransformSpec`` from the URL, and keeps each result in a disk cache of its own.
+/// `ImageManager` (cached on disk by the library's rules), transforms and encodes it by
+/// a `TransformSpec` from the URL, and keeps each result in a disk cache of its own.
 ///
 /// ```
 /// GET /<signature>/<spec>/plain/<percent-encoded source URL>

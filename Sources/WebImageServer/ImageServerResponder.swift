@@ -9,7 +9,7 @@ import WebImage
 
 /// Answers the image server's requests: `/health`, and
 /// `/<signature>/<spec>/<source>` — the source fetched and cached through an
-/// ``ImageManager`` (one transfer however many requests ask), transformed and encoded by
+/// `ImageManager` (one transfer however many requests ask), transformed and encoded by
 /// the spec, and the result kept in its own disk cache.
 ///
 /// Blocking work (name resolution, disk reads and writes, decoding, transforming,

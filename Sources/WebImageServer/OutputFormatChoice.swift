@@ -5,7 +5,7 @@ import WebImage
 /// `format=auto` the best format the client's `Accept` names (AVIF, then WebP) that the
 /// server can write, else the source's own format.
 struct OutputFormatChoice: Sendable {
-    /// The spec with `auto` replaced by the chosen format, ready for ``TransformSpec``.
+    /// The spec with `auto` replaced by the chosen format, ready for `TransformSpec`.
     let spec: String
     /// Whether the answer depends on `Accept` (`Vary: Accept`).
     let variesWithAccept: Bool

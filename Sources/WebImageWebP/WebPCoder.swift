@@ -61,6 +61,12 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
         }.get()
     }
 
+    /// A decoder that composes the frames of the animated WebP in `bytes` one at a time;
+    /// `nil` for a still WebP.
+    public func makeFrameDecoder(for bytes: PinnedBytes) throws(ImageError) -> (any AnimatedFrameDecoder)? {
+        try WebPFrameDecoder(bytes: bytes)
+    }
+
     /// Whether `format` is WebP.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .webp

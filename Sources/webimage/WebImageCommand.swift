@@ -8,7 +8,7 @@ struct WebImageCommand: AsyncParsableCommand {
         abstract: "Load, decode and cache images with SwiftWebImage.",
         subcommands: [
             DemoCommand.self, FetchCommand.self, PrefetchCommand.self, CacheCommand.self, GalleryCommand.self,
-            InfoCommand.self, ConvertCommand.self, SamplesCommand.self, ServeCommand.self,
+            InfoCommand.self, ConvertCommand.self, SamplesCommand.self, PlayCommand.self, ServeCommand.self,
         ]
     )
 }

@@ -6,7 +6,8 @@ extension ImageCache {
     /// The memory level (when ``ImageCacheConfig/shouldCacheImagesInMemory`` is on) is
     /// updated before this method returns. The disk level gets `data` when given, else
     /// the image encoded by the cache's coders (an animation in its own format, an image
-    /// with alpha as PNG, anything else as JPEG), written atomically on the I/O queue with
+    /// with alpha as PNG, anything else as JPEG; an image decoded frame by frame as its
+    /// animation's bytes), written atomically on the I/O queue with
     /// `metadata`. `completion` runs on `callbackQueue` once the disk write is done, with
     /// the error if it failed.
     public func store(
@@ -48,7 +49,13 @@ extension ImageCache {
         if let data {
             bytes = data
         } else if let image {
-            bytes = try coders.encode(image)
+            // An image decoded frame by frame stores its animation's own bytes: encoding it
+            // would keep only the poster.
+            if let animationData = image.animation?.data {
+                bytes = animationData
+            } else {
+                bytes = try coders.encode(image)
+            }
         } else {
             return
         }

@@ -126,9 +126,14 @@ public final class ImageCache: Sendable {
         diskResult(forKey: key, decodeOptions: decodeOptions)?.image
     }
 
-    /// A memory hit for `key`, reduced to its first frame when the options ask for it.
+    /// A memory hit for `key`, reduced to its first frame when the options ask for it. An
+    /// image decoded frame by frame (`Image/animation`) answers only options that ask for
+    /// that: others need every frame decoded, so it counts as a miss for them.
     func memoryResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
         guard let entry = memoryCache.value(forKey: key) else { return nil }
+        if entry.image.animation != nil, decodeOptions?.decodesFramesOnDemand != true {
+            return nil
+        }
         if decodeOptions?.firstFrameOnly == true, entry.image.isAnimated {
             let image = entry.image
             let still = Image(
@@ -150,7 +155,9 @@ public final class ImageCache: Sendable {
     private func diskResult(decoding data: Data, forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
         var options = decodeOptions ?? ImageDecodeOptions()
         // Another query may have decoded the same key while this one waited.
-        if Self.isFullSize(options), let entry = memoryCache.value(forKey: key) {
+        if Self.isFullSize(options), let entry = memoryCache.value(forKey: key),
+            entry.image.animation == nil || options.decodesFramesOnDemand
+        {
             return ImageCacheResult(image: entry.image, data: data, cacheType: .disk, metadata: entry.metadata)
         }
         if options.scaleFactor == nil {

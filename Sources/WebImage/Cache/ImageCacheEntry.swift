@@ -8,6 +8,7 @@ struct ImageCacheEntry: Sendable {
     /// The HTTP facts the image was stored with, for its freshness.
     let metadata: DiskCacheEntryMetadata?
 
-    /// What the entry costs the memory cache: its pixels plus any bytes kept.
-    var cost: Int { image.memoryCost + (data?.count ?? 0) }
+    /// What the entry costs the memory cache: its pixels plus any bytes kept (an image
+    /// decoded frame by frame already counts its bytes in its `Image/memoryCost`).
+    var cost: Int { image.memoryCost + (image.animation == nil ? data?.count ?? 0 : 0) }
 }

@@ -6,15 +6,15 @@ extension ImageManager {
     ///
     /// Bytes already on disk are left alone. Downloaded bytes are checked cheaply before
     /// they are stored — a coder must accept them and their header must declare a size
-    /// within the request's ``ImageDecodeOptions/maxPixelCount`` (see
+    /// within the request's `ImageDecodeOptions/maxPixelCount` (see
     /// `ImageCodersManager.checkHeader(of:options:)`) — and stored under the request's
     /// original key (its thumbnail and transformer apply when it is loaded), with the
     /// response's validators and expiry. Nothing enters the memory cache.
     ///
     /// - Returns: Whether the bytes were downloaded now (`false`: they were on disk already).
-    /// - Throws: The load's error, the check's (``ImageError/Code/badImageData``,
-    ///   ``ImageError/Code/imageTooLarge``…), ``ImageError/Code/refused`` when
-    ///   ``shouldDownload`` declines the URL, or ``ImageError/Code/cancelled``.
+    /// - Throws: The load's error, the check's (`ImageError/Code/badImageData`,
+    ///   `ImageError/Code/imageTooLarge`…), `ImageError/Code/refused` when
+    ///   ``shouldDownload`` declines the URL, or `ImageError/Code/cancelled`.
     @discardableResult
     public func storeDataInDiskCache(for request: ImageRequest) async throws(ImageError) -> Bool {
         guard let url = request.url, !url.absoluteString.isEmpty else {

@@ -46,6 +46,11 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     public static let fromLoaderOnly = ImageOptions(rawValue: 1 << 14)
     /// Decode only the first frame of animated images.
     public static let decodeFirstFrameOnly = ImageOptions(rawValue: 1 << 15)
+    /// Keep an animated image's bytes and decode its frames as they play: the image holds
+    /// its poster and an `AnimatedImage` (`Image/animation`) for an
+    /// ``AnimatedImagePlayer``, instead of every frame (SDWebImage's `animatedImageClass`).
+    /// A memory-cache entry decoded whole still answers such a request.
+    public static let decodeFramesOnDemand = ImageOptions(rawValue: 1 << 16)
 
     /// Every option with its name, as the command-line tool spells them.
     public static let named: [(name: String, option: ImageOptions)] = [
@@ -56,7 +61,7 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
         ("delayPlaceholder", .delayPlaceholder), ("transformAnimatedImage", .transformAnimatedImage),
         ("avoidAutoSetImage", .avoidAutoSetImage), ("scaleDownLargeImages", .scaleDownLargeImages),
         ("fromCacheOnly", .fromCacheOnly), ("fromLoaderOnly", .fromLoaderOnly),
-        ("decodeFirstFrameOnly", .decodeFirstFrameOnly),
+        ("decodeFirstFrameOnly", .decodeFirstFrameOnly), ("decodeFramesOnDemand", .decodeFramesOnDemand),
     ]
 
     /// The options named in a comma-separated list such as `"retryFailed,refreshCached"`;

@@ -82,6 +82,7 @@ public struct ImageRequest: Sendable {
         decode.preserveAspectRatio = preserveAspectRatio
         decode.firstFrameOnly = options.contains(.decodeFirstFrameOnly)
         decode.maxPixelCount = maxPixelCount
+        decode.decodesFramesOnDemand = options.contains(.decodeFramesOnDemand)
         if options.contains(.scaleDownLargeImages) {
             decode.scaleDownLimitBytes = scaleDownLimitBytes
         }

@@ -39,7 +39,23 @@ public final class ImageCodersManager: Sendable {
         guard let coder = coders.last(where: { $0.canDecode(data) }) else {
             throw unsupported(data)
         }
+        if options.decodesFramesOnDemand, !options.firstFrameOnly, let animated = coder as? any AnimatedImageCoder,
+           let animation = try? AnimatedImage(data: data, coder: animated, options: options), animation.frameCount > 1 {
+            return Image(animation: animation)
+        }
         return try coder.decode(data, options: options)
+    }
+
+    /// The animation in `data`, read by the highest-priority animated coder that accepts it,
+    /// with its frames left to decode on demand (see ``AnimatedImage``).
+    ///
+    /// - Throws: ``ImageError/Code/unsupportedFormat`` when no coder decodes `data` frame by
+    ///   frame, or the errors of ``AnimatedImage/init(data:coder:options:)``.
+    public func animatedImage(from data: Data, options: ImageDecodeOptions = ImageDecodeOptions()) throws(ImageError) -> AnimatedImage {
+        guard !data.isEmpty else { throw ImageError(.emptyData, "there are no bytes to decode") }
+        let animated = coders.last { coder in coder is any AnimatedImageCoder && coder.canDecode(data) }
+        guard let coder = animated as? any AnimatedImageCoder else { throw unsupported(data) }
+        return try AnimatedImage(data: data, coder: coder, options: options)
     }
 
     /// Checks `data` cheaply, without decoding pixels: some coder accepts it, and its header

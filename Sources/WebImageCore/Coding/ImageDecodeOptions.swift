@@ -15,6 +15,11 @@ public struct ImageDecodeOptions: Sendable, Hashable {
 
     /// Decode only the first frame of an animation.
     public var firstFrameOnly = false
+    /// Keep an animation's bytes and decode its frames as they are played: the image holds
+    /// its poster and an ``AnimatedImage`` (``Image/animation``) instead of every frame.
+    /// Applies to coders that decode frame by frame (GIF, APNG, WebP); still images, and
+    /// ``firstFrameOnly``, decode as usual.
+    public var decodesFramesOnDemand = false
     /// Decode to fit this size (in pixels, as displayed) instead of the full size.
     /// Never scales up.
     public var thumbnailPixelSize: PixelSize?

@@ -17,6 +17,10 @@ public final class Image: Sendable {
     public let format: ImageFormat
     /// Whether the source carries an alpha channel that is used.
     public let hasAlpha: Bool
+    /// The animation this image stands for when it was decoded with
+    /// ``ImageDecodeOptions/decodesFramesOnDemand``: ``frames`` then holds only its poster,
+    /// and the other frames are decoded as they are played.
+    public let animation: AnimatedImage?
 
     /// Creates an image from frames.
     ///
@@ -42,6 +46,20 @@ public final class Image: Sendable {
         self.orientation = orientation
         self.format = format
         self.hasAlpha = hasAlpha ?? frames.contains { $0.bitmap.containsTransparency }
+        animation = nil
+    }
+
+    /// An image standing for `animation`: its poster as the only frame, and the animation's
+    /// loop count, scale and format. ``isAnimated``, ``duration`` and ``memoryCost`` describe
+    /// the whole animation.
+    public init(animation: AnimatedImage) {
+        frames = [animation.poster]
+        loopCount = animation.loopCount
+        scale = animation.scale
+        orientation = .up
+        format = animation.format
+        hasAlpha = animation.poster.bitmap.containsTransparency
+        self.animation = animation
     }
 
     /// Creates a still image from one bitmap.
@@ -74,18 +92,32 @@ public final class Image: Sendable {
     /// Bits per colour channel of the pixels (8, or 16 for 16-bit PNG).
     public var bitDepth: Int { bitmap.pixelFormat.bitsPerComponent }
 
-    /// Whether the image has more than one frame.
-    public var isAnimated: Bool { frames.count > 1 }
+    /// Whether the image has more than one frame (decoded, or in its ``animation``).
+    public var isAnimated: Bool { frames.count > 1 || animation != nil }
 
     /// Seconds one pass of the animation takes (0 for a still image).
-    public var duration: Double { frames.reduce(0) { $0 + $1.duration } }
+    public var duration: Double { animation?.duration ?? frames.reduce(0) { $0 + $1.duration } }
 
-    /// Bytes of pixel memory held by all frames: the cost a memory cache charges.
-    public var memoryCost: Int { frames.reduce(0) { $0 + $1.bitmap.byteCount } }
+    /// Bytes of memory held: the pixels of all frames, or for an image standing for an
+    /// ``animation``, the animation's cost. What a memory cache charges.
+    public var memoryCost: Int { animation?.memoryCost ?? frames.reduce(0) { $0 + $1.bitmap.byteCount } }
 
-    /// The same pixels with another scale.
+    /// The same pixels with another scale (an ``animation`` is kept, its frames unscaled).
     public func withScale(_ scale: Double) -> Image {
-        Image(frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha)
+        Image(frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha, animation: animation)
+    }
+
+    private init(
+        frames: [ImageFrame], loopCount: Int, scale: Double, orientation: ImageOrientation,
+        format: ImageFormat, hasAlpha: Bool, animation: AnimatedImage?
+    ) {
+        self.frames = frames
+        self.loopCount = loopCount
+        self.scale = scale > 0 ? scale : 1
+        self.orientation = orientation
+        self.format = format
+        self.hasAlpha = hasAlpha
+        self.animation = animation
     }
 
     /// The scale a file name or cache key asks for: 2 for `…@2x.png`, 3 for `…@3x.png`, else 1.

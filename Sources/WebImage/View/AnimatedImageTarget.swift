@@ -1,0 +1,64 @@
+import Foundation
+
+/// A target that plays the animated images it is given — SDWebImage's
+/// `SDAnimatedImageView` with its `sd_setImageWithURL`, made a protocol.
+///
+/// A conforming class supplies ``WebImageTarget/display(_:)`` and an
+/// ``animationPlayback``; ``setAnimatedImage(with:placeholder:options:progress:completed:)``
+/// then loads with ``ImageOptions/decodeFramesOnDemand``, shows the poster at once and
+/// hands each frame to `display` as an ``AnimatedImagePlayer`` plays it. Whatever the target
+/// is given next — another image, the placeholder of the next load, `nil` — stops the
+/// animation playing, and ``AnimationPlayback/isOnScreen`` stops it (freeing its buffer)
+/// while the target is off screen. Loads run under ``WebImageTarget/imageOperationKey`` like
+/// every other target's, so a new load cancels the one before.
+///
+/// `display` is called from the player's clock thread while an animation plays: keep it
+/// as quick, and as thread-safe, as ``WebImageTarget`` asks.
+public protocol AnimatedImageTarget: WebImageTarget {
+    /// The playback of this target; the same object every time.
+    var animationPlayback: AnimationPlayback { get }
+}
+
+extension AnimatedImageTarget {
+    /// Loads the image at `url` and plays it when it is animated; see
+    /// ``WebImageTarget/setImage(with:placeholder:options:progress:completed:)`` for the
+    /// placeholder, options and callbacks.
+    @discardableResult
+    public func setAnimatedImage(
+        with url: URL?,
+        placeholder: Image? = nil,
+        options: ImageOptions = [],
+        progress: ProgressHandler? = nil,
+        completed: CompletionHandler? = nil
+    ) -> ImageLoadOperation? {
+        loadImage(
+            ImageRequest(url: url, options: options.union(.decodeFramesOnDemand)),
+            placeholder: placeholder,
+            operationKey: imageOperationKey,
+            display: { [weak self] image in self?.play(image) },
+            progress: progress,
+            completed: completed
+        )
+    }
+
+    /// Shows `image`, playing it when it is animated (decoded frame by frame or whole); the
+    /// animation playing before stops.
+    public func play(_ image: Image?) {
+        let playback = animationPlayback
+        display(image)
+        guard let image, image.isAnimated else {
+            playback.replacePlayer(with: nil)
+            return
+        }
+        let player = AnimatedImagePlayer(
+            image.animation ?? AnimatedImage(image),
+            clock: playback.clock,
+            maxBufferSize: playback.maxBufferSize,
+            frameTransformer: playback.frameTransformer
+        )
+        player.onFrameChange = { [weak self] _, frame in
+            self?.display(Image(bitmap: frame.bitmap, scale: image.scale, format: image.format))
+        }
+        playback.replacePlayer(with: player)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// An animation kept as its encoded bytes, whose frames are decoded when asked for — in
+/// any order — instead of all at once: SDWebImage's `SDAnimatedImage`.
+///
+/// Creating one reads the file's structure (frame count, durations, loop count) and
+/// decodes only the first frame, the ``poster``. ``frame(at:)`` decodes any other frame on
+/// demand; an ``AnimatedImagePlayer`` (in `WebImage`) keeps a bounded buffer of the
+/// frames about to show. So a 200-frame 500×500 GIF costs its file plus one frame here,
+/// not the 200 MB of every frame decoded.
+///
+/// Frames are decoded by one ``AnimatedFrameDecoder`` under a lock: in order they cost one
+/// frame each; out of order they cost the frames from the nearest earlier key frame (see
+/// ``AnimatedFrameDecoder``). Every frame comes out at ``frameSize``, composed onto the
+/// whole canvas, with the same pixels the coder's full decode gives.
+public final class AnimatedImage: Sendable {
+    /// The encoded file; `nil` for an animation made from frames already decoded.
+    public let data: Data?
+    /// The format the frames are decoded from.
+    public let format: ImageFormat
+    /// Seconds each frame shows, in order; its count is ``frameCount``.
+    public let frameDurations: [Double]
+    /// How many times the animation plays; 0 means forever.
+    public let loopCount: Int
+    /// The size of the canvas the file declares.
+    public let canvasSize: PixelSize
+    /// The size every frame comes out at: the canvas, or the thumbnail size the decode
+    /// options asked for.
+    public let frameSize: PixelSize
+    /// Pixels per point.
+    public let scale: Double
+    /// The first frame, decoded when the animation was created.
+    public let poster: ImageFrame
+
+    private let decoding: NIOLockedValueBox<FrameDecoding>
+
+    /// Reads the animation in `data` with `coder` and decodes its first frame.
+    ///
+    /// `options` give the frame size (``ImageDecodeOptions/thumbnailPixelSize``), the scale
+    /// and the limits: the canvas and a frame must fit ``ImageDecodeOptions/maxPixelCount``,
+    /// the frame count ``ImageDecodeOptions/maxFrameCount``. The work of all frames is not
+    /// limited, since frames are decoded only as they are asked for.
+    ///
+    /// - Throws: ``ImageError/Code/unsupportedFormat`` when `coder` cannot decode `data`
+    ///   frame by frame (a still image, or a coder without a frame decoder),
+    ///   ``ImageError/Code/badImageData`` for corrupt data, ``ImageError/Code/imageTooLarge``
+    ///   past the limits.
+    public init(data: Data, coder: any AnimatedImageCoder, options: ImageDecodeOptions = ImageDecodeOptions()) throws(ImageError) {
+        guard !data.isEmpty else { throw ImageError(.emptyData, "there are no bytes to decode") }
+        let info = try coder.animationInfo(of: data)
+        guard info.frameCount <= options.maxFrameCount else {
+            throw ImageError(.imageTooLarge, "the animation has more than the limit of \(options.maxFrameCount) frames")
+        }
+        try options.checkAllocation(info.canvasSize)
+        let pinned = PinnedBytes(data)
+        guard let decoder = try coder.makeFrameDecoder(for: pinned) else {
+            throw ImageError(.unsupportedFormat, "the coder cannot decode this image frame by frame")
+        }
+        let size = options.targetSize(forSource: info.canvasSize)
+        let first = try decoder.decodeNextFrame()
+        self.data = pinned.data
+        format = ImageFormat(sniffing: data)
+        frameDurations = info.frameDurations
+        loopCount = info.loopCount
+        canvasSize = info.canvasSize
+        frameSize = size
+        scale = options.scaleFactor ?? 1
+        poster = ImageFrame(bitmap: AnimatedImage.sized(first, to: size), duration: info.frameDurations[0])
+        decoding = NIOLockedValueBox(FrameDecoding(decoder: decoder))
+    }
+
+    /// An animation over the frames of `image`, already decoded: for playing an image that
+    /// was decoded whole. It costs nothing more than `image`.
+    public init(_ image: Image) {
+        data = nil
+        format = image.format
+        frameDurations = image.frames.map(\.duration)
+        loopCount = image.loopCount
+        canvasSize = image.pixelSize
+        frameSize = image.pixelSize
+        scale = image.scale
+        poster = image.frames[0]
+        decoding = NIOLockedValueBox(FrameDecoding(decoder: DecodedFramesDecoder(frames: image.frames.map(\.bitmap))))
+    }
+
+    /// The number of frames.
+    public var frameCount: Int { frameDurations.count }
+
+    /// Seconds one pass of the animation takes.
+    public var duration: Double { frameDurations.reduce(0, +) }
+
+    /// Bytes one decoded frame takes.
+    public var frameByteCount: Int { poster.bitmap.byteCount }
+
+    /// What the animation costs a memory cache: its encoded bytes and its poster. The
+    /// frames a player buffers are the player's.
+    public var memoryCost: Int { (data?.count ?? 0) + frameByteCount }
+
+    /// Decodes frame `index` (any index, in any order); frame 0 is the ``poster`` and costs
+    /// nothing. Blocks while it decodes: call it from a decoding thread, not the cooperative
+    /// pool.
+    ///
+    /// - Precondition: `index` is in `0..<frameCount`.
+    /// - Throws: ``ImageError/Code/badImageData`` when the frame's data (or that of a frame
+    ///   it is composed over) is corrupt or missing.
+    public func frame(at index: Int) throws(ImageError) -> ImageFrame {
+        precondition(index >= 0 && index < frameCount, "frame \(index) is outside 0..<\(frameCount)")
+        if index == 0 { return poster }
+        let outcome = decoding.withLockedValue { state in
+            Result { () throws(ImageError) -> Bitmap in
+                let decoder = state.decoder
+                decoder.rewind(toKeyFrameAtOrBefore: index)
+                while decoder.nextFrameIndex < index {
+                    _ = try decoder.decodeNextFrame()
+                }
+                return try decoder.decodeNextFrame()
+            }
+        }
+        let bitmap = try outcome.get()
+        return ImageFrame(bitmap: AnimatedImage.sized(bitmap, to: frameSize), duration: frameDurations[index])
+    }
+
+    private static func sized(_ bitmap: Bitmap, to size: PixelSize) -> Bitmap {
+        bitmap.size == size ? bitmap : bitmap.resized(to: size)
+    }
+}
+
+/// The frame decoder, touched only under the animation's lock.
+private struct FrameDecoding: @unchecked Sendable {
+    let decoder: any AnimatedFrameDecoder
+}
