@@ -89,7 +89,8 @@ final class GIFFrameDecoder: AnimatedFrameDecoder {
             case .end:
                 return keys
             case .frame(let frame):
-                let coversCanvas = frame.left <= 0 && frame.top <= 0
+                let coversCanvas =
+                    frame.left <= 0 && frame.top <= 0
                     && frame.left + frame.width >= canvas.width && frame.top + frame.height >= canvas.height
                 if index > 0, coversCanvas, control.transparentIndex == nil, control.disposal != .previous {
                     keys.append(index)

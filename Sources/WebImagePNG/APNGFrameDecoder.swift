@@ -26,8 +26,9 @@ final class APNGFrameDecoder: AnimatedFrameDecoder {
         let canvas = animation.canvasSize
         keyFrames = animation.frames.indices.filter { index in
             let control = animation.frames[index].control
-            return index == 0 || (control.x == 0 && control.y == 0 && control.width == canvas.width
-                && control.height == canvas.height && control.blending == .source && control.disposal != .previous)
+            return index == 0
+                || (control.x == 0 && control.y == 0 && control.width == canvas.width
+                    && control.height == canvas.height && control.blending == .source && control.disposal != .previous)
         }
     }
 

@@ -38,7 +38,7 @@ final class WebPFrameDecoder: AnimatedFrameDecoder {
         var buffer: UnsafeMutablePointer<UInt8>?
         var timestamp: Int32 = 0
         guard WebPAnimDecoderHasMoreFrames(decoder) != 0,
-              WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer
+            WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer
         else {
             let index = nextFrameIndex
             rewind(toKeyFrameAtOrBefore: 0)

@@ -23,13 +23,15 @@ struct AnimatedImageTests {
 
     @Test func apngGoesBackToTheLatestKeyFrameOnly() throws {
         // Frame 1 is drawn over part of the canvas, frame 2 replaces the whole canvas.
-        let data = try APNGAnimationTests.makeAPNG(canvas: PixelSize(width: 8, height: 8), frames: [
-            .init(bitmap: APNGAnimationTests.solid(Self.colors[0], 8, 8)),
-            .init(bitmap: APNGAnimationTests.solid(Self.colors[1], 4, 4), x: 2, y: 2),
-            .init(bitmap: APNGAnimationTests.solid(Self.colors[2], 8, 8)),
-            .init(bitmap: APNGAnimationTests.solid(Self.colors[3], 4, 4), x: 4, y: 4),
-            .init(bitmap: APNGAnimationTests.solid(Self.colors[0], 2, 2)),
-        ])
+        let data = try APNGAnimationTests.makeAPNG(
+            canvas: PixelSize(width: 8, height: 8),
+            frames: [
+                .init(bitmap: APNGAnimationTests.solid(Self.colors[0], 8, 8)),
+                .init(bitmap: APNGAnimationTests.solid(Self.colors[1], 4, 4), x: 2, y: 2),
+                .init(bitmap: APNGAnimationTests.solid(Self.colors[2], 8, 8)),
+                .init(bitmap: APNGAnimationTests.solid(Self.colors[3], 4, 4), x: 4, y: 4),
+                .init(bitmap: APNGAnimationTests.solid(Self.colors[0], 2, 2)),
+            ])
         let full = try PNGCoder().decode(data, options: ImageDecodeOptions())
         let coder = CountingFrameCoder(PNGCoder())
         let animation = try AnimatedImage(data: data, coder: coder)

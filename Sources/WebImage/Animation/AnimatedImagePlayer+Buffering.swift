@@ -14,7 +14,8 @@ extension AnimatedImagePlayer {
         // so one frame is always wanted; afterwards only as many as fit.
         let count = state.measuredFrameBytes.map { min(animation.frameCount, bufferLimit(state) / max(1, $0)) } ?? 1
         guard count > 0 else { return [] }
-        let first = state.phase == .waitingForFrame || state.phase == .paused(remaining: nil)
+        let first =
+            state.phase == .waitingForFrame || state.phase == .paused(remaining: nil)
             ? state.position : state.position + 1
         var frames: [Int] = []
         var position = first
@@ -42,7 +43,7 @@ extension AnimatedImagePlayer {
             state.bufferedBytes -= state.buffer.removeValue(forKey: index)?.bitmap.byteCount ?? 0
         }
         guard state.decodingFrame == nil,
-              let next = wanted.first(where: { state.buffer[$0] == nil && !state.failedFrames.contains($0) })
+            let next = wanted.first(where: { state.buffer[$0] == nil && !state.failedFrames.contains($0) })
         else { return [] }
         if let frameBytes = state.measuredFrameBytes, state.bufferedBytes + frameBytes > bufferLimit(state) {
             return []

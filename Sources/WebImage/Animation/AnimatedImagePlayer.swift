@@ -67,12 +67,13 @@ public final class AnimatedImagePlayer: Sendable {
         self.animation = animation
         self.clock = clock
         self.frameTransformer = frameTransformer
-        state = NIOLockedValueBox(PlayerState(
-            sequence: PlaybackSequence(mode: mode, frameCount: animation.frameCount),
-            rate: rate,
-            loopCount: max(0, loopCount ?? animation.loopCount),
-            maxBufferSize: max(0, maxBufferSize)
-        ))
+        state = NIOLockedValueBox(
+            PlayerState(
+                sequence: PlaybackSequence(mode: mode, frameCount: animation.frameCount),
+                rate: rate,
+                loopCount: max(0, loopCount ?? animation.loopCount),
+                maxBufferSize: max(0, maxBufferSize)
+            ))
     }
 
     deinit {

@@ -53,8 +53,9 @@ public final class ManualAnimationClock: AnimationClock {
         while true {
             let due: Pending? = state.withLockedValue { state in
                 state.pending.removeAll { $0.timer.isCancelled }
-                guard let next = state.pending.filter({ $0.deadline <= target })
-                    .min(by: { ($0.deadline, $0.order) < ($1.deadline, $1.order) })
+                guard
+                    let next = state.pending.filter({ $0.deadline <= target })
+                        .min(by: { ($0.deadline, $0.order) < ($1.deadline, $1.order) })
                 else { return nil }
                 state.pending.removeAll { $0.order == next.order }
                 state.now = max(state.now, next.deadline)

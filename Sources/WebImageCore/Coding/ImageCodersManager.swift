@@ -40,7 +40,8 @@ public final class ImageCodersManager: Sendable {
             throw unsupported(data)
         }
         if options.decodesFramesOnDemand, !options.firstFrameOnly, let animated = coder as? any AnimatedImageCoder,
-           let animation = try? AnimatedImage(data: data, coder: animated, options: options), animation.frameCount > 1 {
+            let animation = try? AnimatedImage(data: data, coder: animated, options: options), animation.frameCount > 1
+        {
             return Image(animation: animation)
         }
         return try coder.decode(data, options: options)
