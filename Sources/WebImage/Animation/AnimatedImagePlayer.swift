@@ -44,6 +44,7 @@ public final class AnimatedImagePlayer: Sendable {
     /// A stopped player for `animation`.
     ///
     /// - Parameters:
+    ///   - animation: The animation to play.
     ///   - clock: The time to play by.
     ///   - mode: The order frames show in.
     ///   - rate: How fast: 2 plays twice as fast. Must be above 0.

@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 ///
 /// Creating one reads the file's structure (frame count, durations, loop count) and
 /// decodes only the first frame, the ``poster``. ``frame(at:)`` decodes any other frame on
-/// demand; an ``AnimatedImagePlayer`` (in `WebImage`) keeps a bounded buffer of the
+/// demand; an `AnimatedImagePlayer` (in `WebImage`) keeps a bounded buffer of the
 /// frames about to show. So a 200-frame 500×500 GIF costs its file plus one frame here,
 /// not the 200 MB of every frame decoded.
 ///
