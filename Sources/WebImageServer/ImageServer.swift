@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
 import WebImage
 
@@ -51,6 +52,8 @@ public struct ImageServer: Sendable {
     ///
     /// - Parameter onRunning: Called with the bound port once the server listens.
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var logger = Logger(label: "webimage")
+        logger.logLevel = configuration.logLevel
         let responder = ImageServerResponder(configuration: configuration, manager: manager, results: results.diskCache, metrics: metrics)
         let application = Application(
             responder: responder,
@@ -58,7 +61,8 @@ public struct ImageServer: Sendable {
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "webimage"
             ),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) }
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger
         )
         do {
             try await application.runService()

@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import Logging
 import WebImage
 
 /// How a `webimage serve` process behaves: where it listens, what it may fetch, how it
@@ -33,6 +35,8 @@ public struct ImageServerConfiguration: Sendable {
     public var resultMaxAge = 31_536_000
     /// The decoded bytes the memory cache of sources keeps.
     public var memoryLimit = 128 << 20
+    /// The least severe log level written: `.info` writes one access-log line per request.
+    public var logLevel = Logger.Level.info
     /// An HTML page answered at `/` (the tool's `--demo` page); without one, `/` is refused
     /// like any other path that names no image.
     public var homePage: String?

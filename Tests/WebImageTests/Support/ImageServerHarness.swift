@@ -23,6 +23,8 @@ struct ImageServerHarness: Sendable {
         configuration.port = 0
         configuration.allowsUnsignedURLs = true
         configuration.allowsPrivateSources = true
+        // One access-log line per request would bury the test output.
+        configuration.logLevel = .error
         configure(&configuration)
         let server = ImageServer(configuration: configuration)
         let sources = try await LoopbackHTTPServer.start()
