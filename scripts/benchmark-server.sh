@@ -25,7 +25,7 @@ work=$(mktemp -d)
 chmod 755 "$work"
 pids=()
 cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do stop_tree "$pid"; done
     [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
     rm -rf "$work"
 }
@@ -106,8 +106,14 @@ start_server() {
     for _ in $(seq 100); do curl -s -o /dev/null "$probe" && return; sleep 0.1; done
     echo "$name did not start" >&2; tail "$work/$name.log" >&2; exit 1
 }
+# Stops the server and everything it started (thumbor's workers are its grandchildren).
+stop_tree() {
+    local child
+    for child in $(pgrep -P "$1"); do stop_tree "$child"; done
+    kill -TERM "$1" 2>/dev/null || true
+}
 stop_server() {
-    pkill -TERM -P "$server_pid" 2>/dev/null || true
+    for child in $(pgrep -P "$server_pid"); do stop_tree "$child"; done
     wait "$server_pid" 2>/dev/null || true
 }
 
