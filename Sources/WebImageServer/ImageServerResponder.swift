@@ -163,16 +163,18 @@ struct ImageServerResponder: HTTPResponder {
         }
         let coders = self.coders
         let format = spec.format ?? (coders.canEncode(to: image.format) ? image.format : coders.preferredFormat(for: image))
+        // Transforming, encoding and hashing the result all run on a decoding thread.
         let encoded: Data
+        let digest: String
         do {
-            encoded = try await DecodingWorkers.run { () throws(ImageError) -> Data in
+            (encoded, digest) = try await DecodingWorkers.run { () throws(ImageError) -> (Data, String) in
                 let transformed = spec.pipeline.transform(image) ?? image
-                return try coders.encode(transformed, as: format, options: spec.encodeOptions ?? ImageEncodeOptions())
+                let data = try coders.encode(transformed, as: format, options: spec.encodeOptions ?? ImageEncodeOptions())
+                return (data, SHA256.hash(data: data).prefix(16).map { String(format: "%02x", $0) }.joined())
             }
         } catch {
             throw ImageServerError(.unprocessableContent, "the result could not be written as \(format.rawValue): \(error.message)")
         }
-        let digest = SHA256.hash(data: encoded).prefix(16).map { String(format: "%02x", $0) }.joined()
         let metadata = DiskCacheEntryMetadata(contentType: format.mimeType, entityTag: "\"\(digest)\"")
         let results = self.results
         try? await Self.blocking { () throws(ImageServerError) in

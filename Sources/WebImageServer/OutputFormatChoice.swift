@@ -43,7 +43,8 @@ struct OutputFormatChoice: Sendable {
         for item in accept.split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             guard let type = parts.first, !type.isEmpty else { continue }
-            if parts.dropFirst().contains(where: { $0 == "q=0" || $0 == "q=0.0" || $0 == "q=0.00" || $0 == "q=0.000" }) { continue }
+            let refused = parts.dropFirst().contains { $0.hasPrefix("q=") && Double($0.dropFirst(2)) == 0 }
+            if refused { continue }
             types.insert(type)
         }
         return types

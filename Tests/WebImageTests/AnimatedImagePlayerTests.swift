@@ -17,7 +17,7 @@ struct AnimatedImagePlayerTests {
     }
 
     /// A GIF animation whose frames after the poster decode only when `coder` allows.
-    static func gatedAnimation(frameCount: Int, coder: GatedFrameCoder) throws -> AnimatedImage {
+    static func gatedAnimation(frameCount: Int, coder: CountingFrameCoder) throws -> AnimatedImage {
         let frames = (0..<frameCount).map { index in
             ImageFrame(bitmap: APNGAnimationTests.solid(RGBA8(red: UInt8(index * 40), green: 0, blue: 0), 2, 2), duration: 0.1)
         }
@@ -122,7 +122,7 @@ struct AnimatedImagePlayerTests {
     }
 
     @Test func aFrameNotDecodedInTimeIsSkippedWithoutWaiting() async throws {
-        let coder = GatedFrameCoder()
+        let coder = CountingFrameCoder(GIFCoder(), gated: true)
         let clock = ManualAnimationClock()
         let animation = try Self.gatedAnimation(frameCount: 4, coder: coder)
         let player = AnimatedImagePlayer(animation, clock: clock, maxBufferSize: 4 * 16)
@@ -142,7 +142,7 @@ struct AnimatedImagePlayerTests {
     }
 
     @Test func theBufferStaysWithinItsLimitAndStopEmptiesIt() async throws {
-        let coder = GatedFrameCoder()
+        let coder = CountingFrameCoder(GIFCoder(), gated: true)
         let clock = ManualAnimationClock()
         let animation = try Self.gatedAnimation(frameCount: 6, coder: coder)
         let limit = 2 * 16 + 8
@@ -169,7 +169,7 @@ struct AnimatedImagePlayerTests {
     }
 
     @Test func stopDropsADecodeInFlight() async throws {
-        let coder = GatedFrameCoder()
+        let coder = CountingFrameCoder(GIFCoder(), gated: true)
         let clock = ManualAnimationClock()
         let animation = try Self.gatedAnimation(frameCount: 3, coder: coder)
         let player = AnimatedImagePlayer(animation, clock: clock, maxBufferSize: 3 * 16)

@@ -37,7 +37,8 @@ struct ImageServerFleetTests {
             let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
             upstreams += "        server 127.0.0.1:\(port);\n"
         }
-        let nginxPort = try Self.freePort()
+        // A port that was free a moment ago, released for nginx to take.
+        let nginxPort = try RefusingPort().port
         let template = try String(contentsOf: Self.projectRoot.appendingPathComponent("deploy/nginx.conf"), encoding: .utf8)
         let config =
             template
@@ -145,22 +146,5 @@ struct ImageServerFleetTests {
         }
         try await client.shutdown()
         #expect(await server.stop() == 0)
-    }
-
-    /// A port nothing listens on now.
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -10,15 +10,18 @@ extension DiskCacheEntryMetadata {
     init(response: DownloadResponse, receivedAt now: Date = Date()) {
         let headers = response.headers
         let directives = CacheControl(headers)
-        let date = headers.first(name: "Date").flatMap(Self.httpDate)
+        // One formatter for the response's dates: making one costs more than parsing.
+        let formatter = Self.httpDateFormatter()
+        let httpDate = { (text: String) in formatter.date(from: text) }
+        let date = headers.first(name: "Date").flatMap(httpDate)
         let lastModified = headers.first(name: "Last-Modified")
         var lifetime: TimeInterval?
         if let maxAge = directives.maxAge {
             lifetime = maxAge
         } else if let expires = headers.first(name: "Expires") {
             // An invalid Expires (such as "0") means already expired.
-            lifetime = Self.httpDate(expires).map { $0.timeIntervalSince(date ?? now) } ?? 0
-        } else if let modified = lastModified.flatMap(Self.httpDate), !directives.noCache {
+            lifetime = httpDate(expires).map { $0.timeIntervalSince(date ?? now) } ?? 0
+        } else if let modified = lastModified.flatMap(httpDate), !directives.noCache {
             lifetime = min(max(0, (date ?? now).timeIntervalSince(modified)) / 10, 24 * 60 * 60)
         }
         var expiration: Date?
@@ -53,12 +56,12 @@ extension DiskCacheEntryMetadata {
         CacheControl(response.headers).noStore
     }
 
-    /// Parses HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    static func httpDate(_ text: String) -> Date? {
+    /// A formatter for HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`).
+    private static func httpDateFormatter() -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
+        return formatter
     }
 }

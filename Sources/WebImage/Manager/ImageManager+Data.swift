@@ -21,9 +21,7 @@ extension ImageManager {
             throw ImageError(.invalidURL, "the image URL is missing or empty")
         }
         let options = request.options
-        if failedURLs.contains(url), !options.contains(.retryFailed) {
-            throw ImageError(.blacklisted, "\(url.absoluteString) failed before; use retryFailed to try it again")
-        }
+        if let refusal = blacklistRefusal(of: url, options: options) { throw refusal }
         let key = originalCacheKey(for: request, url: url)
         if !options.contains(.refreshCached), await cache.diskImageExists(forKey: key) {
             return false
@@ -45,9 +43,7 @@ extension ImageManager {
             try cache.coders.checkHeader(of: result.data, options: request.decodeOptions)
         } catch {
             // Bytes that would not decode count as a failed load, as they do when decoded.
-            if !Task.isCancelled, error.code != .cancelled, shouldBlock(url, error: error) {
-                failedURLs.insert(url)
-            }
+            if !Task.isCancelled { recordFailure(error, of: url) }
             throw error
         }
         let metadata = result.response.map { DiskCacheEntryMetadata(response: $0) }

@@ -11,8 +11,8 @@ extension ImageManager {
         guard let url = request.url, !url.absoluteString.isEmpty else {
             return .failed(ImageError(.invalidURL, "the image URL is missing or empty"))
         }
-        if failedURLs.contains(url), !options.contains(.retryFailed) {
-            return .failed(ImageError(.blacklisted, "\(url.absoluteString) failed before; use retryFailed to try it again"))
+        if let refusal = blacklistRefusal(of: url, options: options) {
+            return .failed(refusal)
         }
         let key = cacheKey(for: request)
 
@@ -119,9 +119,7 @@ extension ImageManager {
             if Task.isCancelled { return .cancelled }
             // A transfer cancelled under the caller (the downloader's `cancelAllDownloads`)
             // still answers, as SDWebImage does, but never blacklists.
-            if error.code != .cancelled, shouldBlock(url, error: error) {
-                failedURLs.insert(url)
-            }
+            recordFailure(error, of: url)
             return .failed(error)
         }
         if Task.isCancelled { return .cancelled }
@@ -176,7 +174,21 @@ extension ImageManager {
         return options
     }
 
-    func shouldBlock(_ url: URL, error: ImageError) -> Bool {
+    /// The error a load of `url` ends with at once because the URL failed before, unless
+    /// `options` retry failed URLs.
+    func blacklistRefusal(of url: URL, options: ImageOptions) -> ImageError? {
+        guard failedURLs.contains(url), !options.contains(.retryFailed) else { return nil }
+        return ImageError(.blacklisted, "\(url.absoluteString) failed before; use retryFailed to try it again")
+    }
+
+    /// Adds `url` to the failed URLs when `error` (not a cancellation) is one the rules block.
+    func recordFailure(_ error: ImageError, of url: URL) {
+        if error.code != .cancelled, shouldBlock(url, error: error) {
+            failedURLs.insert(url)
+        }
+    }
+
+    private func shouldBlock(_ url: URL, error: ImageError) -> Bool {
         if let rule = shouldBlockFailedURL {
             return rule(url, error)
         }

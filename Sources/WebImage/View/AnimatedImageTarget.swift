@@ -45,19 +45,22 @@ extension AnimatedImageTarget {
     /// animation playing before stops.
     public func play(_ image: Image?) {
         let playback = animationPlayback
+        // The old animation stops before anything else shows: a frame it decoded meanwhile
+        // is dropped (see `AnimationPlayback.deliver(from:_:)`), never shown over `image`.
+        playback.replacePlayer(with: nil)
         display(image)
-        guard let image, image.isAnimated else {
-            playback.replacePlayer(with: nil)
-            return
-        }
+        guard let image, image.isAnimated else { return }
         let player = AnimatedImagePlayer(
             image.animation ?? AnimatedImage(image),
             clock: playback.clock,
             maxBufferSize: playback.maxBufferSize,
             frameTransformer: playback.frameTransformer
         )
-        player.onFrameChange = { [weak self] _, frame in
-            self?.display(Image(bitmap: frame.bitmap, scale: image.scale, format: image.format))
+        player.onFrameChange = { [weak self, weak player] _, frame in
+            guard let player else { return }
+            playback.deliver(from: player) {
+                self?.display(Image(bitmap: frame.bitmap, scale: image.scale, format: image.format))
+            }
         }
         playback.replacePlayer(with: player)
     }

@@ -45,6 +45,15 @@ public final class AnimationPlayback: Sendable {
     }
 
     /// Stops the player playing, if any, and plays `player` instead when on screen.
+    /// Runs `show` for a frame of `player` only while it is the playing one, holding the
+    /// lock ``replacePlayer(with:)`` takes, so a frame decoded just before its player was
+    /// replaced never shows over what replaced it.
+    func deliver(from player: AnimatedImagePlayer, _ show: () -> Void) {
+        state.withLockedValue { state in
+            if state.player === player { show() }
+        }
+    }
+
     func replacePlayer(with player: AnimatedImagePlayer?) {
         let (old, isOnScreen) = state.withLockedValue { state in
             defer { state.player = player }

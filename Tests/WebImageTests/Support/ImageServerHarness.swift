@@ -70,11 +70,7 @@ struct ImageServerHarness: Sendable {
 
     /// A source URL as the server's last segment: `plain/<percent-encoded>` or base64url.
     static func encodeSource(_ url: String, base64: Bool = false) -> String {
-        if base64 {
-            return Data(url.utf8).base64EncodedString()
-                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-                .replacingOccurrences(of: "=", with: "")
-        }
+        if base64 { return Base64URL.encode(Array(url.utf8)) }
         return "plain/" + (url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url)
     }
 
