@@ -12,6 +12,10 @@ func withDownloader<Value: Sendable>(
     let server = try await LoopbackHTTPServer.start(tls: tls)
     let coder = RawRGBATestCoder()
     var config = ImageDownloaderConfig()
+    // Tests stall transfers on purpose; a suite under ThreadSanitizer can starve the
+    // cooperative pool for longer than the default idle timeout. Tests of timeouts set their own.
+    config.downloadTimeout = 300
+    config.downloadDeadline = 600
     config.coders = ImageCodersManager(coders: [coder])
     configure(&config)
     let downloader = ImageDownloader(config: config)

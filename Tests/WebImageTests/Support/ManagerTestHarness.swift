@@ -22,6 +22,10 @@ struct ManagerTestHarness: Sendable {
     ) async throws -> Value {
         let server = try await LoopbackHTTPServer.start()
         var config = ImageDownloaderConfig()
+        // Tests stall transfers on purpose; a suite under ThreadSanitizer can starve the
+        // cooperative pool for longer than the default idle timeout. Tests of timeouts set their own.
+        config.downloadTimeout = 300
+        config.downloadDeadline = 600
         configure(&config)
         let downloader = ImageDownloader(config: config)
         let folder = TemporaryDirectory(prefix: "image-manager")
