@@ -14,7 +14,6 @@ public final class GalleryCell: AnimatedImageTarget {
         var item: Int?
         var image: Image?
         var response: ImageResponse?
-        var framesShown = 0
     }
 
     /// The cell's loads.
@@ -64,25 +63,16 @@ public final class GalleryCell: AnimatedImageTarget {
     /// The answer of the cell's last finished load (`nil` while loading).
     public var response: ImageResponse? { state.withLockedValue { $0.response } }
 
-    /// How many animation frames the cell has shown since it was created (posters and
-    /// still images not counted).
-    public var framesShown: Int { state.withLockedValue { $0.framesShown } }
-
-    /// Shows `image`: a still image, a poster, or the next frame of the animation playing.
+    /// Shows `image`: a still image, a poster, or the next frame of the animation playing
+    /// (called then from the animation clock's thread, under the playback's lock).
     public func display(_ image: Image?) {
-        // A frame comes from the playing player; a poster or still image is shown after the
-        // previous player stopped and before the next one starts.
-        let isFrame = animationPlayback.player != nil
-        state.withLockedValue { state in
-            state.image = image
-            if isFrame { state.framesShown += 1 }
-        }
-        if isFrame { onChange?() }
+        state.withLockedValue { $0.image = image }
+        onChange?()
     }
 
     /// Makes the cell show `item` (nothing when `nil`), forgetting the previous answer.
     func prepare(forItem item: Int?) {
-        state.withLockedValue { $0 = State(item: item, image: $0.image, response: nil, framesShown: $0.framesShown) }
+        state.withLockedValue { $0 = State(item: item, image: $0.image, response: nil) }
     }
 
     /// Records the answer of the cell's load.

@@ -216,7 +216,7 @@ public final class GalleryModel: Sendable {
             state.cellLoads[index] = item
             state.statistics.cellLoadsStarted += 1
         }
-        let completed: CompletionHandler = { [self] response in
+        let completed: GalleryCell.CompletionHandler = { [self] response in
             cell.record(response)
             state.withLockedValue { state in
                 state.cellLoads[index] = nil
