@@ -37,6 +37,10 @@ final class DownloadOperation: Sendable {
         var transferStart: NIODeadline?
         /// The timer that fails the callers whose deadline passes first, and when it fires.
         var deadlineTimer: (timer: Scheduled<Void>, deadline: NIODeadline)?
+        /// Which attempt the transfer is at: 1 for the first.
+        var attempt = 1
+        /// The timer that starts the next attempt, while the transfer waits for it.
+        var retryTimer: Scheduled<Void>?
     }
 
     let key: DownloadKey
@@ -72,19 +76,27 @@ final class DownloadOperation: Sendable {
     /// Ends one caller's share: its completion reports `error`, or
     /// `ImageError.Code.cancelled` when `nil`. The transfer stops when no caller is left.
     func cancel(handlerID: Int, error: ImageError? = nil) {
-        let (handler, abandonedPhase, request) = state.withLockedValue { state -> (DownloadHandler?, Phase?, HTTPClient.Task<HTTPExchange.Outcome>?) in
-            guard let handler = state.handlers.removeValue(forKey: handlerID) else { return (nil, nil, nil) }
-            guard state.handlers.isEmpty, state.phase == .running || state.phase == .queued else { return (handler, nil, nil) }
+        typealias Abandoned = (handler: DownloadHandler?, phase: Phase?, request: HTTPClient.Task<HTTPExchange.Outcome>?, retry: Scheduled<Void>?)
+        let abandoned = state.withLockedValue { state -> Abandoned in
+            guard let handler = state.handlers.removeValue(forKey: handlerID) else { return (nil, nil, nil, nil) }
+            guard state.handlers.isEmpty, state.phase == .running || state.phase == .queued else { return (handler, nil, nil, nil) }
             let phase = state.phase
             state.phase = .finished
-            return (handler, phase, state.request)
+            defer { state.retryTimer = nil }
+            return (handler, phase, state.request, state.retryTimer)
         }
-        if abandonedPhase == .queued {
+        if abandoned.phase == .queued {
             downloader.removeQueuedOperation(self)
         }
         // Outside the lock: a request failed on its own event loop completes in place.
-        request?.cancel()
-        handler?.complete(with: .failure(error ?? ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled")))
+        abandoned.request?.cancel()
+        let cancelled = error ?? ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled")
+        if let retry = abandoned.retry {
+            // Waiting for its next attempt, the transfer has no request to end it: end it here.
+            retry.cancel()
+            transferDidEnd(with: .failure(cancelled))
+        }
+        abandoned.handler?.complete(with: .failure(cancelled))
     }
 
     /// Cancels every caller.
@@ -128,7 +140,7 @@ final class DownloadOperation: Sendable {
     /// one before; its callers then get `ImageError.Code.timedOut`.
     func stopIfSilent(now: NIODeadline, timeout: TimeAmount) {
         let request = state.withLockedValue { state -> HTTPClient.Task<HTTPExchange.Outcome>? in
-            guard state.phase == .running, now - state.lastActivity >= timeout else { return nil }
+            guard state.phase == .running, state.retryTimer == nil, now - state.lastActivity >= timeout else { return nil }
             guard state.wasFoundSilent else {
                 state.wasFoundSilent = true
                 return nil

@@ -33,6 +33,8 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     private let url: URL
     private var head: Head?
     private var body: ByteBuffer?
+    /// The `Retry-After` header of a response refused for its status.
+    private var retryAfter: String?
 
     init(operation: DownloadOperation, url: URL) {
         self.operation = operation
@@ -110,9 +112,8 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
             operation.transferDidEnd(with: .failure(error))
             return
         }
-        let task = operation.downloader.client.execute(
-            request: request, delegate: HTTPExchange(operation: operation, url: url), eventLoop: .indifferent
-        )
+        let exchange = HTTPExchange(operation: operation, url: url)
+        let task = operation.downloader.client.execute(request: request, delegate: exchange, eventLoop: .indifferent)
         let isAbandoned = operation.state.withLockedValue { state in
             guard state.phase == .running else { return true }
             state.request = task
@@ -135,7 +136,10 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
             case .success(.response(let response, let data)):
                 operation.transferDidEnd(with: .success((response, data)))
             case .failure(let error):
-                operation.transferDidEnd(with: .failure(ImageError(transportError: error, url: url)))
+                // On the request's event loop, where the exchange's state is kept.
+                let error = ImageError(transportError: error, url: url)
+                guard !operation.scheduleRetry(after: error, retryAfter: exchange.retryAfter) else { return }
+                operation.transferDidEnd(with: .failure(error))
             }
         }
     }
@@ -218,6 +222,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         downloader.emit(.responseReceived(operation.url, response))
         guard response.statusCode != 304 else { return response }
         guard config.acceptableStatusCodes.contains(response.statusCode) else {
+            retryAfter = response.headers.first(name: "Retry-After")
             throw ImageError(.badServerResponse, "the server answered \(response.statusCode) for \(url.absoluteString)", statusCode: response.statusCode)
         }
         if let acceptable = config.acceptableContentTypes, !acceptable.contains(response.mimeType ?? "") {

@@ -24,6 +24,9 @@ public struct ImageDownloaderConfig: Sendable {
     /// `ImageError.Code.deadlineExceeded`; 0 or less means no deadline. A request may
     /// set its own (``ImageLoadRequest/downloadDeadline``).
     public var downloadDeadline: TimeInterval = 60
+    /// Whether and when a download that failed for a passing reason is tried again; a
+    /// request may set its own (``ImageLoadRequest/retryPolicy``). Never, by default.
+    public var retryPolicy = DownloadRetryPolicy.never
     /// Which queued download starts next among those of one priority.
     public var executionOrder = DownloadExecutionOrder.fifo
     /// Headers sent with every request. The default `Accept` names the formats the

@@ -57,7 +57,7 @@ extension DiskCacheEntryMetadata {
     }
 
     /// A formatter for HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    private static func httpDateFormatter() -> DateFormatter {
+    static func httpDateFormatter() -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

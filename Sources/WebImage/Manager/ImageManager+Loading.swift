@@ -109,7 +109,8 @@ extension ImageManager {
             headers: request.headers,
             progress: { received, expected in emit(.progress(received: received, expected: expected)) },
             partialImage: partialImage,
-            downloadDeadline: request.downloadDeadline
+            downloadDeadline: request.downloadDeadline,
+            retryPolicy: request.retryPolicy
         )
 
         let result: ImageLoadResult

@@ -39,6 +39,9 @@ public struct ImageRequest: Sendable {
     /// `ImageError.Code.deadlineExceeded`; the downloader's
     /// ``ImageDownloaderConfig/downloadDeadline`` when `nil`.
     public var downloadDeadline: TimeInterval?
+    /// Whether and when the download is tried again after a passing failure; the
+    /// downloader's ``ImageDownloaderConfig/retryPolicy`` when `nil`.
+    public var retryPolicy: DownloadRetryPolicy?
 
     /// Creates a request.
     public init(
