@@ -41,6 +41,8 @@ final class DownloadOperation: Sendable {
         var attempt = 1
         /// The timer that starts the next attempt, while the transfer waits for it.
         var retryTimer: Scheduled<Void>?
+        /// The bytes the next attempt resumes, while the transfer waits for it.
+        var resumable: ResumableBody?
     }
 
     let key: DownloadKey
@@ -76,14 +78,20 @@ final class DownloadOperation: Sendable {
     /// Ends one caller's share: its completion reports `error`, or
     /// `ImageError.Code.cancelled` when `nil`. The transfer stops when no caller is left.
     func cancel(handlerID: Int, error: ImageError? = nil) {
-        typealias Abandoned = (handler: DownloadHandler?, phase: Phase?, request: HTTPClient.Task<HTTPExchange.Outcome>?, retry: Scheduled<Void>?)
+        typealias Abandoned = (handler: DownloadHandler?, phase: Phase?, request: HTTPClient.Task<HTTPExchange.Outcome>?, retry: Scheduled<Void>?, keptBytes: Int)
         let abandoned = state.withLockedValue { state -> Abandoned in
-            guard let handler = state.handlers.removeValue(forKey: handlerID) else { return (nil, nil, nil, nil) }
-            guard state.handlers.isEmpty, state.phase == .running || state.phase == .queued else { return (handler, nil, nil, nil) }
+            guard let handler = state.handlers.removeValue(forKey: handlerID) else { return (nil, nil, nil, nil, 0) }
+            guard state.handlers.isEmpty, state.phase == .running || state.phase == .queued else { return (handler, nil, nil, nil, 0) }
             let phase = state.phase
             state.phase = .finished
-            defer { state.retryTimer = nil }
-            return (handler, phase, state.request, state.retryTimer)
+            defer {
+                state.retryTimer = nil
+                state.resumable = nil
+            }
+            return (handler, phase, state.request, state.retryTimer, state.resumable?.count ?? 0)
+        }
+        if abandoned.keptBytes > 0 {
+            downloader.releaseResumableBytes(abandoned.keptBytes)
         }
         if abandoned.phase == .queued {
             downloader.removeQueuedOperation(self)

@@ -8,11 +8,15 @@ public struct DownloadRetry: Sendable {
     public var delay: TimeInterval
     /// Why the attempt before failed.
     public var error: ImageError
+    /// How many bytes of the body the attempt keeps and asks the rest of with `Range` and
+    /// `If-Range`; 0 when it downloads the whole body again.
+    public var resumeOffset: Int
 
     /// Creates a retry report.
-    public init(attempt: Int, delay: TimeInterval, error: ImageError) {
+    public init(attempt: Int, delay: TimeInterval, error: ImageError, resumeOffset: Int = 0) {
         self.attempt = attempt
         self.delay = delay
         self.error = error
+        self.resumeOffset = resumeOffset
     }
 }

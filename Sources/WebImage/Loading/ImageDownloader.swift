@@ -56,6 +56,9 @@ public final class ImageDownloader: Sendable {
     private let state: NIOLockedValueBox<State>
     /// The consumers of ``events()``, by subscription number, apart from the state so
     /// that emitting events never waits for the queue's lock.
+    /// How many bytes of partial bodies are kept for resuming (under
+    /// ``ImageDownloaderConfig/maximumResumableBytes``).
+    private let resumableBytes = NIOLockedValueBox(0)
     private let observers = NIOLockedValueBox<(streams: [Int: AsyncStream<DownloadEvent>.Continuation], nextID: Int)>(([:], 0))
 
     /// Creates a downloader with its own HTTP client.
@@ -295,6 +298,25 @@ public final class ImageDownloader: Sendable {
                 operation.stopIfSilent(now: now, timeout: idleTimeout)
             }
         }
+    }
+
+    /// Takes `count` bytes of the resume budget; `false` when they do not fit.
+    func reserveResumableBytes(_ count: Int) -> Bool {
+        resumableBytes.withLockedValue { kept in
+            guard kept + count <= config.maximumResumableBytes else { return false }
+            kept += count
+            return true
+        }
+    }
+
+    /// Gives back `count` bytes of the resume budget.
+    func releaseResumableBytes(_ count: Int) {
+        resumableBytes.withLockedValue { $0 -= count }
+    }
+
+    /// How many bytes of partial bodies are kept for resuming now.
+    var keptResumableBytes: Int {
+        resumableBytes.withLockedValue { $0 }
     }
 
     /// Forgets an operation every caller left before it started.

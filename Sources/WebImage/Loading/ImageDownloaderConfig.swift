@@ -27,6 +27,11 @@ public struct ImageDownloaderConfig: Sendable {
     /// Whether and when a download that failed for a passing reason is tried again; a
     /// request may set its own (``ImageLoadRequest/retryPolicy``). Never, by default.
     public var retryPolicy = DownloadRetryPolicy.never
+    /// How many bytes of partly received bodies the downloader keeps at most, across all
+    /// transfers, so that a retry asks for the rest only (`Range` with `If-Range`) when the
+    /// response allowed it; a part that does not fit is dropped and the retry downloads the
+    /// whole body. 0 never resumes.
+    public var maximumResumableBytes = 32 << 20
     /// Which queued download starts next among those of one priority.
     public var executionOrder = DownloadExecutionOrder.fifo
     /// Headers sent with every request. The default `Accept` names the formats the
