@@ -218,6 +218,7 @@ public final class ImageManager: Sendable {
             request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly]),
             !failedURLs.contains(url) || request.options.contains(.retryFailed),
             let hit = cache.memoryResult(forKey: cacheKey(for: request), decodeOptions: request.decodeOptions),
+            cache.config.cachePolicy != .http || hit.metadata?.matchesVariedHeaders(of: request.headers) ?? true,
             (httpFreshness(of: hit, url: url, options: request.options) ?? .fresh) == .fresh
         else { return nil }
         return ImageResponse(image: hit.image, data: hit.data, cacheType: .memory, url: url)
