@@ -14,6 +14,9 @@ struct DownloadQueue {
     /// The number of waiting downloads.
     var count: Int { lines.reduce(0) { $0 + $1.count } }
 
+    /// Whether no download waits.
+    var isEmpty: Bool { lines.allSatisfy(\.isEmpty) }
+
     /// Adds `operation` behind the others of its priority.
     mutating func append(_ operation: DownloadOperation) {
         lines[operation.priority.rawValue].append(operation)

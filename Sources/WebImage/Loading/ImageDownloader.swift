@@ -29,6 +29,10 @@ public final class ImageDownloader: Sendable {
         var headers: HTTPHeaders
         /// The task that stops silent transfers; it runs while any transfer does.
         var idleWatch: Task<Void, Never>?
+        /// The starts left under ``ImageDownloaderConfig/rateLimit``.
+        var rateBucket: TokenBucket?
+        /// The timer that starts queued downloads when the next token comes.
+        var rateTimer: Scheduled<Void>?
 
         /// Whether a queued download may start: a transfer slot is free, and the
         /// operations still decoding hold no more than as many bodies again.
@@ -78,7 +82,8 @@ public final class ImageDownloader: Sendable {
             State(
                 queue: DownloadQueue(order: config.executionOrder),
                 maxConcurrentDownloads: max(1, config.maxConcurrentDownloads),
-                headers: HTTPHeaders(config.httpHeaders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+                headers: HTTPHeaders(config.httpHeaders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
+                rateBucket: config.rateLimit.map { TokenBucket($0, now: .now()) }
             ))
     }
 
@@ -218,7 +223,9 @@ public final class ImageDownloader: Sendable {
         for stream in streams {
             stream.finish()
         }
-        state.withLockedValue { $0.idleWatch }?.cancel()
+        let (idleWatch, rateTimer) = state.withLockedValue { ($0.idleWatch, $0.rateTimer) }
+        idleWatch?.cancel()
+        rateTimer?.cancel()
         try await client.shutdown()
     }
 
@@ -266,7 +273,18 @@ public final class ImageDownloader: Sendable {
 
     private func nextOperationToStart() -> DownloadOperation? {
         state.withLockedValue { state in
-            guard state.hasFreeSlot, let next = state.queue.popNext() else { return nil }
+            guard state.hasFreeSlot, !state.queue.isEmpty else { return nil }
+            if state.rateBucket != nil, let wait = state.rateBucket!.take(at: .now()) {
+                // Out of tokens: try again when the next one comes.
+                if state.rateTimer == nil {
+                    state.rateTimer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: wait) {
+                        self.state.withLockedValue { $0.rateTimer = nil }
+                        self.startQueuedOperations()
+                    }
+                }
+                return nil
+            }
+            guard let next = state.queue.popNext() else { return nil }
             state.running += 1
             if state.idleWatch == nil {
                 state.idleWatch = Task { await self.watchForSilentTransfers() }

@@ -32,6 +32,9 @@ public struct ImageDownloaderConfig: Sendable {
     /// response allowed it; a part that does not fit is dropped and the retry downloads the
     /// whole body. 0 never resumes.
     public var maximumResumableBytes = 32 << 20
+    /// How fast transfers may start (a token bucket); `nil`, the default, starts them as
+    /// fast as slots free up.
+    public var rateLimit: DownloadRateLimit?
     /// Which queued download starts next among those of one priority.
     public var executionOrder = DownloadExecutionOrder.fifo
     /// Headers sent with every request. The default `Accept` names the formats the
