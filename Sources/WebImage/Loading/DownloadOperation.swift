@@ -20,6 +20,9 @@ final class DownloadOperation: Sendable {
 
     struct State {
         var phase = Phase.queued
+        /// The line of the queue the operation waits in: the highest priority among its
+        /// callers (changed under the downloader's lock only).
+        var priority: DownloadPriority
         var handlers: [Int: DownloadHandler] = [:]
         var nextHandlerID = 0
         /// The HTTP request under way (the latest, after redirects).
@@ -46,18 +49,17 @@ final class DownloadOperation: Sendable {
     }
 
     let key: DownloadKey
-    let priority: DownloadPriority
     let options: ImageDownloaderOptions
     let downloader: ImageDownloader
-    let state = NIOLockedValueBox(State())
+    let state: NIOLockedValueBox<State>
 
     var url: URL { key.url }
 
     init(key: DownloadKey, options: ImageDownloaderOptions, downloader: ImageDownloader) {
         self.key = key
         self.options = options
-        self.priority = options.priority
         self.downloader = downloader
+        state = NIOLockedValueBox(State(priority: options.priority))
     }
 
     /// Attaches a caller; `nil` when the operation has already served its callers.
@@ -79,9 +81,14 @@ final class DownloadOperation: Sendable {
     /// `ImageError.Code.cancelled` when `nil`. The transfer stops when no caller is left.
     func cancel(handlerID: Int, error: ImageError? = nil) {
         typealias Abandoned = (handler: DownloadHandler?, phase: Phase?, request: HTTPClient.Task<HTTPExchange.Outcome>?, retry: Scheduled<Void>?, keptBytes: Int)
+        var requeues = false
         let abandoned = state.withLockedValue { state -> Abandoned in
             guard let handler = state.handlers.removeValue(forKey: handlerID) else { return (nil, nil, nil, nil, 0) }
-            guard state.handlers.isEmpty, state.phase == .running || state.phase == .queued else { return (handler, nil, nil, nil, 0) }
+            guard state.handlers.isEmpty, state.phase == .running || state.phase == .queued else {
+                // The callers left may want a lower priority than the one that left.
+                requeues = state.phase == .queued && handler.priority == state.priority
+                return (handler, nil, nil, nil, 0)
+            }
             let phase = state.phase
             state.phase = .finished
             defer {
@@ -95,6 +102,8 @@ final class DownloadOperation: Sendable {
         }
         if abandoned.phase == .queued {
             downloader.removeQueuedOperation(self)
+        } else if requeues {
+            downloader.requeue(self)
         }
         // Outside the lock: a request failed on its own event loop completes in place.
         abandoned.request?.cancel()
@@ -105,6 +114,25 @@ final class DownloadOperation: Sendable {
             transferDidEnd(with: .failure(cancelled))
         }
         abandoned.handler?.complete(with: .failure(cancelled))
+    }
+
+    /// Changes the priority of the caller `handlerID`; a queued operation moves to the line
+    /// of its callers' highest priority.
+    func setPriority(_ priority: DownloadPriority, handlerID: Int) {
+        let changed = state.withLockedValue { state -> Bool in
+            guard state.phase == .queued, state.handlers[handlerID] != nil else { return false }
+            state.handlers[handlerID]!.priority = priority
+            return true
+        }
+        if changed {
+            downloader.requeue(self)
+        }
+    }
+
+    /// The highest priority among the callers, or the current one when none is left.
+    /// Called with the state locked.
+    static func callersPriority(_ state: State) -> DownloadPriority {
+        state.handlers.values.lazy.map(\.priority).max() ?? state.priority
     }
 
     /// Cancels every caller.

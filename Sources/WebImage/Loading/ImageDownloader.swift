@@ -136,7 +136,9 @@ public final class ImageDownloader: Sendable {
         completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void
     ) -> DownloadToken {
         let queue = DispatchQueue(label: "WebImage.ImageDownloader.callbacks", target: callbackQueue ?? config.callbackQueue)
-        return enqueue(DownloadHandler(request: request, queue: queue, completion: completion))
+        let token = enqueue(DownloadHandler(request: request, queue: queue, completion: completion))
+        request.priorityControl?.attach(token)
+        return token
     }
 
     /// Downloads and decodes the image `request` asks for. Cancelling the calling task
@@ -150,6 +152,7 @@ public final class ImageDownloader: Sendable {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageLoadResult, ImageError>, Never>) in
                 let token = enqueue(DownloadHandler(request: request, queue: nil) { continuation.resume(returning: $0) })
+                request.priorityControl?.attach(token)
                 let cancelNow = tokenBox.withLockedValue { box in
                     box.token = token
                     return box.isCancelled
@@ -251,12 +254,15 @@ public final class ImageDownloader: Sendable {
         let key = DownloadKey(handler.request)
         let (operation, handlerID) = state.withLockedValue { state -> (DownloadOperation, Int) in
             if let running = state.operations[key], let id = running.addHandler(handler) {
+                if handler.priority > .low {
+                    Self.requeue(running, in: &state)
+                }
                 return (running, id)
             }
             let operation = DownloadOperation(key: key, options: handler.request.options, downloader: self)
             let id = operation.addHandler(handler) ?? 0
             state.operations[key] = operation
-            state.queue.append(operation)
+            state.queue.append(operation, priority: handler.priority)
             return (operation, id)
         }
         startQueuedOperations()
@@ -335,6 +341,21 @@ public final class ImageDownloader: Sendable {
     /// How many bytes of partial bodies are kept for resuming now.
     var keptResumableBytes: Int {
         resumableBytes.withLockedValue { $0 }
+    }
+
+    /// Moves `operation`, when it is queued, to the line of its callers' highest priority.
+    func requeue(_ operation: DownloadOperation) {
+        state.withLockedValue { Self.requeue(operation, in: &$0) }
+    }
+
+    private static func requeue(_ operation: DownloadOperation, in state: inout State) {
+        let (old, new) = operation.state.withLockedValue { operation -> (DownloadPriority, DownloadPriority) in
+            let old = operation.priority
+            guard operation.phase == .queued else { return (old, old) }
+            operation.priority = DownloadOperation.callersPriority(operation)
+            return (old, operation.priority)
+        }
+        state.queue.move(operation, from: old, to: new)
     }
 
     /// Forgets an operation every caller left before it started.

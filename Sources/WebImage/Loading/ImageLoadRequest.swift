@@ -37,6 +37,9 @@ public struct ImageLoadRequest: Sendable {
     /// downloader's ``ImageDownloaderConfig/retryPolicy`` when `nil`. Callers sharing a
     /// transfer get the policy with the most attempts among those still waiting.
     public var retryPolicy: DownloadRetryPolicy?
+    /// Changes this caller's priority while its download is queued; the downloader attaches
+    /// the caller's ``DownloadToken`` to it. The manager's ``ImageLoadOperation`` sets it.
+    public var priorityControl: DownloadPriorityControl?
 
     /// Creates a request.
     public init(

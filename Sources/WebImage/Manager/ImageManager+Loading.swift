@@ -121,7 +121,7 @@ extension ImageManager {
         if progressive {
             partialImage = { @Sendable image in emit(.partialImage(image)) }
         }
-        let loadRequest = ImageLoadRequest(
+        var loadRequest = ImageLoadRequest(
             url: url,
             options: ImageManager.downloaderOptions(for: options, hasCachedImage: hasCachedImage),
             decodeOptions: decodeOptions(for: request, key: key),
@@ -132,6 +132,7 @@ extension ImageManager {
             downloadDeadline: request.downloadDeadline,
             retryPolicy: request.retryPolicy
         )
+        loadRequest.priorityControl = request.priorityControl
 
         let result: ImageLoadResult
         do {

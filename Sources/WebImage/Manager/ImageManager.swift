@@ -175,7 +175,9 @@ public final class ImageManager: Sendable {
         }
         let queue = DispatchQueue(label: "SwiftWebImage.ImageManager.callbacks", target: request.callbackQueue ?? callbackQueue)
         running.withLockedValue { $0[ObjectIdentifier(operation)] = operation }
-        operation.start { [self] in
+        var request = request
+        request.priorityControl = operation.priorityControl
+        operation.start { [self, request] in
             let final = await run(request) { event in
                 queue.async {
                     guard !operation.isCancelled else { return }

@@ -42,6 +42,8 @@ public struct ImageRequest: Sendable {
     /// Whether and when the download is tried again after a passing failure; the
     /// downloader's ``ImageDownloaderConfig/retryPolicy`` when `nil`.
     public var retryPolicy: DownloadRetryPolicy?
+    /// The handle of the load's ``ImageLoadOperation`` for changing its download's priority.
+    var priorityControl: DownloadPriorityControl?
 
     /// Creates a request.
     public init(
