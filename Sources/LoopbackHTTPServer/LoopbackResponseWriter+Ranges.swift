@@ -9,6 +9,11 @@ extension LoopbackResponseWriter {
     /// `allowsRanges` every request gets the whole body.
     ///
     /// - Parameters:
+    ///   - request: The request to answer; its `Range` and `If-Range` are read.
+    ///   - body: The whole body of the resource.
+    ///   - eTag: The resource's `ETag`, sent and compared with `If-Range`.
+    ///   - allowsRanges: Whether the response allows ranges and answers them.
+    ///   - headers: More response headers (such as `Content-Type`).
     ///   - droppingAfter: When given, the connection is closed after that many bytes of
     ///     this response's body instead of the response ending.
     /// - Returns: How many body bytes were written.
