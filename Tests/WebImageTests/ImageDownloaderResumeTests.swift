@@ -99,6 +99,26 @@ struct ImageDownloaderResumeTests {
         }
     }
 
+    @Test func aRefusedRangeIsDownloadedWhole() async throws {
+        try await withDownloader(configure: { $0.retryPolicy = Self.quickRetries }) { server, downloader, _ in
+            let body = RawRGBATestCoder.encode(width: 20, height: 10)
+            server.route("/refused.raw") { request, response in
+                if request.header("Range") != nil {
+                    await response.respond(status: 416, headers: [("Content-Range", "bytes */\(body.count)")])
+                    return
+                }
+                let first = server.requestCount(for: "/refused.raw") == 1
+                await response.respond(
+                    to: request, with: body, eTag: "\"v1\"", allowsRanges: true, headers: [("Content-Type", "image/x-raw")],
+                    droppingAfter: first ? body.count / 2 : nil)
+            }
+            let result = try await downloader.image(from: server.url(for: "/refused.raw"))
+            #expect(result.data == Data(body))
+            #expect(server.requests.map { $0.header("Range") != nil } == [false, true, false])
+            #expect(downloader.keptResumableBytes == 0)
+        }
+    }
+
     @Test func withoutRangeSupportOrBudgetTheRetryDownloadsTheWholeBody() async throws {
         for (allowsRanges, budget) in [(false, 32 << 20), (true, 10)] {
             try await withDownloader(configure: {

@@ -55,6 +55,10 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         do throws(ImageError) {
             if let target = try redirectTarget(of: head) {
                 self.head = .redirect(target)
+            } else if resumed != nil, head.status.code == 416 {
+                // The server refuses the range: a retry asks for the whole body.
+                resumed = nil
+                throw ImageError(.connectionLost, "the server refused to resume \(url.absoluteString)", statusCode: 416)
             } else {
                 let response = try accept(head)
                 if let resumed {
