@@ -9,7 +9,9 @@ import NIOCore
 /// once, streamed on the event loop by an ``HTTPExchange``; the image is decoded once per
 /// distinct set of decode options among the callers, on the ``DecodingWorkers``. A caller
 /// attached while the operation decodes is still served. The transfer stops when its last
-/// caller cancels.
+/// caller cancels. A transient failure may start another attempt after a wait
+/// (`DownloadOperation+Retry.swift`), resuming the body received so far when the response
+/// allowed ranges; the operation keeps its slot, its callers and its deadline meanwhile.
 final class DownloadOperation: Sendable {
     enum Phase {
         case queued
