@@ -345,6 +345,7 @@ struct ImageDownloaderTests {
                 switch event {
                 case .started: names.append("started")
                 case .responseReceived(_, let response): names.append("response \(response.statusCode)")
+                case .retrying: names.append("retrying")
                 case .stopped: names.append("stopped")
                 case .finished: names.append("finished")
                 }

@@ -25,6 +25,10 @@ public struct DiskCacheEntryMetadata: Sendable, Hashable, Codable {
     /// Seconds past ``expirationDate`` during which a stale entry may answer when
     /// revalidation fails with a 5xx or a network error (`stale-if-error`).
     public var staleIfError: TimeInterval?
+    /// The request headers the response varies on (`Vary`), lowercased, with the value the
+    /// request that fetched it sent ("" for none): a request that sends other values does
+    /// not get this entry. `["*": ""]` for `Vary: *`, which no request matches.
+    public var variedRequestHeaders: [String: String]?
 
     /// Creates metadata.
     public init(

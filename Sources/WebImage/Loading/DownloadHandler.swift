@@ -6,6 +6,15 @@ struct DownloadHandler: Sendable {
     /// A serial queue for this caller's callbacks, or `nil` to call them in place.
     let queue: DispatchQueue?
     let completion: @Sendable (Result<ImageLoadResult, ImageError>) -> Void
+    /// This caller's priority: its request's at first, then what its token set.
+    var priority: DownloadPriority
+
+    init(request: ImageLoadRequest, queue: DispatchQueue?, completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) {
+        self.request = request
+        self.queue = queue
+        self.completion = completion
+        priority = request.options.priority
+    }
 
     var wantsPartialImages: Bool {
         request.partialImage != nil && request.options.contains(.progressiveDownload)

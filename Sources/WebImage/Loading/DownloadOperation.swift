@@ -9,7 +9,9 @@ import NIOCore
 /// once, streamed on the event loop by an ``HTTPExchange``; the image is decoded once per
 /// distinct set of decode options among the callers, on the ``DecodingWorkers``. A caller
 /// attached while the operation decodes is still served. The transfer stops when its last
-/// caller cancels.
+/// caller cancels. A transient failure may start another attempt after a wait
+/// (`DownloadOperation+Retry.swift`), resuming the body received so far when the response
+/// allowed ranges; the operation keeps its slot, its callers and its deadline meanwhile.
 final class DownloadOperation: Sendable {
     enum Phase {
         case queued
@@ -20,6 +22,9 @@ final class DownloadOperation: Sendable {
 
     struct State {
         var phase = Phase.queued
+        /// The line of the queue the operation waits in: the highest priority among its
+        /// callers (changed under the downloader's lock only).
+        var priority: DownloadPriority
         var handlers: [Int: DownloadHandler] = [:]
         var nextHandlerID = 0
         /// The HTTP request under way (the latest, after redirects).
@@ -37,21 +42,26 @@ final class DownloadOperation: Sendable {
         var transferStart: NIODeadline?
         /// The timer that fails the callers whose deadline passes first, and when it fires.
         var deadlineTimer: (timer: Scheduled<Void>, deadline: NIODeadline)?
+        /// Which attempt the transfer is at: 1 for the first.
+        var attempt = 1
+        /// The timer that starts the next attempt, while the transfer waits for it.
+        var retryTimer: Scheduled<Void>?
+        /// The bytes the next attempt resumes, while the transfer waits for it.
+        var resumable: ResumableBody?
     }
 
     let key: DownloadKey
-    let priority: DownloadPriority
     let options: ImageDownloaderOptions
     let downloader: ImageDownloader
-    let state = NIOLockedValueBox(State())
+    let state: NIOLockedValueBox<State>
 
     var url: URL { key.url }
 
     init(key: DownloadKey, options: ImageDownloaderOptions, downloader: ImageDownloader) {
         self.key = key
         self.options = options
-        self.priority = options.priority
         self.downloader = downloader
+        state = NIOLockedValueBox(State(priority: options.priority))
     }
 
     /// Attaches a caller; `nil` when the operation has already served its callers.
@@ -72,19 +82,59 @@ final class DownloadOperation: Sendable {
     /// Ends one caller's share: its completion reports `error`, or
     /// `ImageError.Code.cancelled` when `nil`. The transfer stops when no caller is left.
     func cancel(handlerID: Int, error: ImageError? = nil) {
-        let (handler, abandonedPhase, request) = state.withLockedValue { state -> (DownloadHandler?, Phase?, HTTPClient.Task<HTTPExchange.Outcome>?) in
-            guard let handler = state.handlers.removeValue(forKey: handlerID) else { return (nil, nil, nil) }
-            guard state.handlers.isEmpty, state.phase == .running || state.phase == .queued else { return (handler, nil, nil) }
+        typealias Abandoned = (handler: DownloadHandler?, phase: Phase?, request: HTTPClient.Task<HTTPExchange.Outcome>?, retry: Scheduled<Void>?, keptBytes: Int)
+        var requeues = false
+        let abandoned = state.withLockedValue { state -> Abandoned in
+            guard let handler = state.handlers.removeValue(forKey: handlerID) else { return (nil, nil, nil, nil, 0) }
+            guard state.handlers.isEmpty, state.phase == .running || state.phase == .queued else {
+                // The callers left may want a lower priority than the one that left.
+                requeues = state.phase == .queued && handler.priority == state.priority
+                return (handler, nil, nil, nil, 0)
+            }
             let phase = state.phase
             state.phase = .finished
-            return (handler, phase, state.request)
+            defer {
+                state.retryTimer = nil
+                state.resumable = nil
+            }
+            return (handler, phase, state.request, state.retryTimer, state.resumable?.count ?? 0)
         }
-        if abandonedPhase == .queued {
+        if abandoned.keptBytes > 0 {
+            downloader.releaseResumableBytes(abandoned.keptBytes)
+        }
+        if abandoned.phase == .queued {
             downloader.removeQueuedOperation(self)
+        } else if requeues {
+            downloader.requeue(self)
         }
         // Outside the lock: a request failed on its own event loop completes in place.
-        request?.cancel()
-        handler?.complete(with: .failure(error ?? ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled")))
+        abandoned.request?.cancel()
+        let cancelled = error ?? ImageError(.cancelled, "the download of \(url.absoluteString) was cancelled")
+        if let retry = abandoned.retry {
+            // Waiting for its next attempt, the transfer has no request to end it: end it here.
+            retry.cancel()
+            transferDidEnd(with: .failure(cancelled))
+        }
+        abandoned.handler?.complete(with: .failure(cancelled))
+    }
+
+    /// Changes the priority of the caller `handlerID`; a queued operation moves to the line
+    /// of its callers' highest priority.
+    func setPriority(_ priority: DownloadPriority, handlerID: Int) {
+        let changed = state.withLockedValue { state -> Bool in
+            guard state.phase == .queued, state.handlers[handlerID] != nil else { return false }
+            state.handlers[handlerID]!.priority = priority
+            return true
+        }
+        if changed {
+            downloader.requeue(self)
+        }
+    }
+
+    /// The highest priority among the callers, or the current one when none is left.
+    /// Called with the state locked.
+    static func callersPriority(_ state: State) -> DownloadPriority {
+        state.handlers.values.lazy.map(\.priority).max() ?? state.priority
     }
 
     /// Cancels every caller.
@@ -128,7 +178,7 @@ final class DownloadOperation: Sendable {
     /// one before; its callers then get `ImageError.Code.timedOut`.
     func stopIfSilent(now: NIODeadline, timeout: TimeAmount) {
         let request = state.withLockedValue { state -> HTTPClient.Task<HTTPExchange.Outcome>? in
-            guard state.phase == .running, now - state.lastActivity >= timeout else { return nil }
+            guard state.phase == .running, state.retryTimer == nil, now - state.lastActivity >= timeout else { return nil }
             guard state.wasFoundSilent else {
                 state.wasFoundSilent = true
                 return nil

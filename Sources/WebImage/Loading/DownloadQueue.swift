@@ -14,9 +14,12 @@ struct DownloadQueue {
     /// The number of waiting downloads.
     var count: Int { lines.reduce(0) { $0 + $1.count } }
 
-    /// Adds `operation` behind the others of its priority.
-    mutating func append(_ operation: DownloadOperation) {
-        lines[operation.priority.rawValue].append(operation)
+    /// Whether no download waits.
+    var isEmpty: Bool { lines.allSatisfy(\.isEmpty) }
+
+    /// Adds `operation` behind the others of `priority`.
+    mutating func append(_ operation: DownloadOperation, priority: DownloadPriority) {
+        lines[priority.rawValue].append(operation)
     }
 
     /// Takes the download to start next: the highest priority first, and within one
@@ -30,6 +33,16 @@ struct DownloadQueue {
 
     /// Takes `operation` out of the queue, wherever it waits.
     mutating func remove(_ operation: DownloadOperation) {
-        lines[operation.priority.rawValue].removeAll { $0 === operation }
+        for priority in lines.indices {
+            lines[priority].removeAll { $0 === operation }
+        }
+    }
+
+    /// Moves `operation` from the line of `old` to the back of the line of `new`; does
+    /// nothing when it does not wait in the line of `old` (it has just left the queue).
+    mutating func move(_ operation: DownloadOperation, from old: DownloadPriority, to new: DownloadPriority) {
+        guard old != new, let index = lines[old.rawValue].firstIndex(where: { $0 === operation }) else { return }
+        lines[old.rawValue].remove(at: index)
+        lines[new.rawValue].append(operation)
     }
 }

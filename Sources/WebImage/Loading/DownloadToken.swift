@@ -16,6 +16,14 @@ public final class DownloadToken: Sendable {
         self.handlerID = handlerID
     }
 
+    /// Changes this caller's priority while the download waits in the queue: the download
+    /// starts at the highest priority among its callers, and moves behind the others of
+    /// that priority when it changes. Does nothing once the transfer has started (an HTTP
+    /// transfer under way has no priority to change) or after completion.
+    public func setPriority(_ priority: DownloadPriority) {
+        operation?.setPriority(priority, handlerID: handlerID)
+    }
+
     /// Ends this caller's share of the download. Does nothing after completion.
     public func cancel() {
         operation?.cancel(handlerID: handlerID)

@@ -33,10 +33,18 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     private let url: URL
     private var head: Head?
     private var body: ByteBuffer?
+    /// The `Retry-After` header of a response refused for its status.
+    private var retryAfter: String?
+    /// The bytes an earlier attempt received, until a `206` continues them.
+    private var resumed: ResumableBody?
+    /// How many bytes of the downloader's resume budget this exchange holds.
+    private let reservedBytes: Int
 
-    init(operation: DownloadOperation, url: URL) {
+    init(operation: DownloadOperation, url: URL, resuming resumed: ResumableBody? = nil) {
         self.operation = operation
         self.url = url
+        self.resumed = resumed
+        reservedBytes = resumed?.count ?? 0
     }
 
     func didReceiveHead(task: HTTPClient.Task<Outcome>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
@@ -47,9 +55,18 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         do throws(ImageError) {
             if let target = try redirectTarget(of: head) {
                 self.head = .redirect(target)
+            } else if resumed != nil, head.status.code == 416 {
+                // The server refuses the range: a retry asks for the whole body.
+                resumed = nil
+                throw ImageError(.connectionLost, "the server refused to resume \(url.absoluteString)", statusCode: 416)
             } else {
                 let response = try accept(head)
-                self.head = .response(response, expectedLength: response.expectedContentLength)
+                if let resumed {
+                    self.resumed = nil
+                    try continueBody(resumed, with: response)
+                } else {
+                    self.head = .response(response, expectedLength: response.expectedContentLength)
+                }
             }
             return task.eventLoop.makeSucceededVoidFuture()
         } catch {
@@ -98,21 +115,49 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         }
     }
 
+    /// Takes the answer to a request for the rest of `resumed`: a `206` whose
+    /// `Content-Range` continues the kept bytes appends to them, under the response they
+    /// belong to; any other answer starts over.
+    private func continueBody(_ resumed: ResumableBody, with response: DownloadResponse) throws(ImageError) {
+        guard response.statusCode == 206 else {
+            head = .response(response, expectedLength: response.expectedContentLength)
+            return
+        }
+        guard resumed.isContinued(by: response.headers.first(name: "Content-Range")) else {
+            // Transient, so that a retry asks for the whole body again.
+            throw ImageError(.connectionLost, "the server resumed \(url.absoluteString) at another offset than \(resumed.count)")
+        }
+        let total = resumed.totalLength ?? response.expectedContentLength.map { $0 + Int64(resumed.count) }
+        head = .response(resumed.response, expectedLength: total)
+        body = resumed.bytes
+        operation.reportProgress(received: Int64(resumed.count), expected: total ?? -1, force: true)
+    }
+
+    /// The body received so far, when the response allows asking for the rest of it.
+    private var resumableBody: ResumableBody? {
+        // Bytes from an earlier attempt that no response continued yet stay worth keeping.
+        guard case .response(let response, let expectedLength) = head else { return resumed }
+        return ResumableBody(response: response, body: body, totalLength: expectedLength)
+    }
+
     /// Sends `operation`'s request for `url` (the operation's URL or a redirect's target;
     /// `visited` holds the URLs asked for before) and follows redirects itself: non-HTTP
     /// schemes, loops and long chains are refused, and credentials are not sent to another
-    /// origin. The operation hears the end through ``DownloadOperation/transferDidEnd(with:)``.
-    static func send(for operation: DownloadOperation, to url: URL, visited: Set<String> = []) {
+    /// origin. With `resumed` the request asks for the rest of those bytes only. The
+    /// operation hears the end through ``DownloadOperation/transferDidEnd(with:)``.
+    static func send(for operation: DownloadOperation, to url: URL, visited: Set<String> = [], resuming resumed: ResumableBody? = nil) {
         let request: HTTPClient.Request
         do throws(ImageError) {
-            request = try makeRequest(for: operation, to: url)
+            request = try makeRequest(for: operation, to: url, resuming: resumed)
         } catch {
+            if let resumed {
+                operation.downloader.releaseResumableBytes(resumed.count)
+            }
             operation.transferDidEnd(with: .failure(error))
             return
         }
-        let task = operation.downloader.client.execute(
-            request: request, delegate: HTTPExchange(operation: operation, url: url), eventLoop: .indifferent
-        )
+        let exchange = HTTPExchange(operation: operation, url: url, resuming: resumed)
+        let task = operation.downloader.client.execute(request: request, delegate: exchange, eventLoop: .indifferent)
         let isAbandoned = operation.state.withLockedValue { state in
             guard state.phase == .running else { return true }
             state.request = task
@@ -122,6 +167,14 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
             task.cancel()
         }
         task.futureResult.whenComplete { result in
+            // Bytes to resume follow a redirect, with their share of the budget.
+            var carried: ResumableBody?
+            if case .success(.redirect) = result {
+                swap(&carried, &exchange.resumed)
+            }
+            if exchange.reservedBytes > (carried?.count ?? 0) {
+                operation.downloader.releaseResumableBytes(exchange.reservedBytes - (carried?.count ?? 0))
+            }
             switch result {
             case .success(.redirect(let next)):
                 var visited = visited
@@ -131,19 +184,23 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
                     operation.transferDidEnd(with: .failure(ImageError(.tooManyRedirects, "the redirects from \(operation.url.absoluteString) loop or exceed \(maximum)")))
                     return
                 }
-                send(for: operation, to: next, visited: visited)
+                send(for: operation, to: next, visited: visited, resuming: carried)
             case .success(.response(let response, let data)):
                 operation.transferDidEnd(with: .success((response, data)))
             case .failure(let error):
-                operation.transferDidEnd(with: .failure(ImageError(transportError: error, url: url)))
+                // On the request's event loop, where the exchange's state is kept.
+                let error = ImageError(transportError: error, url: url)
+                let retried = operation.scheduleRetry(after: error, retryAfter: exchange.retryAfter, resumable: exchange.resumableBody)
+                guard !retried else { return }
+                operation.transferDidEnd(with: .failure(error))
             }
         }
     }
 
     /// The request for `url` on behalf of `operation`: the downloader's headers, the
-    /// caller's, validators, cookies, the request modifier and credentials for the
+    /// caller's, validators or the range that resumes a body, cookies, the request modifier and credentials for the
     /// operation's own origin only.
-    private static func makeRequest(for operation: DownloadOperation, to url: URL) throws(ImageError) -> HTTPClient.Request {
+    private static func makeRequest(for operation: DownloadOperation, to url: URL, resuming resumed: ResumableBody?) throws(ImageError) -> HTTPClient.Request {
         let downloader = operation.downloader
         let key = operation.key
         let options = operation.options
@@ -159,6 +216,13 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
             if let lastModified = validators.lastModified {
                 request.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
             }
+        }
+        if let resumed {
+            // The kept bytes came with a 200: a conditional request has been answered.
+            request.headers.remove(name: "If-None-Match")
+            request.headers.remove(name: "If-Modified-Since")
+            request.headers.replaceOrAdd(name: "Range", value: "bytes=\(resumed.count)-")
+            request.headers.replaceOrAdd(name: "If-Range", value: resumed.validator)
         }
         if options.contains(.handleCookies), let cookies = downloader.cookieStore.cookieHeader(for: url) {
             request.headers.replaceOrAdd(name: "Cookie", value: cookies)
@@ -218,6 +282,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         downloader.emit(.responseReceived(operation.url, response))
         guard response.statusCode != 304 else { return response }
         guard config.acceptableStatusCodes.contains(response.statusCode) else {
+            retryAfter = response.headers.first(name: "Retry-After")
             throw ImageError(.badServerResponse, "the server answered \(response.statusCode) for \(url.absoluteString)", statusCode: response.statusCode)
         }
         if let acceptable = config.acceptableContentTypes, !acceptable.contains(response.mimeType ?? "") {

@@ -29,6 +29,10 @@ public final class ImageDownloader: Sendable {
         var headers: HTTPHeaders
         /// The task that stops silent transfers; it runs while any transfer does.
         var idleWatch: Task<Void, Never>?
+        /// The starts left under ``ImageDownloaderConfig/rateLimit``.
+        var rateBucket: TokenBucket?
+        /// The timer that starts queued downloads when the next token comes.
+        var rateTimer: Scheduled<Void>?
 
         /// Whether a queued download may start: a transfer slot is free, and the
         /// operations still decoding hold no more than as many bodies again.
@@ -56,6 +60,9 @@ public final class ImageDownloader: Sendable {
     private let state: NIOLockedValueBox<State>
     /// The consumers of ``events()``, by subscription number, apart from the state so
     /// that emitting events never waits for the queue's lock.
+    /// How many bytes of partial bodies are kept for resuming (under
+    /// ``ImageDownloaderConfig/maximumResumableBytes``).
+    private let resumableBytes = NIOLockedValueBox(0)
     private let observers = NIOLockedValueBox<(streams: [Int: AsyncStream<DownloadEvent>.Continuation], nextID: Int)>(([:], 0))
 
     /// Creates a downloader with its own HTTP client.
@@ -75,7 +82,8 @@ public final class ImageDownloader: Sendable {
             State(
                 queue: DownloadQueue(order: config.executionOrder),
                 maxConcurrentDownloads: max(1, config.maxConcurrentDownloads),
-                headers: HTTPHeaders(config.httpHeaders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+                headers: HTTPHeaders(config.httpHeaders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
+                rateBucket: config.rateLimit.map { TokenBucket($0, now: .now()) }
             ))
     }
 
@@ -128,7 +136,9 @@ public final class ImageDownloader: Sendable {
         completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void
     ) -> DownloadToken {
         let queue = DispatchQueue(label: "WebImage.ImageDownloader.callbacks", target: callbackQueue ?? config.callbackQueue)
-        return enqueue(DownloadHandler(request: request, queue: queue, completion: completion))
+        let token = enqueue(DownloadHandler(request: request, queue: queue, completion: completion))
+        request.priorityControl?.attach(token)
+        return token
     }
 
     /// Downloads and decodes the image `request` asks for. Cancelling the calling task
@@ -142,6 +152,7 @@ public final class ImageDownloader: Sendable {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<ImageLoadResult, ImageError>, Never>) in
                 let token = enqueue(DownloadHandler(request: request, queue: nil) { continuation.resume(returning: $0) })
+                request.priorityControl?.attach(token)
                 let cancelNow = tokenBox.withLockedValue { box in
                     box.token = token
                     return box.isCancelled
@@ -215,7 +226,9 @@ public final class ImageDownloader: Sendable {
         for stream in streams {
             stream.finish()
         }
-        state.withLockedValue { $0.idleWatch }?.cancel()
+        let (idleWatch, rateTimer) = state.withLockedValue { ($0.idleWatch, $0.rateTimer) }
+        idleWatch?.cancel()
+        rateTimer?.cancel()
         try await client.shutdown()
     }
 
@@ -241,12 +254,15 @@ public final class ImageDownloader: Sendable {
         let key = DownloadKey(handler.request)
         let (operation, handlerID) = state.withLockedValue { state -> (DownloadOperation, Int) in
             if let running = state.operations[key], let id = running.addHandler(handler) {
+                if handler.priority > .low {
+                    Self.requeue(running, in: &state)
+                }
                 return (running, id)
             }
             let operation = DownloadOperation(key: key, options: handler.request.options, downloader: self)
             let id = operation.addHandler(handler) ?? 0
             state.operations[key] = operation
-            state.queue.append(operation)
+            state.queue.append(operation, priority: handler.priority)
             return (operation, id)
         }
         startQueuedOperations()
@@ -263,7 +279,18 @@ public final class ImageDownloader: Sendable {
 
     private func nextOperationToStart() -> DownloadOperation? {
         state.withLockedValue { state in
-            guard state.hasFreeSlot, let next = state.queue.popNext() else { return nil }
+            guard state.hasFreeSlot, !state.queue.isEmpty else { return nil }
+            if state.rateBucket != nil, let wait = state.rateBucket!.take(at: .now()) {
+                // Out of tokens: try again when the next one comes.
+                if state.rateTimer == nil {
+                    state.rateTimer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: wait) {
+                        self.state.withLockedValue { $0.rateTimer = nil }
+                        self.startQueuedOperations()
+                    }
+                }
+                return nil
+            }
+            guard let next = state.queue.popNext() else { return nil }
             state.running += 1
             if state.idleWatch == nil {
                 state.idleWatch = Task { await self.watchForSilentTransfers() }
@@ -295,6 +322,40 @@ public final class ImageDownloader: Sendable {
                 operation.stopIfSilent(now: now, timeout: idleTimeout)
             }
         }
+    }
+
+    /// Takes `count` bytes of the resume budget; `false` when they do not fit.
+    func reserveResumableBytes(_ count: Int) -> Bool {
+        resumableBytes.withLockedValue { kept in
+            guard kept + count <= config.maximumResumableBytes else { return false }
+            kept += count
+            return true
+        }
+    }
+
+    /// Gives back `count` bytes of the resume budget.
+    func releaseResumableBytes(_ count: Int) {
+        resumableBytes.withLockedValue { $0 -= count }
+    }
+
+    /// How many bytes of partial bodies are kept for resuming now.
+    var keptResumableBytes: Int {
+        resumableBytes.withLockedValue { $0 }
+    }
+
+    /// Moves `operation`, when it is queued, to the line of its callers' highest priority.
+    func requeue(_ operation: DownloadOperation) {
+        state.withLockedValue { Self.requeue(operation, in: &$0) }
+    }
+
+    private static func requeue(_ operation: DownloadOperation, in state: inout State) {
+        let (old, new) = operation.state.withLockedValue { operation -> (DownloadPriority, DownloadPriority) in
+            let old = operation.priority
+            guard operation.phase == .queued else { return (old, old) }
+            operation.priority = DownloadOperation.callersPriority(operation)
+            return (old, operation.priority)
+        }
+        state.queue.move(operation, from: old, to: new)
     }
 
     /// Forgets an operation every caller left before it started.

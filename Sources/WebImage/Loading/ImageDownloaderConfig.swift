@@ -24,6 +24,17 @@ public struct ImageDownloaderConfig: Sendable {
     /// `ImageError.Code.deadlineExceeded`; 0 or less means no deadline. A request may
     /// set its own (``ImageLoadRequest/downloadDeadline``).
     public var downloadDeadline: TimeInterval = 60
+    /// Whether and when a download that failed for a passing reason is tried again; a
+    /// request may set its own (``ImageLoadRequest/retryPolicy``). Never, by default.
+    public var retryPolicy = DownloadRetryPolicy.never
+    /// How many bytes of partly received bodies the downloader keeps at most, across all
+    /// transfers, so that a retry asks for the rest only (`Range` with `If-Range`) when the
+    /// response allowed it; a part that does not fit is dropped and the retry downloads the
+    /// whole body. 0 never resumes.
+    public var maximumResumableBytes = 32 << 20
+    /// How fast transfers may start (a token bucket); `nil`, the default, starts them as
+    /// fast as slots free up.
+    public var rateLimit: DownloadRateLimit?
     /// Which queued download starts next among those of one priority.
     public var executionOrder = DownloadExecutionOrder.fifo
     /// Headers sent with every request. The default `Accept` names the formats the

@@ -33,6 +33,13 @@ public struct ImageLoadRequest: Sendable {
     /// Callers sharing a transfer keep their own deadlines; the transfer stops when the
     /// last of them gives up.
     public var downloadDeadline: TimeInterval?
+    /// Whether and when the download is tried again after a passing failure; the
+    /// downloader's ``ImageDownloaderConfig/retryPolicy`` when `nil`. Callers sharing a
+    /// transfer get the policy with the most attempts among those still waiting.
+    public var retryPolicy: DownloadRetryPolicy?
+    /// Changes this caller's priority while its download is queued; the downloader attaches
+    /// the caller's ``DownloadToken`` to it. The manager's ``ImageLoadOperation`` sets it.
+    public var priorityControl: DownloadPriorityControl?
 
     /// Creates a request.
     public init(
@@ -44,7 +51,8 @@ public struct ImageLoadRequest: Sendable {
         progress: Progress? = nil,
         partialImage: PartialImage? = nil,
         decodesImage: Bool = true,
-        downloadDeadline: TimeInterval? = nil
+        downloadDeadline: TimeInterval? = nil,
+        retryPolicy: DownloadRetryPolicy? = nil
     ) {
         self.url = url
         self.options = options
@@ -55,5 +63,6 @@ public struct ImageLoadRequest: Sendable {
         self.partialImage = partialImage
         self.decodesImage = decodesImage
         self.downloadDeadline = downloadDeadline
+        self.retryPolicy = retryPolicy
     }
 }

@@ -48,7 +48,30 @@ extension DiskCacheEntryMetadata {
         refreshed.contentType = refreshed.contentType ?? contentType
         refreshed.entityTag = refreshed.entityTag ?? entityTag
         refreshed.lastModified = refreshed.lastModified ?? lastModified
+        refreshed.variedRequestHeaders = variedRequestHeaders
         return refreshed
+    }
+
+    /// The request headers `response` varies on (its `Vary` names, lowercased) with the
+    /// values in `requestHeaders`; `nil` when it does not vary.
+    static func variedRequestHeaders(of response: DownloadResponse, requestHeaders: [String: String]) -> [String: String]? {
+        let names = response.headers["Vary"].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        guard !names.isEmpty else { return nil }
+        if names.contains("*") { return ["*": ""] }
+        return Dictionary(names.map { ($0, value(of: $0, in: requestHeaders)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Whether a request sending `requestHeaders` may use this entry: it sends the same
+    /// values of the headers the entry varies on.
+    func matchesVariedHeaders(of requestHeaders: [String: String]) -> Bool {
+        guard let variedRequestHeaders else { return true }
+        return variedRequestHeaders.allSatisfy { name, value in name != "*" && Self.value(of: name, in: requestHeaders) == value }
+    }
+
+    /// The value of the header `name` (lowercased) in `headers`, "" when absent.
+    private static func value(of name: String, in headers: [String: String]) -> String {
+        headers.first { $0.key.lowercased() == name }?.value ?? ""
     }
 
     /// Whether the response forbids storing it (`Cache-Control: no-store`).
@@ -57,7 +80,7 @@ extension DiskCacheEntryMetadata {
     }
 
     /// A formatter for HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    private static func httpDateFormatter() -> DateFormatter {
+    static func httpDateFormatter() -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

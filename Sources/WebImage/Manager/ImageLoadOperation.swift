@@ -11,6 +11,8 @@ public final class ImageLoadOperation: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    /// The priority of the load's download while it waits in the downloader's queue.
+    let priorityControl = DownloadPriorityControl()
     private let onEnd: @Sendable (ImageLoadOperation) -> Void
 
     init(onEnd: @escaping @Sendable (ImageLoadOperation) -> Void) {
@@ -31,6 +33,13 @@ public final class ImageLoadOperation: Sendable {
     /// Whether the load has ended: its last answer is delivered (or being delivered), or it
     /// was cancelled.
     public var isFinished: Bool { state.withLockedValue { $0.isFinished || $0.isCancelled } }
+
+    /// Changes the priority of the load's download while it waits in the downloader's queue
+    /// (it starts at the highest priority among the loads that share it); later downloads
+    /// of the load get it too. Once the transfer has started, nothing changes.
+    public func setPriority(_ priority: DownloadPriority) {
+        priorityControl.setPriority(priority)
+    }
 
     /// Stops the load; no completion is called after this returns on the callback queue.
     public func cancel() {

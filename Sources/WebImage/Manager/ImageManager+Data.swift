@@ -34,7 +34,8 @@ extension ImageManager {
             options: ImageManager.downloaderOptions(for: options.subtracting(.progressiveDownload), hasCachedImage: false),
             headers: request.headers,
             decodesImage: false,
-            downloadDeadline: request.downloadDeadline
+            downloadDeadline: request.downloadDeadline,
+            retryPolicy: request.retryPolicy
         )
         let result: ImageLoadResult
         do throws(ImageError) {

@@ -14,12 +14,22 @@ extension ImageManager {
         if let refusal = blacklistRefusal(of: url, options: options) {
             return .failed(refusal)
         }
-        let key = cacheKey(for: request)
+        var key = cacheKey(for: request)
 
         var cached: ImageCacheResult?
         if !options.contains(.fromLoaderOnly), request.queryCacheType != .none {
             do {
                 cached = try await cache.image(forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions)
+                if let varied = cached?.metadata?.variedRequestHeaders, cache.config.cachePolicy == .http,
+                    cached?.metadata?.matchesVariedHeaders(of: request.headers) == false
+                {
+                    // Another variant holds the URL's entry: this request's lives beside it.
+                    key = Self.variantKey(key, varyingOn: varied, requestHeaders: request.headers)
+                    cached = try await cache.image(forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions)
+                    if cached?.metadata?.matchesVariedHeaders(of: request.headers) == false {
+                        cached = nil
+                    }
+                }
             } catch {
                 return .cancelled
             }
@@ -53,6 +63,16 @@ extension ImageManager {
         default:
             return outcome
         }
+    }
+
+    /// The key of the variant of the entry at `key` that a request sending
+    /// `requestHeaders` gets, when the entry varies on the headers `varied` names and this
+    /// request sends other values of them.
+    static func variantKey(_ key: String, varyingOn varied: [String: String], requestHeaders: [String: String]) -> String {
+        let values = varied.keys.sorted().map { name in
+            "\(name)=\(requestHeaders.first { $0.key.lowercased() == name }?.value ?? "")"
+        }
+        return "\(key)#vary(\(values.joined(separator: "&")))"
     }
 
     /// How HTTP's rules let `cached` be used now, or `nil` when they do not apply: the
@@ -101,7 +121,7 @@ extension ImageManager {
         if progressive {
             partialImage = { @Sendable image in emit(.partialImage(image)) }
         }
-        let loadRequest = ImageLoadRequest(
+        var loadRequest = ImageLoadRequest(
             url: url,
             options: ImageManager.downloaderOptions(for: options, hasCachedImage: hasCachedImage),
             decodeOptions: decodeOptions(for: request, key: key),
@@ -109,8 +129,10 @@ extension ImageManager {
             headers: request.headers,
             progress: { received, expected in emit(.progress(received: received, expected: expected)) },
             partialImage: partialImage,
-            downloadDeadline: request.downloadDeadline
+            downloadDeadline: request.downloadDeadline,
+            retryPolicy: request.retryPolicy
         )
+        loadRequest.priorityControl = request.priorityControl
 
         let result: ImageLoadResult
         do {
@@ -219,7 +241,11 @@ extension ImageManager {
             forbidsDisk
             ? (request.storeCacheType.includesMemory ? .memory : .none)
             : request.storeCacheType
-        let metadata = result.response.map { DiskCacheEntryMetadata(response: $0) }
+        let metadata = result.response.map { response in
+            var metadata = DiskCacheEntryMetadata(response: response)
+            metadata.variedRequestHeaders = DiskCacheEntryMetadata.variedRequestHeaders(of: response, requestHeaders: request.headers)
+            return metadata
+        }
         if scope != .none {
             try? await cache.store(image, data: isDerived ? nil : result.data, forKey: key, scope: scope, metadata: metadata)
         }

@@ -175,7 +175,9 @@ public final class ImageManager: Sendable {
         }
         let queue = DispatchQueue(label: "SwiftWebImage.ImageManager.callbacks", target: request.callbackQueue ?? callbackQueue)
         running.withLockedValue { $0[ObjectIdentifier(operation)] = operation }
-        operation.start { [self] in
+        var request = request
+        request.priorityControl = operation.priorityControl
+        operation.start { [self, request] in
             let final = await run(request) { event in
                 queue.async {
                     guard !operation.isCancelled else { return }
@@ -218,6 +220,7 @@ public final class ImageManager: Sendable {
             request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly]),
             !failedURLs.contains(url) || request.options.contains(.retryFailed),
             let hit = cache.memoryResult(forKey: cacheKey(for: request), decodeOptions: request.decodeOptions),
+            cache.config.cachePolicy != .http || hit.metadata?.matchesVariedHeaders(of: request.headers) ?? true,
             (httpFreshness(of: hit, url: url, options: request.options) ?? .fresh) == .fresh
         else { return nil }
         return ImageResponse(image: hit.image, data: hit.data, cacheType: .memory, url: url)

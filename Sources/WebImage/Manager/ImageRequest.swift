@@ -39,6 +39,11 @@ public struct ImageRequest: Sendable {
     /// `ImageError.Code.deadlineExceeded`; the downloader's
     /// ``ImageDownloaderConfig/downloadDeadline`` when `nil`.
     public var downloadDeadline: TimeInterval?
+    /// Whether and when the download is tried again after a passing failure; the
+    /// downloader's ``ImageDownloaderConfig/retryPolicy`` when `nil`.
+    public var retryPolicy: DownloadRetryPolicy?
+    /// The handle of the load's ``ImageLoadOperation`` for changing its download's priority.
+    var priorityControl: DownloadPriorityControl?
 
     /// Creates a request.
     public init(
