@@ -70,29 +70,34 @@ public final class ImageCache: Sendable {
     /// before this method returns, on the calling thread, and returns `nil`. Otherwise the
     /// disk is read on the I/O queue, a hit is decoded (with `decodeOptions`, whose scale
     /// defaults to the key's `@2x`/`@3x`), and `completion` runs on `callbackQueue` — with
-    /// `nil` on a miss or when the bytes do not decode.
+    /// `nil` on a miss or when the bytes do not decode. A query scoped to
+    /// ``ImageCacheType/disk`` always decodes the disk's bytes, never answering with the
+    /// memory entry.
     ///
-    /// - Returns: The disk lookup, which can be cancelled; a cancelled query never calls
-    ///   `completion`.
+    /// - Returns: The disk lookup, which can be cancelled. `completion` runs exactly once:
+    ///   a query cancelled before it answered answers at once, on the cancelling thread,
+    ///   with `ImageError.Code.cancelled`.
     @discardableResult
     public func queryImage(
         forKey key: String,
         scope: ImageCacheType = .all,
         decodeOptions: ImageDecodeOptions? = nil,
         callbackQueue: DispatchQueue = .global(qos: .userInitiated),
-        completion: @escaping @Sendable (ImageCacheResult?) -> Void
+        completion: @escaping @Sendable (Result<ImageCacheResult?, ImageError>) -> Void
     ) -> ImageCacheQuery? {
         if scope.includesMemory, let result = memoryResult(forKey: key, decodeOptions: decodeOptions) {
-            completion(result)
+            completion(.success(result))
             return nil
         }
         guard scope.includesDisk else {
-            completion(nil)
+            completion(.success(nil))
             return nil
         }
-        let query = ImageCacheQuery()
-        queryDisk(forKey: key, decodeOptions: decodeOptions, query: query) { result in
-            callbackQueue.async { if query.finish() { completion(result) } }
+        let query = ImageCacheQuery {
+            completion(.failure(ImageError(.cancelled, "the cache query was cancelled")))
+        }
+        queryDisk(forKey: key, scope: scope, decodeOptions: decodeOptions, query: query) { result in
+            callbackQueue.async { if query.finish() { completion(.success(result)) } }
         }
         return query
     }
@@ -100,9 +105,11 @@ public final class ImageCache: Sendable {
     /// Reads the disk entry for `key` on the I/O queue and decodes a hit on the decoding
     /// workers (so a burst of disk hits decodes on every core, not one at a time behind the
     /// reads), then hands the result to `deliver` on the worker; nothing is delivered once
-    /// `query` is cancelled.
+    /// `query` is cancelled. A `scope` that includes memory lets an image another query
+    /// decoded meanwhile answer without decoding again.
     func queryDisk(
         forKey key: String,
+        scope: ImageCacheType,
         decodeOptions: ImageDecodeOptions?,
         query: ImageCacheQuery,
         deliver: @escaping @Sendable (ImageCacheResult?) -> Void
@@ -115,7 +122,7 @@ public final class ImageCache: Sendable {
             }
             DecodingWorkers.submit { [self] in
                 guard !query.isCancelled else { return }
-                deliver(diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions))
+                deliver(diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions, reusingMemory: scope.includesMemory))
             }
         }
     }
@@ -148,14 +155,17 @@ public final class ImageCache: Sendable {
     /// Reads and decodes the disk entry for `key`, promoting it into memory. Blocks.
     func diskResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
         guard let data = diskCache.data(forKey: key) else { return nil }
-        return diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions)
+        return diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions, reusingMemory: true)
     }
 
     /// Decodes `data`, the disk entry for `key`, promoting the image into memory. Blocks.
-    private func diskResult(decoding data: Data, forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
+    /// With `reusingMemory`, an image another query put in memory meanwhile answers instead.
+    private func diskResult(
+        decoding data: Data, forKey key: String, decodeOptions: ImageDecodeOptions?, reusingMemory: Bool
+    ) -> ImageCacheResult? {
         var options = decodeOptions ?? ImageDecodeOptions()
         // Another query may have decoded the same key while this one waited.
-        if Self.isFullSize(options), let entry = memoryCache.value(forKey: key),
+        if reusingMemory, Self.isFullSize(options), let entry = memoryCache.value(forKey: key),
             entry.image.animation == nil || options.decodesFramesOnDemand
         {
             return ImageCacheResult(image: entry.image, data: data, cacheType: .disk, metadata: entry.metadata)

@@ -109,7 +109,8 @@ public final class ImageManager: Sendable {
     /// The loads started with the callback API that are still running.
     public var runningOperations: [ImageLoadOperation] { running.withLockedValue { Array($0.values) } }
 
-    /// Cancels every running load started with the callback API.
+    /// Cancels every running load started with the callback API; each answers once with
+    /// `ImageError.Code.cancelled`.
     public func cancelAll() {
         for operation in runningOperations {
             operation.cancel()
@@ -159,7 +160,13 @@ public final class ImageManager: Sendable {
     ///
     /// A memory hit that needs no revalidation completes at once, on the calling thread,
     /// before this method returns (as SDWebImage does on the main thread), so a view shows a
-    /// cached image without a placeholder flash. A cancelled load never completes.
+    /// cached image without a placeholder flash.
+    ///
+    /// Every load answers exactly once with its result (after the partial images of a
+    /// progressive load, or the cached answer of a refreshing one). A load cancelled first —
+    /// by its operation, by ``cancelAll()`` or by a target starting another load under the
+    /// same key — answers instead, once and last, with `ImageError.Code.cancelled`, as
+    /// SDWebImage 5 does.
     @discardableResult
     public func loadImage(
         with request: ImageRequest,
@@ -170,10 +177,16 @@ public final class ImageManager: Sendable {
             completion(hit)
             return .finished
         }
-        let operation = ImageLoadOperation { [weak self] operation in
-            _ = self?.running.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(operation)) }
-        }
         let queue = DispatchQueue(label: "SwiftWebImage.ImageManager.callbacks", target: request.callbackQueue ?? callbackQueue)
+        let operation = ImageLoadOperation(
+            onEnd: { [weak self] operation in
+                _ = self?.running.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(operation)) }
+            },
+            answerCancellation: { [url = request.url] in
+                // Behind every answer already queued, which now sees the cancellation and drops itself.
+                queue.async { completion(ImageResponse(error: ImageError(.cancelled, "the image load was cancelled"), url: url)) }
+            }
+        )
         running.withLockedValue { $0[ObjectIdentifier(operation)] = operation }
         operation.start { [self] in
             let final = await run(request) { event in
