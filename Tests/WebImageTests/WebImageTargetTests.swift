@@ -245,7 +245,7 @@ import Testing
             server.routeRawImage("/changing.raw", blue: 10, after: gate)
             let url = server.url(for: "/changing.raw")
             let oldBytes = Data(RawRGBATestCoder.encode(width: 4, height: 3, blue: 9))
-            try await manager.cache.store(nil, data: oldBytes, forKey: manager.cacheKey(for: url), scope: .disk)
+            try await manager.cache.store(nil, data: oldBytes, forKey: manager.cacheKey(for: url), scope: .disk, metadata: nil)
             let target = RecordingImageTarget(manager: manager)
             let recorder = ImageResponseRecorder()
 

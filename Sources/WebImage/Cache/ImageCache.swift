@@ -133,10 +133,11 @@ public final class ImageCache: Sendable {
         diskResult(forKey: key, decodeOptions: decodeOptions)?.image
     }
 
-    /// A memory hit for `key`, reduced to its first frame when the options ask for it. An
-    /// image decoded frame by frame (`Image/animation`) answers only options that ask for
-    /// that: others need every frame decoded, so it counts as a miss for them.
-    func memoryResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
+    /// A memory hit for `key`, at once, reduced to its first frame when the options ask for
+    /// it; `nil` on a miss. An image decoded frame by frame (`Image/animation`) answers only
+    /// options that ask for that: others need every frame decoded, so it counts as a miss
+    /// for them.
+    public func memoryResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
         guard let entry = memoryCache.value(forKey: key) else { return nil }
         if entry.image.animation != nil, decodeOptions?.decodesFramesOnDemand != true {
             return nil

@@ -23,7 +23,8 @@ extension ImageManager {
         let options = request.options
         if let refusal = blacklistRefusal(of: url, options: options) { throw refusal }
         let key = originalCacheKey(for: request, url: url)
-        if !options.contains(.refreshCached), await cache.diskImageExists(forKey: key) {
+        let cache = cache(for: request)
+        if !options.contains(.refreshCached), await cache.containsImage(forKey: key, scope: .disk) == .disk {
             return false
         }
         guard shouldDownload?(url) ?? true else {
@@ -40,7 +41,7 @@ extension ImageManager {
         do throws(ImageError) {
             result = try await loader.loadImage(loadRequest)
             if Task.isCancelled { throw ImageError(.cancelled, "the prefetch of \(url.absoluteString) was cancelled") }
-            try cache.coders.checkHeader(of: result.data, options: request.decodeOptions)
+            try ((cache as? ImageCache)?.coders ?? .shared).checkHeader(of: result.data, options: request.decodeOptions)
         } catch {
             // Bytes that would not decode count as a failed load, as they do when decoded.
             if !Task.isCancelled { recordFailure(error, of: url) }

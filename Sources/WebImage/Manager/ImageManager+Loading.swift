@@ -15,6 +15,7 @@ extension ImageManager {
             return .failed(refusal)
         }
         let key = cacheKey(for: request)
+        let cache = cache(for: request)
 
         var cached: ImageCacheResult?
         if !options.contains(.fromLoaderOnly), request.queryCacheType != .none {
@@ -26,7 +27,7 @@ extension ImageManager {
         }
         if Task.isCancelled { return .cancelled }
 
-        let freshness = cached.flatMap { httpFreshness(of: $0, url: url, options: options) }
+        let freshness = cached.flatMap { httpFreshness(of: $0, url: url, options: options, policy: cache.cachePolicy) }
         let wantsDownload = cached == nil || options.contains(.refreshCached) || (freshness.map { $0 != .fresh } ?? false)
         let mayDownload = wantsDownload && !options.contains(.fromCacheOnly) && (shouldDownload?(url) ?? true)
         guard mayDownload else {
@@ -56,11 +57,15 @@ extension ImageManager {
     }
 
     /// How HTTP's rules let `cached` be used now, or `nil` when they do not apply: the
-    /// cache's policy is ``ImageCachePolicy/untilExpired``, the URL is not `http(s)`, or
+    /// cache's `policy` is ``ImageCachePolicy/untilExpired``, the URL is not `http(s)`, or
     /// the load refreshes anyway.
-    func httpFreshness(of cached: ImageCacheResult, url: URL, options: ImageOptions) -> ImageCacheFreshness? {
+    func httpFreshness(
+        of cached: ImageCacheResult, url: URL, options: ImageOptions, policy: ImageCachePolicy
+    )
+        -> ImageCacheFreshness?
+    {
         // Cheapest first: most memory hits of a synchronous load stop at the metadata.
-        guard let metadata = cached.metadata, cache.config.cachePolicy == .http, !options.contains(.refreshCached),
+        guard let metadata = cached.metadata, policy == .http, !options.contains(.refreshCached),
             let scheme = url.scheme,
             scheme.caseInsensitiveCompare("http") == .orderedSame
                 || scheme.caseInsensitiveCompare("https") == .orderedSame
@@ -87,6 +92,7 @@ extension ImageManager {
         cached: ImageCacheResult?,
         emit: @escaping @Sendable (ImageLoadEvent) -> Void
     ) async -> LoadOutcome {
+        let cache = cache(for: request)
         let hasCachedImage = cached != nil
         var cachedMetadata = cached?.metadata
         if hasCachedImage, cachedMetadata == nil {
@@ -211,10 +217,11 @@ extension ImageManager {
     /// re-encoded (its bytes are not the download's); the download's own bytes and HTTP
     /// facts go with an unchanged image, and with the original when asked for.
     private func store(_ image: Image, isDerived: Bool, result: ImageLoadResult, request: ImageRequest, key: String, url: URL) async {
+        let cache = cache(for: request)
         // no-store (under HTTP's rules): the image serves this load from memory, never disk.
         let forbidsDisk =
             request.options.contains(.cacheMemoryOnly)
-            || (cache.config.cachePolicy == .http && result.response.map(DiskCacheEntryMetadata.forbidsStoring) == true)
+            || (cache.cachePolicy == .http && result.response.map(DiskCacheEntryMetadata.forbidsStoring) == true)
         let scope: ImageCacheType =
             forbidsDisk
             ? (request.storeCacheType.includesMemory ? .memory : .none)
@@ -232,6 +239,7 @@ extension ImageManager {
         }
         guard originalScope != .none else { return }
         let originalKey = originalCacheKey(for: request, url: url)
-        try? await cache.store(original, data: result.data, forKey: originalKey, scope: originalScope, metadata: metadata)
+        let originalCache = request.originalCache ?? cache
+        try? await originalCache.store(original, data: result.data, forKey: originalKey, scope: originalScope, metadata: metadata)
     }
 }

@@ -25,19 +25,29 @@ public final class ImageManager: Sendable {
     /// The manager of the shared cache and the shared loaders.
     public static let shared = ImageManager()
 
-    /// Where images are cached.
-    public let cache: ImageCache
+    /// Where images are cached, for requests that name no ``ImageRequest/cache``: an
+    /// ``ImageCache``, an ``ImageCachesManager`` or any other ``ImageCaching``.
+    public let cache: any ImageCaching
     /// What loads images missing from the cache (HTTP, files, `data:` URLs).
     public let loader: any ImageLoader
+    /// ``cache`` when it is an ``ImageCache``: the synchronous memory hit calls it directly,
+    /// without going through the protocol.
+    let imageCache: ImageCache?
 
     let failedURLs = FailedURLSet()
     private let settings = NIOLockedValueBox(Settings())
     private let running = NIOLockedValueBox([ObjectIdentifier: ImageLoadOperation]())
 
-    /// Creates a manager on a cache and a loader.
-    public init(cache: ImageCache = .shared, loader: any ImageLoader = ImageLoadersManager.shared) {
+    /// Creates a manager on a cache (or several behind an ``ImageCachesManager``) and a loader.
+    public init(cache: any ImageCaching = ImageCache.shared, loader: any ImageLoader = ImageLoadersManager.shared) {
         self.cache = cache
         self.loader = loader
+        imageCache = cache as? ImageCache
+    }
+
+    /// The cache `request`'s final image is read from and stored in.
+    func cache(for request: ImageRequest) -> any ImageCaching {
+        request.cache ?? cache
     }
 
     /// Called before downloading an image the cache does not have; returning `false`
@@ -138,19 +148,17 @@ public final class ImageManager: Sendable {
 
     /// Whether the image for `url` is in memory or on disk.
     public func cachedImageExists(for url: URL) async -> Bool {
-        let key = cacheKey(for: url)
-        if cache.imageFromMemory(forKey: key) != nil { return true }
-        return await cache.diskImageExists(forKey: key)
+        await cache.containsImage(forKey: cacheKey(for: url), scope: .all) != .none
     }
 
     /// Whether the image for `url` is on disk.
     public func diskImageExists(for url: URL) async -> Bool {
-        await cache.diskImageExists(forKey: cacheKey(for: url))
+        await cache.containsImage(forKey: cacheKey(for: url), scope: .disk) == .disk
     }
 
     /// Stores `image` (and its bytes, if given) as the image of `url`.
     public func saveImageToCache(_ image: Image, data: Data? = nil, for url: URL) async throws(ImageError) {
-        try await cache.store(image, data: data, forKey: cacheKey(for: url))
+        try await cache.store(image, data: data, forKey: cacheKey(for: url), scope: .all, metadata: nil)
     }
 
     // MARK: Callback API
@@ -229,9 +237,21 @@ public final class ImageManager: Sendable {
         guard let url = request.url, !url.absoluteString.isEmpty,
             request.queryCacheType.includesMemory,
             request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly]),
-            !failedURLs.contains(url) || request.options.contains(.retryFailed),
-            let hit = cache.memoryResult(forKey: cacheKey(for: request), decodeOptions: request.decodeOptions),
-            (httpFreshness(of: hit, url: url, options: request.options) ?? .fresh) == .fresh
+            !failedURLs.contains(url) || request.options.contains(.retryFailed)
+        else { return nil }
+        let key = cacheKey(for: request)
+        let hit: ImageCacheResult?
+        let policy: ImageCachePolicy
+        // The concrete cache first: the benchmarked path makes no protocol call.
+        if request.cache == nil, let imageCache {
+            hit = imageCache.memoryResult(forKey: key, decodeOptions: request.decodeOptions)
+            policy = imageCache.config.cachePolicy
+        } else {
+            let cache = cache(for: request)
+            hit = cache.memoryResult(forKey: key, decodeOptions: request.decodeOptions)
+            policy = cache.cachePolicy
+        }
+        guard let hit, (httpFreshness(of: hit, url: url, options: request.options, policy: policy) ?? .fresh) == .fresh
         else { return nil }
         return ImageResponse(image: hit.image, data: hit.data, cacheType: .memory, url: url)
     }

@@ -39,6 +39,13 @@ public struct ImageRequest: Sendable {
     /// `ImageError.Code.deadlineExceeded`; the downloader's
     /// ``ImageDownloaderConfig/downloadDeadline`` when `nil`.
     public var downloadDeadline: TimeInterval?
+    /// The cache this load reads and stores its final image in, instead of the manager's
+    /// ``ImageManager/cache`` (SDWebImage's `imageCache` context option).
+    public var cache: (any ImageCaching)?
+    /// The cache the untransformed original goes to when a transformer or thumbnail changed
+    /// the image (see ``originalStoreCacheType``); ``cache`` (or the manager's) when `nil`
+    /// (SDWebImage's `originalImageCache`).
+    public var originalCache: (any ImageCaching)?
 
     /// Creates a request.
     public init(

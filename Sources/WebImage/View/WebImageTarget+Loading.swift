@@ -59,7 +59,8 @@ extension WebImageTarget {
     }
 
     /// Loads the image at `url`, showing as placeholder the image already cached for it
-    /// (memory, else disk) or, when there is none, `placeholder`.
+    /// (memory, else disk; memory only when the manager's cache is not an ``ImageCache``) or,
+    /// when there is none, `placeholder`.
     @discardableResult
     public func setImageWithPreviousCachedImage(
         with url: URL?,
@@ -72,7 +73,11 @@ extension WebImageTarget {
         var cached: Image?
         if url != nil {
             let key = imageManager.cacheKey(for: request)
-            cached = imageManager.cache.imageFromMemory(forKey: key) ?? imageManager.cache.imageFromDisk(forKey: key)
+            if let imageCache = imageManager.imageCache {
+                cached = imageCache.imageFromMemory(forKey: key) ?? imageCache.imageFromDisk(forKey: key)
+            } else {
+                cached = imageManager.cache.memoryResult(forKey: key, decodeOptions: nil)?.image
+            }
         }
         return setImage(with: request, placeholder: cached ?? placeholder, progress: progress, completed: completed)
     }
