@@ -23,10 +23,12 @@ public final class ImageCache: Sendable {
     public let namespace: String
     /// The disk level.
     public let diskCache: DiskCache
+    /// The memory level: a ``MemoryCache``, or the storage ``ImageCacheConfig/memoryStorageType`` names.
+    public var memoryStorage: any ImageMemoryStorage { memoryCache.storage }
     /// The coders that decode disk hits and encode images stored without bytes.
     public let coders: ImageCodersManager
 
-    let memoryCache: MemoryCache<String, ImageCacheEntry>
+    let memoryCache: ImageMemoryLevel
     let ioQueue: DispatchQueue
 
     /// Creates a cache whose disk level lives in `<directory>/<namespace>`.
@@ -46,7 +48,7 @@ public final class ImageCache: Sendable {
         self.config = config
         self.namespace = namespace
         self.coders = coders
-        memoryCache = MemoryCache(costLimit: config.maxMemoryCost, countLimit: config.maxMemoryCount)
+        memoryCache = ImageMemoryLevel(config: config)
         diskCache = DiskCache(
             directory: directory.appendingPathComponent(namespace, isDirectory: true),
             maxAge: config.maxDiskAge,
@@ -61,7 +63,7 @@ public final class ImageCache: Sendable {
 
     /// The image in memory for `key`, at once; `nil` on a miss.
     public func imageFromMemory(forKey key: String) -> Image? {
-        memoryCache.value(forKey: key) { $0.image }
+        memoryCache.image(forKey: key)
     }
 
     /// Looks `key` up in the levels `scope` names: memory first, then disk.
