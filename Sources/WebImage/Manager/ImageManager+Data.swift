@@ -17,6 +17,7 @@ extension ImageManager {
     ///   ``shouldDownload`` declines the URL, or `ImageError/Code/cancelled`.
     @discardableResult
     public func storeDataInDiskCache(for request: ImageRequest) async throws(ImageError) -> Bool {
+        let request = processed(request)
         guard let url = request.url, !url.absoluteString.isEmpty else {
             throw ImageError(.invalidURL, "the image URL is missing or empty")
         }

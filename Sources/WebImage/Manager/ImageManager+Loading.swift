@@ -176,7 +176,9 @@ extension ImageManager {
 
     private func decodeOptions(for request: ImageRequest, key: String) -> ImageDecodeOptions {
         var options = request.decodeOptions
-        options.scaleFactor = Image.scale(forKey: key)
+        if options.scaleFactor == nil {
+            options.scaleFactor = Image.scale(forKey: key)
+        }
         return options
     }
 
@@ -228,7 +230,13 @@ extension ImageManager {
             : request.storeCacheType
         let metadata = result.response.map { DiskCacheEntryMetadata(response: $0) }
         if scope != .none {
-            try? await cache.store(image, data: isDerived ? nil : result.data, forKey: key, scope: scope, metadata: metadata)
+            var data = isDerived ? nil : result.data
+            if scope.includesDisk, let serializer = request.cacheSerializer ?? cacheSerializer {
+                // The serializer may encode: on the decoding threads, not the cooperative pool.
+                let original = data
+                data = try? await DecodingWorkers.run { () throws(ImageError) -> Data? in serializer(image, original, url) }
+            }
+            try? await cache.store(image, data: data, forKey: key, scope: scope, metadata: metadata)
         }
         guard isDerived, request.originalStoreCacheType != .none else { return }
         // A thumbnail load never decoded the full picture: its original goes to disk as bytes only.

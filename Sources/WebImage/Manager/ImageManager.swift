@@ -13,12 +13,20 @@ public final class ImageManager: Sendable {
     public typealias ShouldDownload = @Sendable (URL) -> Bool
     /// Decides whether a failed URL is blacklisted, overriding the loader's rule.
     public typealias ShouldBlockFailedURL = @Sendable (URL, ImageError) -> Bool
+    /// Turns a loaded image into the bytes stored on disk for it (SDWebImage's
+    /// `SDWebImageCacheSerializer`): given the image, the downloaded bytes (`nil` for a
+    /// transformed image or a thumbnail) and the URL; `nil` lets the cache encode the image.
+    public typealias CacheSerializer = @Sendable (_ image: Image, _ data: Data?, _ url: URL) -> Data?
+    /// Rewrites a request before it loads (SDWebImage's `SDWebImageOptionsProcessor`).
+    public typealias OptionsProcessor = @Sendable (ImageRequest) -> ImageRequest
 
     private struct Settings {
         var shouldDownload: ShouldDownload?
         var shouldBlockFailedURL: ShouldBlockFailedURL?
         var transformer: (any ImageTransformer)?
         var cacheKeyFilter: ImageRequest.CacheKeyFilter?
+        var cacheSerializer: CacheSerializer?
+        var optionsProcessor: OptionsProcessor?
         var callbackQueue = DispatchQueue.global(qos: .userInitiated)
     }
 
@@ -70,6 +78,29 @@ public final class ImageManager: Sendable {
         set { settings.withLockedValue { $0.transformer = newValue } }
     }
 
+    /// What is stored on disk for a loaded image, for requests that name no serializer; the
+    /// downloaded bytes as they came (and an encoding of a transformed image) when `nil`.
+    /// It runs on the decoding threads, only for stores that reach the disk.
+    public var cacheSerializer: CacheSerializer? {
+        get { settings.withLockedValue { $0.cacheSerializer } }
+        set { settings.withLockedValue { $0.cacheSerializer = newValue } }
+    }
+
+    /// One place that rewrites every request before it loads — its options, thumbnail
+    /// size, transformer, caches, headers — by URL or anything else it carries: every
+    /// `loadImage`, `image(for:)`, `events(for:)`, prefetch and target load goes through it
+    /// first. Requests load as given when `nil`.
+    public var optionsProcessor: OptionsProcessor? {
+        get { settings.withLockedValue { $0.optionsProcessor } }
+        set { settings.withLockedValue { $0.optionsProcessor = newValue } }
+    }
+
+    /// `request` as the ``optionsProcessor`` rewrites it.
+    func processed(_ request: ImageRequest) -> ImageRequest {
+        guard let processor = settings.withLockedValue({ $0.optionsProcessor }) else { return request }
+        return processor(request)
+    }
+
     /// The cache key filter for requests that name none.
     public var cacheKeyFilter: ImageRequest.CacheKeyFilter? {
         get { settings.withLockedValue { $0.cacheKeyFilter } }
@@ -95,7 +126,9 @@ public final class ImageManager: Sendable {
     /// size and the transformer's key when the request has them (as SDWebImage does).
     public func cacheKey(for request: ImageRequest) -> String {
         guard let url = request.url else { return "" }
-        var key = originalCacheKey(for: request, url: url)
+        // One lock for both settings: this runs on every synchronous memory hit.
+        let (filter, transformer) = settings.withLockedValue { ($0.cacheKeyFilter, $0.transformer) }
+        var key = (request.cacheKeyFilter ?? filter).map { $0(url) } ?? url.absoluteString
         if let thumbnail = request.thumbnailPixelSize {
             key += "-Thumbnail(\(thumbnail.width)x\(thumbnail.height),\(request.preserveAspectRatio ? "fit" : "fill"))"
         }
@@ -181,6 +214,7 @@ public final class ImageManager: Sendable {
         progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)? = nil,
         completion: @escaping @Sendable (ImageResponse) -> Void
     ) -> ImageLoadOperation {
+        let request = processed(request)
         if let hit = synchronousMemoryHit(for: request) {
             completion(hit)
             return .finished

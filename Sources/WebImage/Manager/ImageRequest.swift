@@ -39,6 +39,12 @@ public struct ImageRequest: Sendable {
     /// `ImageError.Code.deadlineExceeded`; the downloader's
     /// ``ImageDownloaderConfig/downloadDeadline`` when `nil`.
     public var downloadDeadline: TimeInterval?
+    /// The scale the image is decoded at, overriding the `@2x`/`@3x` its cache key names
+    /// (SDWebImage's `imageScaleFactor`); values below 1 are ignored.
+    public var scaleFactor: Double?
+    /// Turns the downloaded image into the bytes stored on disk for it, overriding the
+    /// manager's ``ImageManager/cacheSerializer``.
+    public var cacheSerializer: ImageManager.CacheSerializer?
     /// The cache this load reads and stores its final image in, instead of the manager's
     /// ``ImageManager/cache`` (SDWebImage's `imageCache` context option).
     public var cache: (any ImageCaching)?
@@ -89,6 +95,7 @@ public struct ImageRequest: Sendable {
         decode.preserveAspectRatio = preserveAspectRatio
         decode.firstFrameOnly = options.contains(.decodeFirstFrameOnly)
         decode.maxPixelCount = maxPixelCount
+        decode.scaleFactor = scaleFactor.flatMap { $0 >= 1 ? $0 : nil }
         decode.decodesFramesOnDemand = options.contains(.decodeFramesOnDemand)
         if options.contains(.scaleDownLargeImages) {
             decode.scaleDownLimitBytes = scaleDownLimitBytes
