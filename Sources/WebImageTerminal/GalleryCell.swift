@@ -5,7 +5,11 @@ import NIOConcurrencyHelpers
 /// One reusable cell of a ``GalleryModel``: a `WebImageTarget` that shows the image of
 /// whichever item it is given, a placeholder until that image arrives, and an indicator
 /// while it loads.
-public final class GalleryCell: WebImageTarget {
+///
+/// The cell is an `AnimatedImageTarget`: loaded with `setAnimatedImage`, an animation plays
+/// in it frame by frame, and giving it anything else stops that animation and frees its
+/// buffer.
+public final class GalleryCell: AnimatedImageTarget {
     private struct State {
         var item: Int?
         var image: Image?
@@ -20,14 +24,29 @@ public final class GalleryCell: WebImageTarget {
     public let activityIndicator: ActivityImageIndicator
     /// The image shown while the real one loads.
     public let placeholder: Image
+    /// The animation the cell plays, if any, and the clock it plays by.
+    public let animationPlayback: AnimationPlayback
     private let state = NIOLockedValueBox(State())
+    private let onChange: (@Sendable () -> Void)?
 
-    /// Creates an empty cell.
-    public init(manager: ImageManager, placeholder: Image, onChange: (@Sendable () -> Void)? = nil) {
+    /// Creates an empty cell whose animations play by `animationClock`; `onChange` runs
+    /// whenever its spinner moves or an animation shows a new frame.
+    public init(
+        manager: ImageManager,
+        placeholder: Image,
+        animationClock: any AnimationClock = SystemAnimationClock(),
+        onChange: (@Sendable () -> Void)? = nil
+    ) {
         imageManager = manager
         self.placeholder = placeholder
+        self.onChange = onChange
+        animationPlayback = AnimationPlayback(clock: animationClock, maxBufferedFrames: Self.bufferedFrames)
         activityIndicator = ActivityImageIndicator(onChange: onChange)
     }
+
+    /// How many decoded frames a cell's animation keeps ahead: a screenful of cells plays at
+    /// once, so each keeps just enough to cover one frame's decode.
+    public static let bufferedFrames = 2
 
     /// The spinner.
     public var imageIndicator: (any ImageIndicator)? { activityIndicator }
@@ -44,9 +63,11 @@ public final class GalleryCell: WebImageTarget {
     /// The answer of the cell's last finished load (`nil` while loading).
     public var response: ImageResponse? { state.withLockedValue { $0.response } }
 
-    /// Shows `image`.
+    /// Shows `image`: a still image, a poster, or the next frame of the animation playing
+    /// (called then from the animation clock's thread, under the playback's lock).
     public func display(_ image: Image?) {
         state.withLockedValue { $0.image = image }
+        onChange?()
     }
 
     /// Makes the cell show `item` (nothing when `nil`), forgetting the previous answer.

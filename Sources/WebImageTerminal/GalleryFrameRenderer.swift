@@ -46,11 +46,13 @@ public struct GalleryFrameRenderer: Sendable {
         return lines
     }
 
-    /// The status line: the items on screen and the load counters.
+    /// The status line: the items on screen, the load counters and, in a gallery that plays
+    /// animations, how many play.
     public func statusLine(for model: GalleryModel) -> String {
         let visible = model.visibleRange
         let range = visible.isEmpty ? "no items" : "items \(visible.lowerBound + 1)–\(visible.upperBound) of \(model.urls.count)"
-        return "\(range) · \(model.statistics.summary)"
+        let playing = model.playsAnimations ? " · playing \(model.playingItems.count)" : ""
+        return "\(range) · \(model.statistics.summary)\(playing)"
     }
 
     /// For the pixel protocols: the escape sequences that draw each visible image over its

@@ -30,20 +30,28 @@ public final class GalleryModel: Sendable {
     public let manager: ImageManager
     /// The size images are decoded to fit (a decode-time thumbnail), or `nil` for full size.
     public let thumbnailPixelSize: PixelSize?
+    /// Whether animations play in the cells on screen (frames decoded as they play) rather
+    /// than show their first frame.
+    public let playsAnimations: Bool
     /// Where changes happen and loads call back.
     public let queue = DispatchQueue(label: "SwiftWebImage.GalleryModel")
     private let state = NIOLockedValueBox(State())
     private let onChange: @Sendable () -> Void
 
-    /// Creates a gallery of `urls` in a grid of `columns` × `rows` cells; `onChange` runs on
-    /// ``queue`` after anything visible changed. With a `thumbnailPixelSize`, images are
-    /// decoded (and cached) at the size a cell shows instead of in full.
+    /// Creates a gallery of `urls` in a grid of `columns` × `rows` cells; `onChange` runs
+    /// after anything visible changed: on ``queue``, or on `animationClock`'s thread for a
+    /// new animation frame. With a `thumbnailPixelSize`, images are decoded (and cached) at
+    /// the size a cell shows instead of in full. With `playsAnimations`, the animations on
+    /// screen play by `animationClock`, and a cell that scrolls away stops its animation
+    /// and frees its frames.
     public init(
         urls: [URL],
         columns: Int,
         rows: Int,
         prefetchScreens: Int = 1,
         thumbnailPixelSize: PixelSize? = nil,
+        playsAnimations: Bool = false,
+        animationClock: any AnimationClock = SystemAnimationClock(),
         manager: ImageManager = .shared,
         placeholder: Image = GalleryModel.defaultPlaceholder,
         onChange: @escaping @Sendable () -> Void = {}
@@ -51,9 +59,12 @@ public final class GalleryModel: Sendable {
         self.urls = urls
         self.manager = manager
         self.thumbnailPixelSize = thumbnailPixelSize
+        self.playsAnimations = playsAnimations
         self.onChange = onChange
         layout = GalleryLayout(itemCount: urls.count, columns: columns, rows: rows, prefetchScreens: prefetchScreens)
-        cells = (0..<layout.cellCount).map { _ in GalleryCell(manager: manager, placeholder: placeholder, onChange: onChange) }
+        cells = (0..<layout.cellCount).map { _ in
+            GalleryCell(manager: manager, placeholder: placeholder, animationClock: animationClock, onChange: onChange)
+        }
     }
 
     /// A mid-grey square.
@@ -81,6 +92,17 @@ public final class GalleryModel: Sendable {
 
     /// The items being prefetched now.
     public var prefetchingItems: Set<Int> { state.withLockedValue { Set($0.prefetches.keys) } }
+
+    /// The items on screen whose animation is playing.
+    public var playingItems: Set<Int> {
+        Set(cells.compactMap { cell in cell.animationPlayback.player?.isPlaying == true ? cell.item : nil })
+    }
+
+    /// Animation frames shown so far, over all cells.
+    public var animationFramesShown: Int { cells.reduce(0) { $0 + $1.animationPlayback.framesShown } }
+
+    /// Animation frames skipped so far because they were not decoded in time, over all cells.
+    public var animationFramesSkipped: Int { cells.reduce(0) { $0 + $1.animationPlayback.framesSkipped } }
 
     /// The cell that shows `item`, when it is on screen.
     public func cell(forItem item: Int) -> GalleryCell? {
@@ -120,12 +142,13 @@ public final class GalleryModel: Sendable {
         scroll(byRows: pages * layout.rows)
     }
 
-    /// Cancels every load: the cells' and the prefetches'.
+    /// Cancels every load, the cells' and the prefetches', and stops the animations.
     public func stop() {
         dispatchPrecondition(condition: .notOnQueue(queue))
         queue.sync {
             for cell in cells {
                 cell.cancelCurrentImageLoad()
+                cell.animationPlayback.isOnScreen = false
             }
             let prefetches = state.withLockedValue { state in
                 defer {
@@ -177,7 +200,7 @@ public final class GalleryModel: Sendable {
             } else if cell.item != nil {
                 cancelLoad(of: cell, at: index)
                 cell.prepare(forItem: nil)
-                cell.display(nil)
+                cell.play(nil)
             }
         }
         prefetch(layout.prefetchRange(topRow: topRow, forward: forward), keeping: visible)
@@ -193,31 +216,34 @@ public final class GalleryModel: Sendable {
             state.cellLoads[index] = item
             state.statistics.cellLoadsStarted += 1
         }
-        cell.setImage(
-            with: request(for: item), placeholder: cell.placeholder,
-            completed: { [self] response in
-                // A load this model cancelled was counted by `cancelLoad`, and its cell may
-                // already be loading again.
-                guard response.error?.code != .cancelled || !isCancelledByModel(cell: cell, index: index, item: item) else {
-                    return
-                }
-                cell.record(response)
-                state.withLockedValue { state in
-                    state.cellLoads[index] = nil
-                    if response.error != nil {
-                        state.statistics.errors += 1
-                    } else {
-                        switch response.cacheType {
-                        case .memory: state.statistics.memoryHits += 1
-                        case .disk: state.statistics.diskHits += 1
-                        default: state.statistics.downloads += 1
-                        }
+        let completed: GalleryCell.CompletionHandler = { [self] response in
+            // A load this model cancelled was counted by `cancelLoad`, and its cell may
+            // already be loading again.
+            guard response.error?.code != .cancelled || !isCancelledByModel(cell: cell, index: index, item: item) else {
+                return
+            }
+            cell.record(response)
+            state.withLockedValue { state in
+                state.cellLoads[index] = nil
+                if response.error != nil {
+                    state.statistics.errors += 1
+                } else {
+                    switch response.cacheType {
+                    case .memory: state.statistics.memoryHits += 1
+                    case .disk: state.statistics.diskHits += 1
+                    default: state.statistics.downloads += 1
                     }
                 }
-                updateInFlight()
-                onChange()
-                notifyIfSettled()
-            })
+            }
+            updateInFlight()
+            onChange()
+            notifyIfSettled()
+        }
+        if playsAnimations {
+            cell.setAnimatedImage(with: request(for: item), placeholder: cell.placeholder, completed: completed)
+        } else {
+            cell.setImage(with: request(for: item), placeholder: cell.placeholder, completed: completed)
+        }
     }
 
     /// Whether the cancelled load of `item` into `cell` was cancelled by ``cancelLoad(of:at:)``
@@ -263,8 +289,11 @@ public final class GalleryModel: Sendable {
         }
     }
 
+    /// The request of `item`; a gallery that plays animations asks for them frame by frame
+    /// in its prefetches too, so that the cells find them in memory.
     private func request(for item: Int, options: ImageOptions = []) -> ImageRequest {
-        ImageRequest(url: urls[item], options: options, thumbnailPixelSize: thumbnailPixelSize, callbackQueue: queue)
+        let options = playsAnimations ? options.union(.decodeFramesOnDemand) : options
+        return ImageRequest(url: urls[item], options: options, thumbnailPixelSize: thumbnailPixelSize, callbackQueue: queue)
     }
 
     private func updateInFlight() {

@@ -14,8 +14,11 @@ struct GalleryCommand: ParsableCommand {
         discussion: """
             The status line counts loads in flight, cancellations, hits by cache level and errors. \
             --demo serves generated images (every format, a few broken, every 30th a 404) from a \
-            local server. --snapshot draws one frame once the visible images have loaded, prints \
-            it and exits, for pipes and tests.
+            local server. Animations (GIF, APNG, WebP) play in the cells on screen, their frames \
+            decoded as they play; a cell that scrolls away stops its animation and frees its \
+            frames. --snapshot draws one frame once the visible images have loaded, prints it and \
+            exits, for pipes and tests; --play-for plays for a while without a terminal, then \
+            prints the last frame and how many animation frames were shown and skipped.
             """
     )
 
@@ -43,6 +46,15 @@ struct GalleryCommand: ParsableCommand {
     @Option(help: "Rows of cells on screen (fits the terminal when not given).")
     var rows: Int?
 
+    @Flag(help: "Show the first frame of animations instead of playing them.")
+    var noAnimations = false
+
+    @Flag(help: "Decode images at their own size rather than the size a cell shows.")
+    var fullSize = false
+
+    @Option(help: "Play for this many seconds without a terminal, then print the last frame and a summary.")
+    var playFor: Double?
+
     /// A cell is this many characters wide, the gap included…
     private static let cellColumns = 24
     /// …and its image this many text rows tall (a caption line goes below).
@@ -56,6 +68,10 @@ struct GalleryCommand: ParsableCommand {
         guard count > 0 else { throw ValidationError("--count must be at least 1") }
         if let columns, columns < 1 { throw ValidationError("--columns must be at least 1") }
         if let rows, rows < 1 { throw ValidationError("--rows must be at least 1") }
+        if let playFor {
+            guard playFor > 0 else { throw ValidationError("--play-for must be more than 0 seconds") }
+            guard !snapshot else { throw ValidationError("--snapshot and --play-for do not go together") }
+        }
     }
 
     func run() throws {
@@ -76,8 +92,9 @@ struct GalleryCommand: ParsableCommand {
             columns: columns ?? max(1, terminal.columns / Self.cellColumns),
             rows: rows ?? max(1, (terminal.rows - 1) / (Self.imageRows + 1))
         )
+        let isHeadless = snapshot || playFor != nil
         let renderer = GalleryFrameRenderer(
-            images: TerminalImageRenderer(graphics: graphics ?? (snapshot ? .halfBlocks : .detect())),
+            images: TerminalImageRenderer(graphics: graphics ?? (isHeadless ? .halfBlocks : .detect())),
             cellColumns: Self.cellColumns,
             imageRows: Self.imageRows
         )
@@ -87,14 +104,19 @@ struct GalleryCommand: ParsableCommand {
             width: (renderer.cellColumns - 1) * pixelsPerCell.width,
             height: renderer.imageRows * pixelsPerCell.height
         )
+        // A snapshot shows the posters: its animations play by a clock that never moves.
+        let clock: any AnimationClock = snapshot ? ManualAnimationClock() : SystemAnimationClock()
         let model = GalleryModel(
-            urls: imageURLs, columns: grid.columns, rows: grid.rows, thumbnailPixelSize: thumbnail, manager: manager
+            urls: imageURLs, columns: grid.columns, rows: grid.rows, thumbnailPixelSize: fullSize ? nil : thumbnail,
+            playsAnimations: !noAnimations, animationClock: clock, manager: manager
         ) {
             changed.withLockedValue { $0 = true }
         }
         defer { model.stop() }
         if snapshot {
             printSnapshot(of: model, renderer: renderer)
+        } else if let playFor {
+            play(model, for: playFor, renderer: renderer, changed: changed)
         } else {
             try browse(model, renderer: renderer, changed: changed)
         }
@@ -111,6 +133,40 @@ struct GalleryCommand: ParsableCommand {
             print(overlay)
         }
     }
+
+    /// Plays the first screen for `seconds` by the system clock, drawing each changed frame
+    /// (into nothing) as often as ``browse(_:renderer:changed:)`` would, then prints the last
+    /// frame and a summary line.
+    private func play(_ model: GalleryModel, for seconds: Double, renderer: GalleryFrameRenderer, changed: NIOLockedValueBox<Bool>) {
+        let settled = DispatchSemaphore(value: 0)
+        model.start()
+        model.whenVisibleLoadsSettle { settled.signal() }
+        settled.wait()
+        let start = DispatchTime.now().uptimeNanoseconds
+        let end = start + UInt64(seconds * 1e9)
+        var draws = 0
+        while DispatchTime.now().uptimeNanoseconds < end {
+            usleep(UInt32(Self.frameInterval * 1e6))
+            guard
+                changed.withLockedValue({ value in
+                    defer { value = false }
+                    return value
+                })
+            else { continue }
+            _ = renderer.lines(for: model, tick: draws)
+            draws += 1
+        }
+        let playing = model.playingItems.count
+        print(renderer.lines(for: model).joined(separator: "\n"))
+        print(
+            "played \(model.animationFramesShown) animation frames in \(playing) cells over \(seconds) s,"
+                + " \(model.animationFramesSkipped) skipped, \(draws) screens drawn"
+        )
+    }
+
+    /// How long the interactive loop waits for a key between screens, in seconds (the
+    /// terminal's read timeout, `VTIME`, in ``TerminalSession``).
+    private static let frameInterval = 0.1
 
     private func browse(_ model: GalleryModel, renderer: GalleryFrameRenderer, changed: NIOLockedValueBox<Bool>) throws {
         guard let session = TerminalSession() else {

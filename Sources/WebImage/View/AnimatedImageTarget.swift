@@ -31,10 +31,32 @@ extension AnimatedImageTarget {
         progress: ProgressHandler? = nil,
         completed: CompletionHandler? = nil
     ) -> ImageLoadOperation? {
-        loadImage(
-            ImageRequest(url: url, options: options.union(.decodeFramesOnDemand)),
+        setAnimatedImage(
+            with: ImageRequest(url: url, options: options),
             placeholder: placeholder,
-            operationKey: imageOperationKey,
+            progress: progress,
+            completed: completed
+        )
+    }
+
+    /// Loads the image `request` describes and plays it when it is animated; the request
+    /// carries the per-load settings (thumbnail size, callback queue…) and gains
+    /// ``ImageOptions/decodeFramesOnDemand``. `operationKey` replaces the target's
+    /// ``WebImageTarget/imageOperationKey``.
+    @discardableResult
+    public func setAnimatedImage(
+        with request: ImageRequest,
+        placeholder: Image? = nil,
+        operationKey: String? = nil,
+        progress: ProgressHandler? = nil,
+        completed: CompletionHandler? = nil
+    ) -> ImageLoadOperation? {
+        var request = request
+        request.options.insert(.decodeFramesOnDemand)
+        return loadImage(
+            request,
+            placeholder: placeholder,
+            operationKey: operationKey ?? imageOperationKey,
             display: { [weak self] image in self?.play(image) },
             progress: progress,
             completed: completed
@@ -50,10 +72,11 @@ extension AnimatedImageTarget {
         playback.replacePlayer(with: nil)
         display(image)
         guard let image, image.isAnimated else { return }
+        let animation = image.animation ?? AnimatedImage(image)
         let player = AnimatedImagePlayer(
-            image.animation ?? AnimatedImage(image),
+            animation,
             clock: playback.clock,
-            maxBufferSize: playback.maxBufferSize,
+            maxBufferSize: playback.bufferLimit(for: animation),
             frameTransformer: playback.frameTransformer
         )
         player.onFrameChange = { [weak self, weak player] _, frame in
