@@ -214,7 +214,19 @@ public final class ImageManager: Sendable {
         progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)? = nil,
         completion: @escaping @Sendable (ImageResponse) -> Void
     ) -> ImageLoadOperation {
-        let request = processed(request)
+        // Without a processor the request goes on as given, not copied: the memory hit is benchmarked.
+        if let processor = settings.withLockedValue({ $0.optionsProcessor }) {
+            return startLoad(processor(request), progress: progress, completion: completion)
+        }
+        return startLoad(request, progress: progress, completion: completion)
+    }
+
+    /// The callback API's load of `request`, already processed.
+    private func startLoad(
+        _ request: ImageRequest,
+        progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)?,
+        completion: @escaping @Sendable (ImageResponse) -> Void
+    ) -> ImageLoadOperation {
         if let hit = synchronousMemoryHit(for: request) {
             completion(hit)
             return .finished
