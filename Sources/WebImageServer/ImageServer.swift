@@ -23,6 +23,8 @@ public struct ImageServer: Sendable {
     public let manager: ImageManager
     /// The downloader behind the manager.
     public let downloader: ImageDownloader
+    /// The cache of sources, the manager's.
+    public let sources: ImageCache
     /// The cache of results, by spec and source.
     public let results: ImageCache
     /// What the server counts, served at `/metrics`.
@@ -33,7 +35,7 @@ public struct ImageServer: Sendable {
         self.configuration = configuration
         var sourceConfig = ImageCacheConfig()
         sourceConfig.maxMemoryCost = configuration.memoryLimit
-        let sources = ImageCache(namespace: "sources", directory: configuration.cacheDirectory, config: sourceConfig)
+        sources = ImageCache(namespace: "sources", directory: configuration.cacheDirectory, config: sourceConfig)
         var resultConfig = ImageCacheConfig()
         resultConfig.shouldCacheImagesInMemory = false
         results = ImageCache(namespace: "results", directory: configuration.cacheDirectory, config: resultConfig)
@@ -54,7 +56,8 @@ public struct ImageServer: Sendable {
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var logger = Logger(label: "webimage")
         logger.logLevel = configuration.logLevel
-        let responder = ImageServerResponder(configuration: configuration, manager: manager, results: results.diskCache, metrics: metrics)
+        let responder = ImageServerResponder(
+            configuration: configuration, manager: manager, coders: sources.coders, results: results.diskCache, metrics: metrics)
         let application = Application(
             responder: responder,
             configuration: ApplicationConfiguration(
@@ -75,7 +78,7 @@ public struct ImageServer: Sendable {
 
     private func close() async {
         try? await downloader.shutdown()
-        await manager.cache.waitForDiskMaintenance()
+        await sources.waitForDiskMaintenance()
         await results.waitForDiskMaintenance()
     }
 }

@@ -28,14 +28,17 @@ struct ImageServerResponder: HTTPResponder {
     let metrics: ImageServerMetrics
     let inFlight = NIOLockedValueBox(0)
 
-    init(configuration: ImageServerConfiguration, manager: ImageManager, results: DiskCache, metrics: ImageServerMetrics) {
+    init(
+        configuration: ImageServerConfiguration, manager: ImageManager, coders: ImageCodersManager, results: DiskCache,
+        metrics: ImageServerMetrics
+    ) {
         self.configuration = configuration
         self.metrics = metrics
         self.manager = manager
         self.results = results
         signer = configuration.signingKey.map { ImageURLSigner(key: $0, salt: configuration.signingSalt) }
         policy = SourceAddressPolicy(allowedHosts: configuration.allowedHosts, allowsPrivateAddresses: configuration.allowsPrivateSources)
-        coders = manager.cache.coders
+        self.coders = coders
         sourceFetches = SourceFetches(manager: manager, metrics: metrics)
     }
 

@@ -217,6 +217,11 @@ public final class GalleryModel: Sendable {
             state.statistics.cellLoadsStarted += 1
         }
         let completed: GalleryCell.CompletionHandler = { [self] response in
+            // A load this model cancelled was counted by `cancelLoad`, and its cell may
+            // already be loading again.
+            guard response.error?.code != .cancelled || !isCancelledByModel(cell: cell, index: index, item: item) else {
+                return
+            }
             cell.record(response)
             state.withLockedValue { state in
                 state.cellLoads[index] = nil
@@ -241,6 +246,13 @@ public final class GalleryModel: Sendable {
         }
     }
 
+    /// Whether the cancelled load of `item` into `cell` was cancelled by ``cancelLoad(of:at:)``
+    /// (not counted as loading any more, or replaced by a newer load).
+    private func isCancelledByModel(cell: GalleryCell, index: Int, item: Int) -> Bool {
+        let isRecorded = state.withLockedValue { $0.cellLoads[index] == item }
+        return !isRecorded || cell.imageOperations.isLoading(forKey: cell.imageOperationKey)
+    }
+
     private func cancelLoad(of cell: GalleryCell, at index: Int) {
         let wasLoading = state.withLockedValue { $0.cellLoads.removeValue(forKey: index) != nil }
         cell.cancelCurrentImageLoad()
@@ -262,7 +274,11 @@ public final class GalleryModel: Sendable {
         }
         for item in wanted {
             let operation = manager.loadImage(with: request(for: item, options: .lowPriority)) { [self] _ in
-                state.withLockedValue { _ = $0.prefetches.removeValue(forKey: item) }
+                // A cancelled prefetch answers after `prefetch` dropped it, maybe once a newer
+                // prefetch of the item runs: only an ended one leaves.
+                state.withLockedValue { state in
+                    if state.prefetches[item]?.isFinished != false { state.prefetches[item] = nil }
+                }
                 updateInFlight()
             }
             guard !operation.isFinished else { continue }

@@ -11,7 +11,7 @@ struct LoadingPipeline: Sendable {
     let downloader: ImageDownloader
 
     /// The manager's cache.
-    var cache: ImageCache { manager.cache }
+    let cache: ImageCache
 
     /// Creates a pipeline whose loaders decode with `coders` (the downloader's own
     /// coders come from `downloaderConfig`).
@@ -20,6 +20,7 @@ struct LoadingPipeline: Sendable {
         let loaders = ImageLoadersManager(loaders: [
             FileImageLoader(coders: coders), DataURLImageLoader(coders: coders), downloader,
         ])
+        self.cache = cache
         manager = ImageManager(cache: cache, loader: loaders)
         CacheWriteWarning.shared.watch(cache)
     }

@@ -37,13 +37,39 @@ struct ImageCacheTests {
         let image = RawTestCoder.image(width: 4, height: 3)
         cache.store(image, forKey: "k", scope: .memory)
         let answer = NIOLockedValueBox<ImageCacheResult?>(nil)
-        let query = cache.queryImage(forKey: "k") { result in answer.withLockedValue { $0 = result } }
+        let query = cache.queryImage(forKey: "k") { result in answer.withLockedValue { $0 = try? result.get() } }
         #expect(query == nil)
         let result = try #require(answer.withLockedValue { $0 })
         #expect(result.image === image)
         #expect(result.cacheType == .memory)
         #expect(result.data == nil)
         #expect(cache.diskCache.totalCount() == 0)
+    }
+
+    @Test("a query scoped to disk decodes the disk's bytes, never the memory entry")
+    func diskScopeSkipsMemory() async throws {
+        let cache = makeCache()
+        let inMemory = RawTestCoder.image(width: 4, height: 3)
+        try await cache.store(inMemory, forKey: "k", scope: .memory)
+        try cache.diskCache.store(try encoded(RawTestCoder.image(width: 7, height: 5)), forKey: "k")
+        var memoryEntry = inMemory
+        for _ in 0..<2 {
+            // The second round finds the disk image promoted into memory, and still decodes.
+            let fromDisk = try #require(try await cache.image(forKey: "k", scope: .disk))
+            #expect(fromDisk.cacheType == .disk && fromDisk.image.pixelSize == PixelSize(width: 7, height: 5))
+            #expect(fromDisk.image !== memoryEntry)
+            memoryEntry = try #require(cache.imageFromMemory(forKey: "k"))
+        }
+        let answered = DispatchSemaphore(value: 0)
+        let delivered = NIOLockedValueBox<ImageCacheResult?>(nil)
+        cache.queryImage(forKey: "k", scope: .disk) { result in
+            delivered.withLockedValue { $0 = try? result.get() }
+            answered.signal()
+        }
+        #expect(answered.wait(timeout: .now() + 30) == .success)
+        let callbackResult = try #require(delivered.withLockedValue { $0 })
+        #expect(callbackResult.cacheType == .disk && callbackResult.image !== memoryEntry)
+        #expect(try await cache.image(forKey: "k")?.cacheType == .memory)
     }
 
     @Test("encodes an image stored without bytes, decodes it from disk and promotes it")
@@ -120,35 +146,42 @@ struct ImageCacheTests {
         #expect(cache.imageFromDisk(forKey: "junk") == nil)
     }
 
-    @Test("a cancelled query never calls back")
+    @Test("a cancelled query answers cancelled once, before cancel returns")
     func cancelledQuery() throws {
         let cache = makeCache()
         try cache.diskCache.store(try encoded(RawTestCoder.image(width: 1, height: 1)), forKey: "k")
         let callbackQueue = DispatchQueue(label: "test.callbacks")
-        let called = NIOLockedValueBox(false)
+        let answers = NIOLockedValueBox<[Result<ImageCacheResult?, ImageError>]>([])
         let gate = DispatchSemaphore(value: 0)
         cache.ioQueue.async { gate.wait() }
         let query = try #require(
-            cache.queryImage(forKey: "k", callbackQueue: callbackQueue) { _ in
-                called.withLockedValue { $0 = true }
+            cache.queryImage(forKey: "k", callbackQueue: callbackQueue) { result in
+                answers.withLockedValue { $0.append(result) }
             })
+        #expect(answers.withLockedValue { $0.isEmpty })
         query.cancel()
         #expect(query.isCancelled)
+        // Synchronously, on this thread, while the I/O queue is still held.
+        #expect(answers.withLockedValue { $0.map { (try? $0.get()) == nil } } == [true])
+        #expect(throws: ImageError(.cancelled, "the cache query was cancelled")) { try answers.withLockedValue { $0[0] }.get() }
+        query.cancel()
         gate.signal()
         cache.ioQueue.sync {}
         callbackQueue.sync {}
-        #expect(called.withLockedValue { $0 } == false)
+        #expect(answers.withLockedValue { $0.count } == 1, "no second answer, from the disk or a second cancel")
         #expect(cache.imageFromMemory(forKey: "k") == nil)
 
         let delivered = NIOLockedValueBox<ImageCacheResult?>(nil)
         let answered = DispatchSemaphore(value: 0)
         let second = cache.queryImage(forKey: "k", callbackQueue: callbackQueue) { result in
-            delivered.withLockedValue { $0 = result }
+            delivered.withLockedValue { $0 = try? result.get() }
             answered.signal()
         }
         // The hit is read on the I/O queue and decoded on a decoding thread: wait for the answer.
         #expect(answered.wait(timeout: .now() + 30) == .success)
-        #expect(second?.isCancelled == false)
+        second?.cancel()
+        callbackQueue.sync {}
+        #expect(second?.isCancelled == false, "cancelling an answered query does nothing")
         #expect(delivered.withLockedValue { $0?.cacheType } == .disk)
     }
 

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("ImageManager cancellation and async API", .timeLimit(.minutes(1)))
 struct ImageManagerCancellationTests {
-    @Test func cancellingBeforeTheCacheAnswersNeverCallsBack() async throws {
+    @Test func cancellingBeforeTheCacheAnswersAnswersCancelledOnce() async throws {
         try await ManagerTestHarness.run { harness in
             let url = harness.url("/cached.png"), sentinelURL = harness.url("/sentinel.png")
             try await harness.cache.store(nil, data: try ManagerTestImage.png(tint: 1), forKey: url.absoluteString, scope: .disk)
@@ -24,13 +24,15 @@ struct ImageManagerCancellationTests {
             let sentinel = await harness.load(sentinelURL)
             #expect(sentinel.cacheType == .disk && sentinel.image?.bitmap.rgba8(x: 0, y: 0).blue == 2)
             harness.cache.ioQueue.sync {}
-            #expect(cancelled.count == 0)
+            await cancelled.wait(for: 1)
+            #expect(cancelled.responses.map { $0.error?.code } == [.cancelled])
+            #expect(cancelled.responses.allSatisfy { $0.image == nil && $0.url == url })
             #expect(harness.cache.imageFromMemory(forKey: url.absoluteString) == nil, "the cancelled query decoded nothing")
             #expect(harness.server.requests.isEmpty)
         }
     }
 
-    @Test func cancellingDuringTheDownloadNeverCallsBackAndClosesTheConnection() async throws {
+    @Test func cancellingDuringTheDownloadAnswersCancelledOnceAndClosesTheConnection() async throws {
         try await ManagerTestHarness.run { harness in
             let gate = LoopbackGate()
             harness.serve("/stalled.png", try ManagerTestImage.png(), after: gate)
@@ -44,7 +46,8 @@ struct ImageManagerCancellationTests {
             await harness.server.waitForConnectionsAbortedByClient()
             gate.open()
             #expect(await harness.load(harness.url("/sentinel.png")).image != nil)
-            #expect(cancelled.count == 0)
+            await cancelled.wait(for: 1)
+            #expect(cancelled.responses.map { $0.error?.code } == [.cancelled])
             #expect(!harness.manager.isFailedURL(url))
             #expect(await !harness.cache.diskImageExists(forKey: url.absoluteString))
         }
@@ -63,7 +66,9 @@ struct ImageManagerCancellationTests {
             gate.open()
             await kept.wait(for: 1)
             #expect(kept.responses[0].image?.bitmap.rgba8(x: 0, y: 0).blue == 6)
-            #expect(cancelled.count == 0)
+            await cancelled.wait(for: 1)
+            #expect(cancelled.responses.map { $0.error?.code } == [.cancelled], "the cancelled caller hears only its cancellation")
+            #expect(kept.count == 1)
             #expect(harness.server.requestCount(for: "/shared.png") == 1)
             #expect(harness.server.connectionsAbortedByClient == 0)
         }

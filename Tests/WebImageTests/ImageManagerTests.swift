@@ -304,7 +304,9 @@ struct ImageManagerTests {
             gate.open()
             let sentinel = await harness.load(harness.url("/sentinel.png"))
             #expect(sentinel.image != nil)
-            #expect(cancelled.count == 0)
+            await cancelled.wait(for: 3)
+            #expect(cancelled.responses.map { $0.error?.code } == [.cancelled, .cancelled, .cancelled])
+            #expect(Set(cancelled.responses.compactMap(\.url?.path)) == ["/a.png", "/b.png", "/c.png"])
             #expect(!harness.manager.isRunning)
         }
     }

@@ -22,7 +22,8 @@ import Testing
             await server.waitForConnectionsAbortedByClient(count: 1)
             gate.open()
 
-            #expect(first.responses.isEmpty)
+            await first.wait()
+            #expect(first.responses.map { $0.error?.code } == [.cancelled], "the replaced load answers once, cancelled")
             #expect(second.responses.map { $0.image?.testBlue } == [2])
             #expect(target.displayed.map { $0 === grey } == [true, true, false])
             #expect(target.image?.testBlue == 2)
@@ -178,8 +179,45 @@ import Testing
             #expect(operation.isCancelled)
             #expect(!indicator.isAnimating)
             #expect(!target.imageOperations.isLoading(forKey: target.imageOperationKey))
-            #expect(recorder.responses.isEmpty)
+            await recorder.wait()
+            #expect(recorder.responses.map { $0.error?.code } == [.cancelled])
             #expect(target.displayed.count == 1)
+        }
+    }
+
+    @Test func aCancelledLoadShowsItsDelayedPlaceholderAndAnswersOnce() async throws {
+        try await withTargetManager { server, manager in
+            let gate = LoopbackGate()
+            server.routeStalledRawImage("/delayed.raw", blue: 7, until: gate)
+            server.routeStalledRawImage("/replaced.raw", blue: 3, until: gate)
+            server.routeRawImage("/next.raw", blue: 4)
+            let indicator = ActivityImageIndicator()
+            let target = RecordingImageTarget(manager: manager, indicator: indicator)
+            let cancelled = ImageResponseRecorder(), replaced = ImageResponseRecorder(), next = ImageResponseRecorder()
+
+            let request = ImageRequest(url: server.url(for: "/delayed.raw"), options: .delayPlaceholder)
+            let operation = try #require(target.setImage(with: request, placeholder: grey, completed: cancelled.handler))
+            await server.waitForRequests(to: "/delayed.raw")
+            #expect(target.displayed.isEmpty, "the placeholder waits for the load to end")
+            operation.cancel()
+            await cancelled.wait()
+            #expect(cancelled.responses.map { $0.error?.code } == [.cancelled])
+            #expect(target.displayed.count == 1 && target.image === grey, "the cancelled load shows its delayed placeholder")
+            #expect(!indicator.isAnimating)
+
+            // A load replaced by another under the same key answers cancelled but leaves the target alone.
+            let replacedRequest = ImageRequest(url: server.url(for: "/replaced.raw"), options: .delayPlaceholder)
+            target.setImage(with: replacedRequest, placeholder: grey, completed: replaced.handler)
+            await server.waitForRequests(to: "/replaced.raw")
+            target.setImage(with: server.url(for: "/next.raw"), completed: next.handler)
+            await replaced.wait()
+            await next.wait()
+            gate.open()
+            #expect(replaced.responses.map { $0.error?.code } == [.cancelled])
+            #expect(next.responses.map { $0.image?.testBlue } == [4])
+            #expect(target.image?.testBlue == 4)
+            #expect(target.displayed.count == 3, "grey, the next load's empty placeholder, its image")
+            #expect(cancelled.count == 1 && replaced.count == 1 && next.count == 1)
         }
     }
 
@@ -207,7 +245,7 @@ import Testing
             server.routeRawImage("/changing.raw", blue: 10, after: gate)
             let url = server.url(for: "/changing.raw")
             let oldBytes = Data(RawRGBATestCoder.encode(width: 4, height: 3, blue: 9))
-            try await manager.cache.store(nil, data: oldBytes, forKey: manager.cacheKey(for: url), scope: .disk)
+            try await manager.cache.store(nil, data: oldBytes, forKey: manager.cacheKey(for: url), scope: .disk, metadata: nil)
             let target = RecordingImageTarget(manager: manager)
             let recorder = ImageResponseRecorder()
 

@@ -54,7 +54,9 @@ import Testing
             gate.open()
             await background.wait()
 
-            #expect(old.responses.isEmpty)
+            await old.wait()
+            #expect(old.responses.map { $0.error?.code } == [.cancelled], "the replaced load answers once, cancelled")
+            #expect(background.count == 1 && new.count == 1)
             #expect(button.image(for: .disabled)?.testBlue == 3)
             #expect(button.backgroundImage(for: .disabled)?.testBlue == 2)
         }

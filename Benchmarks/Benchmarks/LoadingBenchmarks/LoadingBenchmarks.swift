@@ -52,13 +52,16 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     let image = Image(bitmap: Bitmap(width: 64, height: 64))
-    let hitManager = fixture.manager(cachingIn: uniqueTemporaryFolder())
+    let hitCache = ImageCache(namespace: "bench", directory: uniqueTemporaryFolder())
+    let hitManager = ImageManager(cache: hitCache, loader: fixture.downloader)
     let hitURL = URL(string: "https://images.example.com/hit.png")!
-    let storeHit = Benchmark.Configuration(scalingFactor: .kilo, maxDuration: .seconds(3), maxIterations: 1_000_000, setup: {
-        try await hitManager.cache.store(image, forKey: hitURL.absoluteString, scope: .memory)
-    })
+    let storeHit = Benchmark.Configuration(
+        scalingFactor: .kilo, maxDuration: .seconds(3), maxIterations: 1_000_000,
+        setup: {
+            try await hitCache.store(image, forKey: hitURL.absoluteString, scope: .memory)
+        })
     let rawHits: @Sendable (Int) -> Void = { repetitions in
-        for _ in 0..<repetitions { blackHole(hitManager.cache.imageFromMemory(forKey: hitURL.absoluteString)) }
+        for _ in 0..<repetitions { blackHole(hitCache.imageFromMemory(forKey: hitURL.absoluteString)) }
     }
     pairedBenchmark("Memory-hit load · ImageManager.loadImage (synchronous hit) vs raw ImageCache.imageFromMemory", configuration: storeHit, baseline: rawHits) { repetitions in
         for _ in 0..<repetitions {

@@ -2,7 +2,9 @@ import Foundation
 
 extension ImageCache {
     /// Looks `key` up in the levels `scope` names, memory first, then disk (reading a hit on
-    /// the I/O queue and decoding it on the decoding workers); `nil` on a miss.
+    /// the I/O queue and decoding it on the decoding workers); `nil` on a miss. A query
+    /// scoped to ``ImageCacheType/disk`` decodes the disk's bytes, never answering with the
+    /// memory entry.
     ///
     /// - Throws: `ImageError.Code.cancelled` when the task is cancelled before the disk
     ///   answers.
@@ -19,7 +21,7 @@ extension ImageCache {
         let outcome = await withTaskCancellationHandler {
             await continuation.wait { resume in
                 let query = ImageCacheQuery()
-                queryDisk(forKey: key, decodeOptions: decodeOptions, query: query) { result in
+                queryDisk(forKey: key, scope: scope, decodeOptions: decodeOptions, query: query) { result in
                     if query.finish() { resume(result) }
                 }
                 return query

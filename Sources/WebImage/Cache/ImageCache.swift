@@ -23,10 +23,12 @@ public final class ImageCache: Sendable {
     public let namespace: String
     /// The disk level.
     public let diskCache: DiskCache
+    /// The memory level: a ``MemoryCache``, or the storage ``ImageCacheConfig/memoryStorageType`` names.
+    public var memoryStorage: any ImageMemoryStorage { memoryCache.storage }
     /// The coders that decode disk hits and encode images stored without bytes.
     public let coders: ImageCodersManager
 
-    let memoryCache: MemoryCache<String, ImageCacheEntry>
+    let memoryCache: ImageMemoryLevel
     let ioQueue: DispatchQueue
 
     /// Creates a cache whose disk level lives in `<directory>/<namespace>`.
@@ -46,7 +48,7 @@ public final class ImageCache: Sendable {
         self.config = config
         self.namespace = namespace
         self.coders = coders
-        memoryCache = MemoryCache(costLimit: config.maxMemoryCost, countLimit: config.maxMemoryCount)
+        memoryCache = ImageMemoryLevel(config: config)
         diskCache = DiskCache(
             directory: directory.appendingPathComponent(namespace, isDirectory: true),
             maxAge: config.maxDiskAge,
@@ -61,7 +63,7 @@ public final class ImageCache: Sendable {
 
     /// The image in memory for `key`, at once; `nil` on a miss.
     public func imageFromMemory(forKey key: String) -> Image? {
-        memoryCache.value(forKey: key) { $0.image }
+        memoryCache.image(forKey: key)
     }
 
     /// Looks `key` up in the levels `scope` names: memory first, then disk.
@@ -70,29 +72,34 @@ public final class ImageCache: Sendable {
     /// before this method returns, on the calling thread, and returns `nil`. Otherwise the
     /// disk is read on the I/O queue, a hit is decoded (with `decodeOptions`, whose scale
     /// defaults to the key's `@2x`/`@3x`), and `completion` runs on `callbackQueue` — with
-    /// `nil` on a miss or when the bytes do not decode.
+    /// `nil` on a miss or when the bytes do not decode. A query scoped to
+    /// ``ImageCacheType/disk`` always decodes the disk's bytes, never answering with the
+    /// memory entry.
     ///
-    /// - Returns: The disk lookup, which can be cancelled; a cancelled query never calls
-    ///   `completion`.
+    /// - Returns: The disk lookup, which can be cancelled. `completion` runs exactly once:
+    ///   a query cancelled before it answered answers at once, on the cancelling thread,
+    ///   with `ImageError.Code.cancelled`.
     @discardableResult
     public func queryImage(
         forKey key: String,
         scope: ImageCacheType = .all,
         decodeOptions: ImageDecodeOptions? = nil,
         callbackQueue: DispatchQueue = .global(qos: .userInitiated),
-        completion: @escaping @Sendable (ImageCacheResult?) -> Void
+        completion: @escaping @Sendable (Result<ImageCacheResult?, ImageError>) -> Void
     ) -> ImageCacheQuery? {
         if scope.includesMemory, let result = memoryResult(forKey: key, decodeOptions: decodeOptions) {
-            completion(result)
+            completion(.success(result))
             return nil
         }
         guard scope.includesDisk else {
-            completion(nil)
+            completion(.success(nil))
             return nil
         }
-        let query = ImageCacheQuery()
-        queryDisk(forKey: key, decodeOptions: decodeOptions, query: query) { result in
-            callbackQueue.async { if query.finish() { completion(result) } }
+        let query = ImageCacheQuery {
+            completion(.failure(ImageError(.cancelled, "the cache query was cancelled")))
+        }
+        queryDisk(forKey: key, scope: scope, decodeOptions: decodeOptions, query: query) { result in
+            callbackQueue.async { if query.finish() { completion(.success(result)) } }
         }
         return query
     }
@@ -100,9 +107,11 @@ public final class ImageCache: Sendable {
     /// Reads the disk entry for `key` on the I/O queue and decodes a hit on the decoding
     /// workers (so a burst of disk hits decodes on every core, not one at a time behind the
     /// reads), then hands the result to `deliver` on the worker; nothing is delivered once
-    /// `query` is cancelled.
+    /// `query` is cancelled. A `scope` that includes memory lets an image another query
+    /// decoded meanwhile answer without decoding again.
     func queryDisk(
         forKey key: String,
+        scope: ImageCacheType,
         decodeOptions: ImageDecodeOptions?,
         query: ImageCacheQuery,
         deliver: @escaping @Sendable (ImageCacheResult?) -> Void
@@ -115,7 +124,7 @@ public final class ImageCache: Sendable {
             }
             DecodingWorkers.submit { [self] in
                 guard !query.isCancelled else { return }
-                deliver(diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions))
+                deliver(diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions, reusingMemory: scope.includesMemory))
             }
         }
     }
@@ -126,10 +135,11 @@ public final class ImageCache: Sendable {
         diskResult(forKey: key, decodeOptions: decodeOptions)?.image
     }
 
-    /// A memory hit for `key`, reduced to its first frame when the options ask for it. An
-    /// image decoded frame by frame (`Image/animation`) answers only options that ask for
-    /// that: others need every frame decoded, so it counts as a miss for them.
-    func memoryResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
+    /// A memory hit for `key`, at once, reduced to its first frame when the options ask for
+    /// it; `nil` on a miss. An image decoded frame by frame (`Image/animation`) answers only
+    /// options that ask for that: others need every frame decoded, so it counts as a miss
+    /// for them.
+    public func memoryResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
         guard let entry = memoryCache.value(forKey: key) else { return nil }
         if entry.image.animation != nil, decodeOptions?.decodesFramesOnDemand != true {
             return nil
@@ -148,14 +158,17 @@ public final class ImageCache: Sendable {
     /// Reads and decodes the disk entry for `key`, promoting it into memory. Blocks.
     func diskResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
         guard let data = diskCache.data(forKey: key) else { return nil }
-        return diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions)
+        return diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions, reusingMemory: true)
     }
 
     /// Decodes `data`, the disk entry for `key`, promoting the image into memory. Blocks.
-    private func diskResult(decoding data: Data, forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
+    /// With `reusingMemory`, an image another query put in memory meanwhile answers instead.
+    private func diskResult(
+        decoding data: Data, forKey key: String, decodeOptions: ImageDecodeOptions?, reusingMemory: Bool
+    ) -> ImageCacheResult? {
         var options = decodeOptions ?? ImageDecodeOptions()
         // Another query may have decoded the same key while this one waited.
-        if Self.isFullSize(options), let entry = memoryCache.value(forKey: key),
+        if reusingMemory, Self.isFullSize(options), let entry = memoryCache.value(forKey: key),
             entry.image.animation == nil || options.decodesFramesOnDemand
         {
             return ImageCacheResult(image: entry.image, data: data, cacheType: .disk, metadata: entry.metadata)

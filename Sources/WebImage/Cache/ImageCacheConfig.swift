@@ -24,6 +24,9 @@ public struct ImageCacheConfig: Sendable, Hashable {
     public var maxMemoryCost = ProcessMemory.defaultMemoryCacheLimit
     /// The number of images the memory cache keeps; 0 means unlimited.
     public var maxMemoryCount = 0
+    /// The type of the memory level (SDWebImage's `memoryCacheClass`): the cache creates
+    /// one with this configuration. The built-in ``MemoryCache`` when `nil`.
+    public var memoryStorageType: ImageMemoryStorageType?
     /// When a cached image of an `http` or `https` URL must be checked with its server:
     /// HTTP's freshness rules (the default) or SDWebImage's "good until
     /// ``maxDiskAge``". See ``ImageCachePolicy``.

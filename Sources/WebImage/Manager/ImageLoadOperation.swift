@@ -1,8 +1,11 @@
 import NIOConcurrencyHelpers
 
 /// A running load, as the manager's callback API returns it: cancel it to cancel the
-/// cache query and this caller's share of the download. A cancelled load never calls
-/// its completion.
+/// cache query and this caller's share of the download.
+///
+/// Every load answers exactly once (besides the partial images of a progressive load and
+/// the cached answer of a refreshing one): with its result, or, when it is cancelled first,
+/// with an `ImageError` whose code is `ImageError.Code.cancelled`, as SDWebImage 5 does.
 public final class ImageLoadOperation: Sendable {
     private struct State {
         var isCancelled = false
@@ -14,9 +17,16 @@ public final class ImageLoadOperation: Sendable {
     /// The priority of the load's download while it waits in the downloader's queue.
     let priorityControl = DownloadPriorityControl()
     private let onEnd: @Sendable (ImageLoadOperation) -> Void
+    private let answerCancellation: @Sendable () -> Void
 
-    init(onEnd: @escaping @Sendable (ImageLoadOperation) -> Void) {
+    /// Creates an operation that calls `onEnd` once when it finishes or is cancelled, and
+    /// `answerCancellation` once when it is cancelled before it finished.
+    init(
+        onEnd: @escaping @Sendable (ImageLoadOperation) -> Void,
+        answerCancellation: @escaping @Sendable () -> Void = {}
+    ) {
         self.onEnd = onEnd
+        self.answerCancellation = answerCancellation
     }
 
     /// A load that ended before it was returned: what every synchronous memory hit returns,
@@ -27,7 +37,7 @@ public final class ImageLoadOperation: Sendable {
         return operation
     }()
 
-    /// Whether ``cancel()`` was called.
+    /// Whether ``cancel()`` was called before the load finished.
     public var isCancelled: Bool { state.withLockedValue { $0.isCancelled } }
 
     /// Whether the load has ended: its last answer is delivered (or being delivered), or it
@@ -41,15 +51,20 @@ public final class ImageLoadOperation: Sendable {
         priorityControl.setPriority(priority)
     }
 
-    /// Stops the load; no completion is called after this returns on the callback queue.
+    /// Stops the load. Unless it had already finished, its completion is then called once
+    /// more, last, on the callback queue, with `ImageError.Code.cancelled`; answers that
+    /// were still on their way are dropped. Calling it again does nothing.
     public func cancel() {
-        let task = state.withLockedValue { state -> Task<Void, Never>? in
-            guard !state.isCancelled, !state.isFinished else { return nil }
+        let (wasRunning, task) = state.withLockedValue { state -> (Bool, Task<Void, Never>?) in
+            guard !state.isCancelled, !state.isFinished else { return (false, nil) }
             state.isCancelled = true
-            return state.task
+            defer { state.task = nil }
+            return (true, state.task)
         }
+        guard wasRunning else { return }
         task?.cancel()
         onEnd(self)
+        answerCancellation()
     }
 
     /// Starts the load's task, unless the operation was cancelled first.

@@ -10,6 +10,7 @@ extension ImageManager {
     ///
     /// - Throws: the load's `ImageError`; `ImageError.Code.cancelled` when the task is cancelled.
     public func image(for request: ImageRequest) async throws(ImageError) -> ImageResponse {
+        let request = processed(request)
         let cachedAnswer = LastResponse()
         let outcome = await run(request) { event in
             if case let .response(response) = event { cachedAnswer.set(response) }
@@ -40,7 +41,8 @@ extension ImageManager {
     /// The load of `request` as a stream of progress, partial images and answers; the
     /// stream ends after the last answer, and stopping to read it cancels the load.
     public func events(for request: ImageRequest) -> AsyncStream<ImageLoadEvent> {
-        AsyncStream { continuation in
+        let request = processed(request)
+        return AsyncStream { continuation in
             let task = Task {
                 let outcome = await self.run(request, emit: { continuation.yield($0) })
                 if let final = outcome.response(for: request.url) {

@@ -17,13 +17,15 @@ extension ImageManager {
     ///   ``shouldDownload`` declines the URL, or `ImageError/Code/cancelled`.
     @discardableResult
     public func storeDataInDiskCache(for request: ImageRequest) async throws(ImageError) -> Bool {
+        let request = processed(request)
         guard let url = request.url, !url.absoluteString.isEmpty else {
             throw ImageError(.invalidURL, "the image URL is missing or empty")
         }
         let options = request.options
         if let refusal = blacklistRefusal(of: url, options: options) { throw refusal }
         let key = originalCacheKey(for: request, url: url)
-        if !options.contains(.refreshCached), await cache.diskImageExists(forKey: key) {
+        let cache = cache(for: request)
+        if !options.contains(.refreshCached), await cache.containsImage(forKey: key, scope: .disk) == .disk {
             return false
         }
         guard shouldDownload?(url) ?? true else {
@@ -41,7 +43,7 @@ extension ImageManager {
         do throws(ImageError) {
             result = try await loader.loadImage(loadRequest)
             if Task.isCancelled { throw ImageError(.cancelled, "the prefetch of \(url.absoluteString) was cancelled") }
-            try cache.coders.checkHeader(of: result.data, options: request.decodeOptions)
+            try ((cache as? ImageCache)?.coders ?? .shared).checkHeader(of: result.data, options: request.decodeOptions)
         } catch {
             // Bytes that would not decode count as a failed load, as they do when decoded.
             if !Task.isCancelled { recordFailure(error, of: url) }

@@ -15,12 +15,13 @@ extension ImageManager {
             return .failed(refusal)
         }
         var key = cacheKey(for: request)
+        let cache = cache(for: request)
 
         var cached: ImageCacheResult?
         if !options.contains(.fromLoaderOnly), request.queryCacheType != .none {
             do {
                 cached = try await cache.image(forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions)
-                if let varied = cached?.metadata?.variedRequestHeaders, cache.config.cachePolicy == .http,
+                if let varied = cached?.metadata?.variedRequestHeaders, cache.cachePolicy == .http,
                     cached?.metadata?.matchesVariedHeaders(of: request.headers) == false
                 {
                     // Another variant holds the URL's entry: this request's lives beside it.
@@ -36,7 +37,7 @@ extension ImageManager {
         }
         if Task.isCancelled { return .cancelled }
 
-        let freshness = cached.flatMap { httpFreshness(of: $0, url: url, options: options) }
+        let freshness = cached.flatMap { httpFreshness(of: $0, url: url, options: options, policy: cache.cachePolicy) }
         let wantsDownload = cached == nil || options.contains(.refreshCached) || (freshness.map { $0 != .fresh } ?? false)
         let mayDownload = wantsDownload && !options.contains(.fromCacheOnly) && (shouldDownload?(url) ?? true)
         guard mayDownload else {
@@ -76,11 +77,15 @@ extension ImageManager {
     }
 
     /// How HTTP's rules let `cached` be used now, or `nil` when they do not apply: the
-    /// cache's policy is ``ImageCachePolicy/untilExpired``, the URL is not `http(s)`, or
+    /// cache's `policy` is ``ImageCachePolicy/untilExpired``, the URL is not `http(s)`, or
     /// the load refreshes anyway.
-    func httpFreshness(of cached: ImageCacheResult, url: URL, options: ImageOptions) -> ImageCacheFreshness? {
+    func httpFreshness(
+        of cached: ImageCacheResult, url: URL, options: ImageOptions, policy: ImageCachePolicy
+    )
+        -> ImageCacheFreshness?
+    {
         // Cheapest first: most memory hits of a synchronous load stop at the metadata.
-        guard let metadata = cached.metadata, cache.config.cachePolicy == .http, !options.contains(.refreshCached),
+        guard let metadata = cached.metadata, policy == .http, !options.contains(.refreshCached),
             let scheme = url.scheme,
             scheme.caseInsensitiveCompare("http") == .orderedSame
                 || scheme.caseInsensitiveCompare("https") == .orderedSame
@@ -107,6 +112,7 @@ extension ImageManager {
         cached: ImageCacheResult?,
         emit: @escaping @Sendable (ImageLoadEvent) -> Void
     ) async -> LoadOutcome {
+        let cache = cache(for: request)
         let hasCachedImage = cached != nil
         var cachedMetadata = cached?.metadata
         if hasCachedImage, cachedMetadata == nil {
@@ -192,7 +198,9 @@ extension ImageManager {
 
     private func decodeOptions(for request: ImageRequest, key: String) -> ImageDecodeOptions {
         var options = request.decodeOptions
-        options.scaleFactor = Image.scale(forKey: key)
+        if options.scaleFactor == nil {
+            options.scaleFactor = Image.scale(forKey: key)
+        }
         return options
     }
 
@@ -233,10 +241,11 @@ extension ImageManager {
     /// re-encoded (its bytes are not the download's); the download's own bytes and HTTP
     /// facts go with an unchanged image, and with the original when asked for.
     private func store(_ image: Image, isDerived: Bool, result: ImageLoadResult, request: ImageRequest, key: String, url: URL) async {
+        let cache = cache(for: request)
         // no-store (under HTTP's rules): the image serves this load from memory, never disk.
         let forbidsDisk =
             request.options.contains(.cacheMemoryOnly)
-            || (cache.config.cachePolicy == .http && result.response.map(DiskCacheEntryMetadata.forbidsStoring) == true)
+            || (cache.cachePolicy == .http && result.response.map(DiskCacheEntryMetadata.forbidsStoring) == true)
         let scope: ImageCacheType =
             forbidsDisk
             ? (request.storeCacheType.includesMemory ? .memory : .none)
@@ -247,7 +256,13 @@ extension ImageManager {
             return metadata
         }
         if scope != .none {
-            try? await cache.store(image, data: isDerived ? nil : result.data, forKey: key, scope: scope, metadata: metadata)
+            var data = isDerived ? nil : result.data
+            if scope.includesDisk, let serializer = request.cacheSerializer ?? cacheSerializer {
+                // The serializer may encode: on the decoding threads, not the cooperative pool.
+                let original = data
+                data = try? await DecodingWorkers.run { () throws(ImageError) -> Data? in serializer(image, original, url) }
+            }
+            try? await cache.store(image, data: data, forKey: key, scope: scope, metadata: metadata)
         }
         guard isDerived, request.originalStoreCacheType != .none else { return }
         // A thumbnail load never decoded the full picture: its original goes to disk as bytes only.
@@ -258,6 +273,7 @@ extension ImageManager {
         }
         guard originalScope != .none else { return }
         let originalKey = originalCacheKey(for: request, url: url)
-        try? await cache.store(original, data: result.data, forKey: originalKey, scope: originalScope, metadata: metadata)
+        let originalCache = request.originalCache ?? cache
+        try? await originalCache.store(original, data: result.data, forKey: originalKey, scope: originalScope, metadata: metadata)
     }
 }

@@ -13,31 +13,49 @@ public final class ImageManager: Sendable {
     public typealias ShouldDownload = @Sendable (URL) -> Bool
     /// Decides whether a failed URL is blacklisted, overriding the loader's rule.
     public typealias ShouldBlockFailedURL = @Sendable (URL, ImageError) -> Bool
+    /// Turns a loaded image into the bytes stored on disk for it (SDWebImage's
+    /// `SDWebImageCacheSerializer`): given the image, the downloaded bytes (`nil` for a
+    /// transformed image or a thumbnail) and the URL; `nil` lets the cache encode the image.
+    public typealias CacheSerializer = @Sendable (_ image: Image, _ data: Data?, _ url: URL) -> Data?
+    /// Rewrites a request before it loads (SDWebImage's `SDWebImageOptionsProcessor`).
+    public typealias OptionsProcessor = @Sendable (ImageRequest) -> ImageRequest
 
     private struct Settings {
         var shouldDownload: ShouldDownload?
         var shouldBlockFailedURL: ShouldBlockFailedURL?
         var transformer: (any ImageTransformer)?
         var cacheKeyFilter: ImageRequest.CacheKeyFilter?
+        var cacheSerializer: CacheSerializer?
+        var optionsProcessor: OptionsProcessor?
         var callbackQueue = DispatchQueue.global(qos: .userInitiated)
     }
 
     /// The manager of the shared cache and the shared loaders.
     public static let shared = ImageManager()
 
-    /// Where images are cached.
-    public let cache: ImageCache
+    /// Where images are cached, for requests that name no ``ImageRequest/cache``: an
+    /// ``ImageCache``, an ``ImageCachesManager`` or any other ``ImageCaching``.
+    public let cache: any ImageCaching
     /// What loads images missing from the cache (HTTP, files, `data:` URLs).
     public let loader: any ImageLoader
+    /// ``cache`` when it is an ``ImageCache``: the synchronous memory hit calls it directly,
+    /// without going through the protocol.
+    let imageCache: ImageCache?
 
     let failedURLs = FailedURLSet()
     private let settings = NIOLockedValueBox(Settings())
     private let running = NIOLockedValueBox([ObjectIdentifier: ImageLoadOperation]())
 
-    /// Creates a manager on a cache and a loader.
-    public init(cache: ImageCache = .shared, loader: any ImageLoader = ImageLoadersManager.shared) {
+    /// Creates a manager on a cache (or several behind an ``ImageCachesManager``) and a loader.
+    public init(cache: any ImageCaching = ImageCache.shared, loader: any ImageLoader = ImageLoadersManager.shared) {
         self.cache = cache
         self.loader = loader
+        imageCache = cache as? ImageCache
+    }
+
+    /// The cache `request`'s final image is read from and stored in.
+    func cache(for request: ImageRequest) -> any ImageCaching {
+        request.cache ?? cache
     }
 
     /// Called before downloading an image the cache does not have; returning `false`
@@ -58,6 +76,29 @@ public final class ImageManager: Sendable {
     public var transformer: (any ImageTransformer)? {
         get { settings.withLockedValue { $0.transformer } }
         set { settings.withLockedValue { $0.transformer = newValue } }
+    }
+
+    /// What is stored on disk for a loaded image, for requests that name no serializer; the
+    /// downloaded bytes as they came (and an encoding of a transformed image) when `nil`.
+    /// It runs on the decoding threads, only for stores that reach the disk.
+    public var cacheSerializer: CacheSerializer? {
+        get { settings.withLockedValue { $0.cacheSerializer } }
+        set { settings.withLockedValue { $0.cacheSerializer = newValue } }
+    }
+
+    /// One place that rewrites every request before it loads — its options, thumbnail
+    /// size, transformer, caches, headers — by URL or anything else it carries: every
+    /// `loadImage`, `image(for:)`, `events(for:)`, prefetch and target load goes through it
+    /// first. Requests load as given when `nil`.
+    public var optionsProcessor: OptionsProcessor? {
+        get { settings.withLockedValue { $0.optionsProcessor } }
+        set { settings.withLockedValue { $0.optionsProcessor = newValue } }
+    }
+
+    /// `request` as the ``optionsProcessor`` rewrites it.
+    func processed(_ request: ImageRequest) -> ImageRequest {
+        guard let processor = settings.withLockedValue({ $0.optionsProcessor }) else { return request }
+        return processor(request)
     }
 
     /// The cache key filter for requests that name none.
@@ -85,7 +126,9 @@ public final class ImageManager: Sendable {
     /// size and the transformer's key when the request has them (as SDWebImage does).
     public func cacheKey(for request: ImageRequest) -> String {
         guard let url = request.url else { return "" }
-        var key = originalCacheKey(for: request, url: url)
+        // One lock for both settings: this runs on every synchronous memory hit.
+        let (filter, transformer) = settings.withLockedValue { ($0.cacheKeyFilter, $0.transformer) }
+        var key = (request.cacheKeyFilter ?? filter).map { $0(url) } ?? url.absoluteString
         if let thumbnail = request.thumbnailPixelSize {
             key += "-Thumbnail(\(thumbnail.width)x\(thumbnail.height),\(request.preserveAspectRatio ? "fit" : "fill"))"
         }
@@ -109,7 +152,8 @@ public final class ImageManager: Sendable {
     /// The loads started with the callback API that are still running.
     public var runningOperations: [ImageLoadOperation] { running.withLockedValue { Array($0.values) } }
 
-    /// Cancels every running load started with the callback API.
+    /// Cancels every running load started with the callback API; each answers once with
+    /// `ImageError.Code.cancelled`.
     public func cancelAll() {
         for operation in runningOperations {
             operation.cancel()
@@ -137,19 +181,17 @@ public final class ImageManager: Sendable {
 
     /// Whether the image for `url` is in memory or on disk.
     public func cachedImageExists(for url: URL) async -> Bool {
-        let key = cacheKey(for: url)
-        if cache.imageFromMemory(forKey: key) != nil { return true }
-        return await cache.diskImageExists(forKey: key)
+        await cache.containsImage(forKey: cacheKey(for: url), scope: .all) != .none
     }
 
     /// Whether the image for `url` is on disk.
     public func diskImageExists(for url: URL) async -> Bool {
-        await cache.diskImageExists(forKey: cacheKey(for: url))
+        await cache.containsImage(forKey: cacheKey(for: url), scope: .disk) == .disk
     }
 
     /// Stores `image` (and its bytes, if given) as the image of `url`.
     public func saveImageToCache(_ image: Image, data: Data? = nil, for url: URL) async throws(ImageError) {
-        try await cache.store(image, data: data, forKey: cacheKey(for: url))
+        try await cache.store(image, data: data, forKey: cacheKey(for: url), scope: .all, metadata: nil)
     }
 
     // MARK: Callback API
@@ -159,21 +201,46 @@ public final class ImageManager: Sendable {
     ///
     /// A memory hit that needs no revalidation completes at once, on the calling thread,
     /// before this method returns (as SDWebImage does on the main thread), so a view shows a
-    /// cached image without a placeholder flash. A cancelled load never completes.
+    /// cached image without a placeholder flash.
+    ///
+    /// Every load answers exactly once with its result (after the partial images of a
+    /// progressive load, or the cached answer of a refreshing one). A load cancelled first —
+    /// by its operation, by ``cancelAll()`` or by a target starting another load under the
+    /// same key — answers instead, once and last, with `ImageError.Code.cancelled`, as
+    /// SDWebImage 5 does.
     @discardableResult
     public func loadImage(
         with request: ImageRequest,
         progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)? = nil,
         completion: @escaping @Sendable (ImageResponse) -> Void
     ) -> ImageLoadOperation {
+        // Without a processor the request goes on as given, not copied: the memory hit is benchmarked.
+        if let processor = settings.withLockedValue({ $0.optionsProcessor }) {
+            return startLoad(processor(request), progress: progress, completion: completion)
+        }
+        return startLoad(request, progress: progress, completion: completion)
+    }
+
+    /// The callback API's load of `request`, already processed.
+    private func startLoad(
+        _ request: ImageRequest,
+        progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)?,
+        completion: @escaping @Sendable (ImageResponse) -> Void
+    ) -> ImageLoadOperation {
         if let hit = synchronousMemoryHit(for: request) {
             completion(hit)
             return .finished
         }
-        let operation = ImageLoadOperation { [weak self] operation in
-            _ = self?.running.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(operation)) }
-        }
         let queue = DispatchQueue(label: "SwiftWebImage.ImageManager.callbacks", target: request.callbackQueue ?? callbackQueue)
+        let operation = ImageLoadOperation(
+            onEnd: { [weak self] operation in
+                _ = self?.running.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(operation)) }
+            },
+            answerCancellation: { [url = request.url] in
+                // Behind every answer already queued, which now sees the cancellation and drops itself.
+                queue.async { completion(ImageResponse(error: ImageError(.cancelled, "the image load was cancelled"), url: url)) }
+            }
+        )
         running.withLockedValue { $0[ObjectIdentifier(operation)] = operation }
         var request = request
         request.priorityControl = operation.priorityControl
@@ -218,10 +285,22 @@ public final class ImageManager: Sendable {
         guard let url = request.url, !url.absoluteString.isEmpty,
             request.queryCacheType.includesMemory,
             request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly]),
-            !failedURLs.contains(url) || request.options.contains(.retryFailed),
-            let hit = cache.memoryResult(forKey: cacheKey(for: request), decodeOptions: request.decodeOptions),
-            cache.config.cachePolicy != .http || hit.metadata?.matchesVariedHeaders(of: request.headers) ?? true,
-            (httpFreshness(of: hit, url: url, options: request.options) ?? .fresh) == .fresh
+            !failedURLs.contains(url) || request.options.contains(.retryFailed)
+        else { return nil }
+        let key = cacheKey(for: request)
+        let hit: ImageCacheResult?
+        let policy: ImageCachePolicy
+        // The concrete cache first: the benchmarked path makes no protocol call.
+        if request.cache == nil, let imageCache {
+            hit = imageCache.memoryResult(forKey: key, decodeOptions: request.decodeOptions)
+            policy = imageCache.config.cachePolicy
+        } else {
+            let cache = cache(for: request)
+            hit = cache.memoryResult(forKey: key, decodeOptions: request.decodeOptions)
+            policy = cache.cachePolicy
+        }
+        guard let hit, policy != .http || hit.metadata?.matchesVariedHeaders(of: request.headers) ?? true,
+            (httpFreshness(of: hit, url: url, options: request.options, policy: policy) ?? .fresh) == .fresh
         else { return nil }
         return ImageResponse(image: hit.image, data: hit.data, cacheType: .memory, url: url)
     }

@@ -44,6 +44,19 @@ public struct ImageRequest: Sendable {
     public var retryPolicy: DownloadRetryPolicy?
     /// The handle of the load's ``ImageLoadOperation`` for changing its download's priority.
     var priorityControl: DownloadPriorityControl?
+    /// The scale the image is decoded at, overriding the `@2x`/`@3x` its cache key names
+    /// (SDWebImage's `imageScaleFactor`); values below 1 are ignored.
+    public var scaleFactor: Double?
+    /// Turns the downloaded image into the bytes stored on disk for it, overriding the
+    /// manager's ``ImageManager/cacheSerializer``.
+    public var cacheSerializer: ImageManager.CacheSerializer?
+    /// The cache this load reads and stores its final image in, instead of the manager's
+    /// ``ImageManager/cache`` (SDWebImage's `imageCache` context option).
+    public var cache: (any ImageCaching)?
+    /// The cache the untransformed original goes to when a transformer or thumbnail changed
+    /// the image (see ``originalStoreCacheType``); ``cache`` (or the manager's) when `nil`
+    /// (SDWebImage's `originalImageCache`).
+    public var originalCache: (any ImageCaching)?
 
     /// Creates a request.
     public init(
@@ -87,6 +100,7 @@ public struct ImageRequest: Sendable {
         decode.preserveAspectRatio = preserveAspectRatio
         decode.firstFrameOnly = options.contains(.decodeFirstFrameOnly)
         decode.maxPixelCount = maxPixelCount
+        decode.scaleFactor = scaleFactor.flatMap { $0 >= 1 ? $0 : nil }
         decode.decodesFramesOnDemand = options.contains(.decodeFramesOnDemand)
         if options.contains(.scaleDownLargeImages) {
             decode.scaleDownLimitBytes = scaleDownLimitBytes

@@ -12,13 +12,16 @@ public final class ImagePrefetcher: Sendable {
     public typealias Progress = @Sendable (_ finished: Int, _ total: Int) -> Void
     /// Called once at the end with `(finished, skipped)`: skipped URLs gave no image.
     public typealias Completion = @Sendable (_ finished: Int, _ skipped: Int) -> Void
+    /// Called after each URL with the URL and `(finished, total)` (SDWebImage's
+    /// `didPrefetchURL:finishedCount:totalCount:`).
+    public typealias URLProgress = @Sendable (_ url: URL, _ finished: Int, _ total: Int) -> Void
 
     private struct State {
         var maxConcurrentPrefetchCount = 3
         var options: ImageOptions = [.lowPriority]
         var destination = PrefetchDestination.memoryCache
-        var tasks: [Int: Task<Void, Never>] = [:]
-        var nextTaskID = 0
+        var tokens: [Int: ImagePrefetchToken] = [:]
+        var nextTokenID = 0
     }
 
     /// The prefetcher of the shared manager.
@@ -52,68 +55,72 @@ public final class ImagePrefetcher: Sendable {
         set { state.withLockedValue { $0.destination = newValue } }
     }
 
-    /// Prefetches `urls`, reporting progress and completion on `callbackQueue` (the
-    /// manager's when `nil`). The completion is called exactly once, also after
-    /// ``cancelPrefetching()`` (counting what finished until then).
+    /// Prefetches `urls`, reporting progress (`didPrefetch` also names each URL) and
+    /// completion on `callbackQueue` (the manager's when `nil`). The completion is called
+    /// exactly once, also after the returned token's ``ImagePrefetchToken/cancel()`` or
+    /// ``cancelPrefetching()`` (counting what finished until then). Calls run side by side;
+    /// a new call never cancels an earlier one.
+    ///
+    /// - Returns: The token that cancels this call only.
+    @discardableResult
     public func prefetch(
         _ urls: [URL],
         callbackQueue: DispatchQueue? = nil,
         progress: Progress? = nil,
+        didPrefetch: URLProgress? = nil,
         completion: Completion? = nil
-    ) {
+    ) -> ImagePrefetchToken {
         let queue = DispatchQueue(label: "SwiftWebImage.ImagePrefetcher.callbacks", target: callbackQueue ?? manager.callbackQueue)
-        state.withLockedValue { state in
-            let id = state.nextTaskID
-            state.nextTaskID += 1
-            state.tasks[id] = Task {
+        return state.withLockedValue { state in
+            let id = state.nextTokenID
+            state.nextTokenID += 1
+            // The task removes its token under the lock, so it cannot do so before it is stored.
+            let task = Task {
                 let (finished, skipped) = await self.prefetch(urls) { finished, total in
                     queue.async { progress?(finished, total) }
+                } didPrefetch: { url, finished, total in
+                    queue.async { didPrefetch?(url, finished, total) }
                 }
+                // The call leaves the running tokens before its completion runs.
+                _ = self.state.withLockedValue { $0.tokens.removeValue(forKey: id) }
                 queue.async { completion?(finished, skipped) }
-                _ = self.state.withLockedValue { $0.tasks.removeValue(forKey: id) }
             }
+            let token = ImagePrefetchToken(urls: urls, task: task)
+            state.tokens[id] = token
+            return token
         }
+    }
+
+    /// The tokens of the calls still running, oldest first.
+    public var runningTokens: [ImagePrefetchToken] {
+        state.withLockedValue { state in state.tokens.sorted { $0.key < $1.key }.map(\.value) }
     }
 
     /// Prefetches `urls` and returns `(finished, skipped)`; cancelling the calling task
     /// stops the URLs not yet loaded.
     public func prefetch(
         _ urls: [URL],
-        progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil
+        progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil,
+        didPrefetch: URLProgress? = nil
     ) async -> (finished: Int, skipped: Int) {
         let (width, options, destination) = state.withLockedValue {
             ($0.maxConcurrentPrefetchCount, $0.options, $0.destination)
         }
-        return await withTaskGroup(of: PrefetchOutcome.self) { group in
+        return await withTaskGroup(of: (URL, PrefetchOutcome).self) { group in
             var pending = urls.makeIterator()
             var finished = 0, skipped = 0
             func startNext() -> Bool {
                 guard !Task.isCancelled, let url = pending.next() else { return false }
-                group.addTask {
-                    do throws(ImageError) {
-                        let request = ImageRequest(url: url, options: options)
-                        switch destination {
-                        case .memoryCache:
-                            let response = try await self.manager.image(for: request)
-                            return response.image == nil ? .skipped : .loaded
-                        case .diskCache:
-                            try await self.manager.storeDataInDiskCache(for: request)
-                            return .loaded
-                        }
-                    } catch {
-                        // Only this prefetch's own cancellation leaves a URL uncounted; a load
-                        // cancelled under it (the downloader's `cancelAllDownloads`) is skipped.
-                        return Task.isCancelled ? .cancelled : .skipped
-                    }
-                }
+                group.addTask { (url, await self.outcome(of: url, options: options, destination: destination)) }
                 return true
             }
             for _ in 0..<width where !startNext() { break }
-            while let outcome = await group.next() {
+            while let (url, outcome) = await group.next() {
                 if outcome != .cancelled {
                     finished += 1
                     if outcome == .skipped { skipped += 1 }
                     progress?(finished, urls.count)
+                    didPrefetch?(url, finished, urls.count)
                 }
                 _ = startNext()
             }
@@ -121,12 +128,30 @@ public final class ImagePrefetcher: Sendable {
         }
     }
 
+    /// Loads one URL to `destination`.
+    private func outcome(of url: URL, options: ImageOptions, destination: PrefetchDestination) async -> PrefetchOutcome {
+        do throws(ImageError) {
+            let request = ImageRequest(url: url, options: options)
+            switch destination {
+            case .memoryCache:
+                let response = try await manager.image(for: request)
+                return response.image == nil ? .skipped : .loaded
+            case .diskCache:
+                try await manager.storeDataInDiskCache(for: request)
+                return .loaded
+            }
+        } catch {
+            // Only this prefetch's own cancellation leaves a URL uncounted; a load
+            // cancelled under it (the downloader's `cancelAllDownloads`) is skipped.
+            return Task.isCancelled ? .cancelled : .skipped
+        }
+    }
+
     /// Stops every prefetch in progress; loads callers started themselves go on, and each
     /// stopped prefetch still reports its completion with what finished before.
     public func cancelPrefetching() {
-        let tasks = state.withLockedValue { Array($0.tasks.values) }
-        for task in tasks {
-            task.cancel()
+        for token in runningTokens {
+            token.cancel()
         }
     }
 }

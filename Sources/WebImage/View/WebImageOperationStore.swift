@@ -6,8 +6,8 @@ import NIOConcurrencyHelpers
 ///
 /// Each key holds at most one load: starting a load under a key cancels the one before it.
 /// The store also remembers the URL last asked for under each key, and a generation number
-/// per key so that an answer arriving for a load that was replaced is thrown away even if it
-/// raced its cancellation on another thread. Loads are held weakly, as SDWebImage's map table
+/// per key so that a load that was replaced (and answers `ImageError.Code.cancelled`, or an
+/// image that raced its cancellation on another thread) no longer changes the target. Loads are held weakly, as SDWebImage's map table
 /// does: a finished load disappears from the store by itself.
 public final class WebImageOperationStore: Sendable {
     private struct Entry {
@@ -74,17 +74,14 @@ public final class WebImageOperationStore: Sendable {
         entries.withLockedValue { $0[key]?.generation == generation }
     }
 
-    /// Cancels the load under `key`; returns whether one was running. Answers of the
-    /// cancelled load are never shown.
+    /// Cancels the load under `key`; returns whether one was running. The load stays the
+    /// key's current one, so that its `ImageError.Code.cancelled` answer may show a delayed
+    /// placeholder, until another load begins under the key.
     @discardableResult
     public func cancelOperation(forKey key: String) -> Bool {
         let operation = entries.withLockedValue { entries -> ImageLoadOperation? in
-            guard var entry = entries[key] else { return nil }
-            let operation = entry.operation
-            entry.operation = nil
-            entry.generation &+= 1
-            entries[key] = entry
-            return operation
+            defer { entries[key]?.operation = nil }
+            return entries[key]?.operation
         }
         guard let operation, !operation.isFinished else { return false }
         operation.cancel()

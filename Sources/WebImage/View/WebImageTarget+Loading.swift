@@ -17,8 +17,12 @@ extension WebImageTarget {
     /// `ImageError.Code.invalidURL`. ``ImageOptions/delayPlaceholder`` shows the
     /// placeholder only if the load ends without an image; ``ImageOptions/avoidAutoSetImage``
     /// leaves the target alone and hands the image (partial ones included) to `completed`.
-    /// Progressive partial images are shown as they arrive; `completed` runs once the load
-    /// is finished, and never for a cancelled load.
+    /// Progressive partial images are shown as they arrive; `completed` runs exactly once,
+    /// when the load is finished. A cancelled load — by ``cancelCurrentImageLoad()``, by its
+    /// operation, by the manager's `cancelAll()`, or replaced by another load under the same
+    /// key — completes with `ImageError.Code.cancelled`; one cancelled while it was the
+    /// target's current load also stops the indicator and shows the delayed placeholder,
+    /// while a replaced one leaves the target to the load that replaced it.
     ///
     /// - Returns: The load, or `nil` when there was nothing to load.
     @discardableResult
@@ -55,7 +59,8 @@ extension WebImageTarget {
     }
 
     /// Loads the image at `url`, showing as placeholder the image already cached for it
-    /// (memory, else disk) or, when there is none, `placeholder`.
+    /// (memory, else disk; memory only when the manager's cache is not an ``ImageCache``) or,
+    /// when there is none, `placeholder`.
     @discardableResult
     public func setImageWithPreviousCachedImage(
         with url: URL?,
@@ -68,13 +73,17 @@ extension WebImageTarget {
         var cached: Image?
         if url != nil {
             let key = imageManager.cacheKey(for: request)
-            cached = imageManager.cache.imageFromMemory(forKey: key) ?? imageManager.cache.imageFromDisk(forKey: key)
+            if let imageCache = imageManager.imageCache {
+                cached = imageCache.imageFromMemory(forKey: key) ?? imageCache.imageFromDisk(forKey: key)
+            } else {
+                cached = imageManager.cache.memoryResult(forKey: key, decodeOptions: nil)?.image
+            }
         }
         return setImage(with: request, placeholder: cached ?? placeholder, progress: progress, completed: completed)
     }
 
-    /// Cancels the load of the main image and stops the indicator; the load's completion
-    /// will not run.
+    /// Cancels the load of the main image and stops the indicator; the load completes with
+    /// `ImageError.Code.cancelled` (and shows its placeholder if it delayed it).
     public func cancelCurrentImageLoad() {
         if imageOperations.cancelOperation(forKey: imageOperationKey) {
             imageIndicator?.stopAnimating()
@@ -111,7 +120,6 @@ extension WebImageTarget {
             let response = ImageResponse(error: ImageError(.invalidURL, "the image URL is missing or empty"), url: request.url)
             if let completed {
                 (request.callbackQueue ?? imageManager.callbackQueue).async {
-                    guard store.isCurrent(generation, forKey: operationKey) else { return }
                     completed(response)
                 }
             }
@@ -128,7 +136,11 @@ extension WebImageTarget {
                 progress?(received, expected)
             },
             completion: { response in
-                guard store.isCurrent(generation, forKey: operationKey) else { return }
+                // A replaced load still answers its caller, but leaves the target alone.
+                guard store.isCurrent(generation, forKey: operationKey) else {
+                    if response.isFinished { completed?(response) }
+                    return
+                }
                 let avoidsAutoSet = options.contains(.avoidAutoSetImage)
                 if response.isFinished {
                     indicator?.stopAnimating()

@@ -13,7 +13,7 @@ struct ManagerTestHarness: Sendable {
     let downloader: ImageDownloader
     let manager: ImageManager
 
-    var cache: ImageCache { manager.cache }
+    var cache: ImageCache { manager.imageCache! }
 
     /// Runs `body` with a fresh server, folder, downloader and manager, then shuts them down.
     static func run<Value: Sendable>(

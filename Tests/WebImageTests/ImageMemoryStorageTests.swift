@@ -1,0 +1,46 @@
+import Foundation
+import LoopbackHTTPServer
+import Testing
+
+@testable import WebImage
+
+/// A memory level named in the configuration replaces the built-in one.
+@Suite("ImageMemoryStorage")
+struct ImageMemoryStorageTests {
+    @Test func aCustomMemoryStorageReceivesEveryStoreAndAnswersHits() async throws {
+        try await ManagerTestHarness.run { harness in
+            harness.serve("/a.png", try ManagerTestImage.png(tint: 1))
+            harness.serve("/b.png", try ManagerTestImage.png(tint: 2))
+            var config = ImageCacheConfig()
+            config.memoryStorageType = ImageMemoryStorageType(RecordingMemoryStorage.self)
+            #expect(config.memoryStorageType == ImageMemoryStorageType(RecordingMemoryStorage.self))
+            #expect(ImageCacheConfig().memoryStorageType == nil)
+            let cache = ImageCache(namespace: "custom-memory", directory: harness.folder.url, config: config)
+            let storage = try #require(cache.memoryStorage as? RecordingMemoryStorage)
+            let manager = ImageManager(cache: cache, loader: harness.downloader)
+            let a = harness.url("/a.png"), b = harness.url("/b.png")
+
+            // A download, a direct store, and a disk hit promoted into memory: three stores.
+            #expect(await harness.load(a, with: manager).cacheType == .none)
+            try await cache.store(Image(bitmap: ManagerTestImage.bitmap(width: 2, height: 2, tint: 3)), forKey: "direct", scope: .memory)
+            try await cache.store(nil, data: try ManagerTestImage.png(tint: 2), forKey: b.absoluteString, scope: .disk)
+            #expect(await harness.load(b, with: manager).cacheType == .disk)
+            #expect(storage.stores == [a.absoluteString, "direct", b.absoluteString])
+
+            // Hits come from the storage, synchronously through the manager too.
+            let lookups = storage.lookups
+            let recorder = ImageResponseRecorder()
+            manager.loadImage(with: a, completion: recorder.record)
+            #expect(recorder.responses.map(\.cacheType) == [.memory])
+            #expect(recorder.responses.first?.image?.bitmap.rgba8(x: 0, y: 0).blue == 1)
+            #expect(storage.lookups > lookups)
+            #expect(cache.imageFromMemory(forKey: "direct") != nil)
+
+            await cache.removeImage(forKey: "direct", scope: .memory)
+            #expect(!storage.containsEntry(forKey: "direct"))
+            cache.clearMemory()
+            #expect(!storage.containsEntry(forKey: a.absoluteString))
+            #expect(harness.server.requestCount(for: "/a.png") == 1 && harness.server.requestCount(for: "/b.png") == 0)
+        }
+    }
+}
