@@ -137,7 +137,7 @@ let package = Package(
 // MARK: - BMP and ICO (always built) and TIFF (the `TIFF` trait, on by default)
 
 package.traits.formUnion([
-    .default(enabledTraits: ["TIFF"]),
+    .default(enabledTraits: ["TIFF", "AVIF"]),
     .init(name: "TIFF", description: "Decode and encode TIFF with the system's libtiff (apt: libtiff-dev)."),
 ])
 package.targets += [
@@ -149,5 +149,20 @@ for name in ["WebImage", "WebImageTests"] {
     package.targets.first { $0.name == name }?.dependencies += [
         "WebImageBMP",
         .target(name: "WebImageTIFF", condition: .when(traits: ["TIFF"])),
+    ]
+}
+
+// MARK: - AVIF, HEIF and JPEG XL (the `AVIF`, `HEIF` and `JXL` traits, on by default)
+
+package.traits.formUnion([
+    .init(name: "AVIF", description: "Decode and encode AVIF with the system's libavif (apt: libavif-dev)."),
+])
+package.targets += [
+    .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+    .target(name: "WebImageAVIF", dependencies: ["WebImageCore", "CAVIF"]),
+]
+for name in ["WebImage", "WebImageTests"] {
+    package.targets.first { $0.name == name }?.dependencies += [
+        .target(name: "WebImageAVIF", condition: .when(traits: ["AVIF"]))
     ]
 }

@@ -9,3 +9,6 @@
 #if TIFF
 @_exported import WebImageTIFF
 #endif
+#if AVIF
+@_exported import WebImageAVIF
+#endif
