@@ -12,3 +12,6 @@
 #if AVIF
 @_exported import WebImageAVIF
 #endif
+#if JXL
+@_exported import WebImageJXL
+#endif
