@@ -15,3 +15,6 @@
 #if JXL
 @_exported import WebImageJXL
 #endif
+#if HEIF
+@_exported import WebImageHEIF
+#endif

@@ -40,9 +40,10 @@ final class AVIFDecoderSession {
         decoder.pointee.imageCountLimit = UInt32(clamping: max(1, options.maxFrameCount))
         decoder.pointee.ignoreExif = 1
         decoder.pointee.ignoreXMP = 1
-        // A `clap` box libavif finds invalid for the subsampling (an odd offset on 4:2:0)
-        // is not a reason to refuse the picture: the crop is made on the RGB pixels.
-        decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_PIXI_REQUIRED.rawValue | AVIF_STRICT_ALPHA_ISPE_REQUIRED.rawValue)
+        // A missing `pixi` box, or a `clap` box libavif finds invalid for the subsampling
+        // (an odd offset on 4:2:0), is not a reason to refuse the picture (the crop is made
+        // on the RGB pixels); an alpha plane without its `ispe` box still is.
+        decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_ALPHA_ISPE_REQUIRED.rawValue)
         var result = avifDecoderSetIOMemory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         if result == AVIF_RESULT_OK {
             result = avifDecoderParse(decoder)
