@@ -21,7 +21,9 @@ struct HEIFWriter {
         guard let context = heif_context_alloc() else { throw ImageError(.encodingFailed, "libheif could not create a context") }
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?
-        if let error = ImageError(heif: heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), "heif_context_get_encoder_for_format", failure: .encodingFailed) {
+        if let error = ImageError(
+            heif: heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), "heif_context_get_encoder_for_format", failure: .encodingFailed)
+        {
             throw error
         }
         guard let encoder else { throw ImageError(.unsupportedFormat, "libheif has no HEVC encoder") }
@@ -60,7 +62,9 @@ struct HEIFWriter {
             case (false, false): heif_chroma_interleaved_RGB
             }
         var planes: OpaquePointer?
-        if let error = ImageError(heif: heif_image_create(Int32(bitmap.width), Int32(bitmap.height), heif_colorspace_RGB, chroma, &planes), "heif_image_create", failure: .encodingFailed) {
+        if let error = ImageError(
+            heif: heif_image_create(Int32(bitmap.width), Int32(bitmap.height), heif_colorspace_RGB, chroma, &planes), "heif_image_create", failure: .encodingFailed)
+        {
             throw error
         }
         guard let planes else { throw ImageError(.encodingFailed, "libheif created no image") }
