@@ -137,7 +137,7 @@ let package = Package(
 // MARK: - BMP and ICO (always built) and TIFF (the `TIFF` trait, on by default)
 
 package.traits.formUnion([
-    .default(enabledTraits: ["TIFF"]),
+    .default(enabledTraits: ["TIFF", "AVIF", "HEIF", "JXL"]),
     .init(name: "TIFF", description: "Decode and encode TIFF with the system's libtiff (apt: libtiff-dev)."),
 ])
 package.targets += [
@@ -149,5 +149,28 @@ for name in ["WebImage", "WebImageTests"] {
     package.targets.first { $0.name == name }?.dependencies += [
         "WebImageBMP",
         .target(name: "WebImageTIFF", condition: .when(traits: ["TIFF"])),
+    ]
+}
+
+// MARK: - AVIF, HEIF and JPEG XL (the `AVIF`, `HEIF` and `JXL` traits, on by default)
+
+package.traits.formUnion([
+    .init(name: "AVIF", description: "Decode and encode AVIF with the system's libavif (apt: libavif-dev)."),
+    .init(name: "HEIF", description: "Decode HEIC/HEIF, and encode HEIC where it has an encoder, with the system's libheif (apt: libheif-dev)."),
+    .init(name: "JXL", description: "Decode and encode JPEG XL with the system's libjxl (apt: libjxl-dev)."),
+])
+package.targets += [
+    .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+    .target(name: "WebImageAVIF", dependencies: ["WebImageCore", "CAVIF"]),
+    .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
+    .target(name: "WebImageHEIF", dependencies: ["WebImageCore", "CHEIF"]),
+    .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+    .target(name: "WebImageJXL", dependencies: ["WebImageCore", "CJXL"]),
+]
+for name in ["WebImage", "WebImageTests"] {
+    package.targets.first { $0.name == name }?.dependencies += [
+        .target(name: "WebImageAVIF", condition: .when(traits: ["AVIF"])),
+        .target(name: "WebImageHEIF", condition: .when(traits: ["HEIF"])),
+        .target(name: "WebImageJXL", condition: .when(traits: ["JXL"])),
     ]
 }

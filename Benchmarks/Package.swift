@@ -60,6 +60,36 @@ let package = Package(
             path: "Benchmarks/TIFFBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "AVIFBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "WebImage", package: "SwiftWebImage"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/AVIFBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "HEIFBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "WebImage", package: "SwiftWebImage"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/HEIFBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "JXLBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "WebImage", package: "SwiftWebImage"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/JXLBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

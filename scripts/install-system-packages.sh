@@ -6,8 +6,8 @@ set -euo pipefail
 packages=(pkg-config libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev libgif-dev libwebp-dev openssl time)
 # nginx, for the image server's fleet (scripts/fleet.sh and its test).
 packages+=(nginx-light)
-# The default package traits: TIFF needs libtiff.
-packages+=(libtiff-dev)
+# The default package traits: TIFF needs libtiff, AVIF libavif, HEIF libheif, JXL libjxl.
+packages+=(libtiff-dev libavif-dev libheif-dev libjxl-dev)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -9,3 +9,12 @@
 #if TIFF
 @_exported import WebImageTIFF
 #endif
+#if AVIF
+@_exported import WebImageAVIF
+#endif
+#if JXL
+@_exported import WebImageJXL
+#endif
+#if HEIF
+@_exported import WebImageHEIF
+#endif

@@ -49,8 +49,8 @@ import Testing
             #expect(error.code == .unsupportedFormat)
         }
         do {
-            _ = try coders.encode(opaque, as: .heic)
-            Issue.record("HEIC encoded without a HEIC coder")
+            _ = try coders.encode(opaque, as: .svg)
+            Issue.record("SVG encoded without an SVG coder")
         } catch {
             #expect(error.code == .unsupportedFormat)
         }

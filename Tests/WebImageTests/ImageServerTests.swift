@@ -47,6 +47,11 @@ struct ImageServerTests {
             let plain = try await harness.get(path, headers: [("Accept", "image/png")])
             #expect(try plain.image().format == .png)
             #expect(plain.headers.first(name: "Vary") == "Accept")
+            #if AVIF
+            let avif = try await harness.get(path, headers: [("Accept", "image/avif,image/webp,*/*;q=0.8")])
+            #expect(avif.headers.first(name: "Content-Type") == "image/avif")
+            #expect(try avif.image().format == .avif, "with an AVIF encoder, AVIF wins when the client accepts it")
+            #endif
         }
     }
 

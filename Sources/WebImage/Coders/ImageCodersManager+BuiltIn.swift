@@ -3,11 +3,20 @@ extension ImageCodersManager {
     public static let shared = ImageCodersManager()
 
     /// The built-in coders, in priority order from lowest to highest: JPEG, PNG, GIF,
-    /// WebP, BMP, ICO and, with the `TIFF` package trait, TIFF.
+    /// WebP, BMP, ICO and, each with its package trait, TIFF, AVIF, HEIF and JPEG XL.
     public static var builtInCoders: [any ImageCoder] {
         var coders: [any ImageCoder] = [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), BMPCoder(), ICOCoder()]
         #if TIFF
         coders.append(TIFFCoder())
+        #endif
+        #if AVIF
+        coders.append(AVIFCoder())
+        #endif
+        #if HEIF
+        coders.append(HEIFCoder())
+        #endif
+        #if JXL
+        coders.append(JXLCoder())
         #endif
         return coders
     }
