@@ -109,11 +109,9 @@ public struct AVIFCoder: AnimatedImageCoder {
     ) throws(ImageError) -> Result {
         guard !data.isEmpty else { throw ImageError(.emptyData, "there are no bytes to decode") }
         guard canDecode(data) else { throw ImageError(.badImageData, "the data is not an AVIF file") }
-        return try data.withUnsafeBytes { bytes in
-            Swift.Result { () throws(ImageError) in
-                try body(AVIFDecoderSession(bytes: bytes, options: options))
-            }
-        }.get()
+        return try data.withImageBytes { bytes throws(ImageError) in
+            try body(AVIFDecoderSession(bytes: bytes, options: options))
+        }
     }
 }
 #endif

@@ -74,9 +74,7 @@ public struct HEIFCoder: ImageCoder {
     ) throws(ImageError) -> Result {
         guard !data.isEmpty else { throw ImageError(.emptyData, "there are no bytes to decode") }
         guard canDecode(data) else { throw ImageError(.badImageData, "the data is not HEIC or HEIF") }
-        return try data.withUnsafeBytes { bytes in
-            Swift.Result { () throws(ImageError) in try body(HEIFReader(bytes: bytes, options: options)) }
-        }.get()
+        return try data.withImageBytes { bytes throws(ImageError) in try body(HEIFReader(bytes: bytes, options: options)) }
     }
 }
 #endif

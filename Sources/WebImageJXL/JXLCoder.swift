@@ -93,9 +93,7 @@ public struct JXLCoder: AnimatedImageCoder, ProgressiveImageCoder {
     ) throws(ImageError) -> Result {
         guard !data.isEmpty else { throw ImageError(.emptyData, "there are no bytes to decode") }
         guard canDecode(data) else { throw ImageError(.badImageData, "the data is not JPEG XL") }
-        return try data.withUnsafeBytes { bytes in
-            Swift.Result { () throws(ImageError) in try body(JXLReader(bytes: bytes, options: options)) }
-        }.get()
+        return try data.withImageBytes { bytes throws(ImageError) in try body(JXLReader(bytes: bytes, options: options)) }
     }
 }
 #endif

@@ -40,7 +40,7 @@ final class APNGFrameDecoder: AnimatedFrameDecoder {
         }
         do throws(ImageError) {
             let png = try animation.standalonePNG(forFrame: index, in: bytes.bytes)
-            let decoded = try PNGCoder.withBytes(of: png) { stream throws(ImageError) in
+            let decoded = try png.withImageBytes { stream throws(ImageError) in
                 try PNGCoder.decodeStill(stream, options: ImageDecodeOptions())
             }
             guard decoded.bitmap.pixelFormat == pixelFormat else {

@@ -10,7 +10,7 @@ extension PNGCoder {
         var sequence: UInt32 = 0
         for (index, frame) in frames.enumerated() {
             let png = try encodeStill(frame.bitmap, keepingAlpha: keepingAlpha)
-            try withBytes(of: png) { stream throws(ImageError) in
+            try png.withImageBytes { stream throws(ImageError) in
                 var reader = try PNGChunkReader(stream)
                 var wroteControl = false
                 while let chunk = try reader.next() {

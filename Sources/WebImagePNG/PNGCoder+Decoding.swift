@@ -66,7 +66,7 @@ extension PNGCoder {
         frames.reserveCapacity(frameCount)
         for (index, frame) in animation.frames.prefix(frameCount).enumerated() {
             let png = try animation.standalonePNG(forFrame: index, in: stream)
-            let decoded = try withBytes(of: png) { frameStream throws(ImageError) in
+            let decoded = try png.withImageBytes { frameStream throws(ImageError) in
                 try decodeStill(frameStream, options: options)
             }
             guard decoded.bitmap.pixelFormat == pixelFormat else {

@@ -23,9 +23,9 @@ extension PNGCoder {
             return try decode(data, options: firstFrame)
         }
         guard canDecode(data) else { return nil }
-        return try PNGCoder.withBytes(of: data) { stream throws(ImageError) in
+        return try data.withImageBytes { stream throws(ImageError) in
             if let completed = try PNGCoder.completingCutChunk(stream) {
-                return try PNGCoder.withBytes(of: completed) { patched throws(ImageError) in
+                return try completed.withImageBytes { patched throws(ImageError) in
                     try PNGCoder.decodeRows(patched, options: options)
                 }
             }

@@ -31,7 +31,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// Decodes a PNG, or every frame of an APNG composed onto its canvas.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(ImageError) -> Image {
         guard !data.isEmpty else { throw ImageError(.emptyData, "there are no PNG bytes to decode") }
-        return try PNGCoder.withBytes(of: data) { stream throws(ImageError) in
+        return try data.withImageBytes { stream throws(ImageError) in
             try PNGCoder.decodeImage(stream, options: options)
         }
     }
@@ -39,7 +39,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// Reads the frame count, loop count, frame durations and canvas size of an APNG from
     /// its acTL and fcTL chunks; a still PNG is one frame of duration 0 that plays once.
     public func animationInfo(of data: Data) throws(ImageError) -> AnimationInfo {
-        try PNGCoder.withBytes(of: data) { stream throws(ImageError) in
+        try data.withImageBytes { stream throws(ImageError) in
             if let animation = try? APNGAnimation(parsing: stream) {
                 return AnimationInfo(
                     canvasSize: animation.canvasSize,
@@ -63,16 +63,5 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// Whether this coder can write `format`: only ``ImageFormat/png``.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .png
-    }
-
-    /// Runs `body` over the bytes of `data`, keeping `body`'s typed error.
-    static func withBytes<Result>(
-        of data: some ContiguousBytes,
-        _ body: (UnsafeRawBufferPointer) throws(ImageError) -> Result
-    ) throws(ImageError) -> Result {
-        let outcome = data.withUnsafeBytes { stream in
-            Swift.Result { () throws(ImageError) in try body(stream) }
-        }
-        return try outcome.get()
     }
 }

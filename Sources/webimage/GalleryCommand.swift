@@ -123,10 +123,7 @@ struct GalleryCommand: ParsableCommand {
     }
 
     private func printSnapshot(of model: GalleryModel, renderer: GalleryFrameRenderer) {
-        let settled = DispatchSemaphore(value: 0)
-        model.start()
-        model.whenVisibleLoadsSettle { settled.signal() }
-        settled.wait()
+        Self.showFirstScreen(of: model)
         print(renderer.lines(for: model).joined(separator: "\n"))
         let overlay = renderer.imageOverlay(for: model)
         if !overlay.isEmpty {
@@ -134,14 +131,19 @@ struct GalleryCommand: ParsableCommand {
         }
     }
 
-    /// Plays the first screen for `seconds` by the system clock, drawing each changed frame
-    /// (into nothing) as often as ``browse(_:renderer:changed:)`` would, then prints the last
-    /// frame and a summary line.
-    private func play(_ model: GalleryModel, for seconds: Double, renderer: GalleryFrameRenderer, changed: NIOLockedValueBox<Bool>) {
+    /// Starts `model` and waits, on this (non-pool) thread, until its first screen settled.
+    private static func showFirstScreen(of model: GalleryModel) {
         let settled = DispatchSemaphore(value: 0)
         model.start()
         model.whenVisibleLoadsSettle { settled.signal() }
         settled.wait()
+    }
+
+    /// Plays the first screen for `seconds` by the system clock, drawing each changed frame
+    /// (into nothing) as often as ``browse(_:renderer:changed:)`` would, then prints the last
+    /// frame and a summary line.
+    private func play(_ model: GalleryModel, for seconds: Double, renderer: GalleryFrameRenderer, changed: NIOLockedValueBox<Bool>) {
+        Self.showFirstScreen(of: model)
         let start = DispatchTime.now().uptimeNanoseconds
         let end = start + UInt64(seconds * 1e9)
         var draws = 0

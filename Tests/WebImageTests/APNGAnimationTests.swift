@@ -44,7 +44,7 @@ struct APNGAnimationTests {
     /// The IDAT payloads and IHDR data libspng writes for `bitmap` (RGBA).
     static func compressed(_ bitmap: Bitmap) throws -> (header: [UInt8], payloads: [[UInt8]]) {
         let png = try PNGCoder.encodeStill(bitmap, keepingAlpha: true)
-        return try PNGCoder.withBytes(of: png) { stream throws(ImageError) in
+        return try png.withImageBytes { stream throws(ImageError) in
             var reader = try PNGChunkReader(stream)
             var header: [UInt8] = []
             var payloads: [[UInt8]] = []

@@ -46,7 +46,7 @@ struct PNGCoderTests {
 
     /// The chunk types of a PNG, in order.
     static func chunkTypes(_ data: Data) throws -> [String] {
-        try PNGCoder.withBytes(of: data) { stream throws(ImageError) in
+        try data.withImageBytes { stream throws(ImageError) in
             var reader = try PNGChunkReader(stream)
             var types: [String] = []
             while let chunk = try reader.next() {
@@ -191,7 +191,7 @@ struct PNGCoderTests {
         }
         let noisy = Bitmap(width: 64, height: 64, pixels: noise)
         let data = try coder.encode(Image(bitmap: noisy), as: .png, options: ImageEncodeOptions())
-        let largestImageData = try PNGCoder.withBytes(of: data) { stream throws(ImageError) in
+        let largestImageData = try data.withImageBytes { stream throws(ImageError) in
             var reader = try PNGChunkReader(stream)
             var largest = 0
             while let chunk = try reader.next() {
