@@ -140,19 +140,19 @@ public final class ImageCache: Sendable {
     /// options that ask for that: others need every frame decoded, so it counts as a miss
     /// for them.
     public func memoryResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
-        guard let entry = memoryCache.value(forKey: key) else { return nil }
-        if entry.image.animation != nil, decodeOptions?.decodesFramesOnDemand != true {
-            return nil
-        }
-        if decodeOptions?.firstFrameOnly == true, entry.image.isAnimated {
-            let image = entry.image
-            let still = Image(
-                frames: [image.frames[0]], loopCount: image.loopCount, scale: image.scale,
-                orientation: image.orientation, format: image.format, hasAlpha: image.hasAlpha
+        guard let entry = memoryCache.value(forKey: key),
+            let image = entry.image(
+                decodingFramesOnDemand: decodeOptions?.decodesFramesOnDemand == true,
+                firstFrameOnly: decodeOptions?.firstFrameOnly == true
             )
-            return ImageCacheResult(image: still, data: nil, cacheType: .memory, metadata: entry.metadata)
-        }
-        return ImageCacheResult(image: entry.image, data: entry.data, cacheType: .memory, metadata: entry.metadata)
+        else { return nil }
+        return ImageCacheResult(image: image, data: image === entry.image ? entry.data : nil, cacheType: .memory, metadata: entry.metadata)
+    }
+
+    /// The memory entry for `key` as it is stored (a reference, not a copy), made the most
+    /// recently used: the manager's synchronous hit reads it.
+    func memoryEntry(forKey key: String) -> ImageCacheEntry? {
+        memoryCache.value(forKey: key)
     }
 
     /// Reads and decodes the disk entry for `key`, promoting it into memory. Blocks.

@@ -2,7 +2,10 @@ import Foundation
 
 /// What the memory level of an ``ImageCache`` holds for a key: the image, and for an
 /// animated image the original bytes too, so a hit can hand them out without a disk read.
-public struct ImageCacheEntry: Sendable {
+///
+/// A class, and immutable: a memory hit hands out one reference rather than copying the
+/// image, the bytes and the HTTP facts each time.
+public final class ImageCacheEntry: Sendable {
     /// The decoded image.
     public let image: Image
     /// The original bytes, kept for an animated image.
@@ -20,4 +23,18 @@ public struct ImageCacheEntry: Sendable {
     /// What the entry costs the memory cache: its pixels plus any bytes kept (an image
     /// decoded frame by frame already counts its bytes in its `Image/memoryCost`).
     public var cost: Int { image.memoryCost + (image.animation == nil ? data?.count ?? 0 : 0) }
+
+    /// The image a load may take from this entry: `nil` when the image is decoded frame by
+    /// frame (``Image/animation``) and the load does not ask for that, since it needs every
+    /// frame decoded; only the first frame when the load asks for that alone.
+    func image(decodingFramesOnDemand: Bool, firstFrameOnly: Bool) -> Image? {
+        if image.animation != nil, !decodingFramesOnDemand {
+            return nil
+        }
+        guard firstFrameOnly, image.isAnimated else { return image }
+        return Image(
+            frames: [image.frames[0]], loopCount: image.loopCount, scale: image.scale,
+            orientation: image.orientation, format: image.format, hasAlpha: image.hasAlpha
+        )
+    }
 }

@@ -37,7 +37,7 @@ extension ImageManager {
         }
         if Task.isCancelled { return .cancelled }
 
-        let freshness = cached.flatMap { httpFreshness(of: $0, url: url, options: options, policy: cache.cachePolicy) }
+        let freshness = cached.flatMap { httpFreshness(of: $0.metadata, url: url, options: options, policy: cache.cachePolicy) }
         let wantsDownload = cached == nil || options.contains(.refreshCached) || (freshness.map { $0 != .fresh } ?? false)
         let mayDownload = wantsDownload && !options.contains(.fromCacheOnly) && (shouldDownload?(url) ?? true)
         guard mayDownload else {
@@ -76,16 +76,16 @@ extension ImageManager {
         return "\(key)#vary(\(values.joined(separator: "&")))"
     }
 
-    /// How HTTP's rules let `cached` be used now, or `nil` when they do not apply: the
-    /// cache's `policy` is ``ImageCachePolicy/untilExpired``, the URL is not `http(s)`, or
-    /// the load refreshes anyway.
+    /// How HTTP's rules let an entry stored with `metadata` be used now, or `nil` when they
+    /// do not apply: no metadata, the cache's `policy` is ``ImageCachePolicy/untilExpired``,
+    /// the URL is not `http(s)`, or the load refreshes anyway.
     func httpFreshness(
-        of cached: ImageCacheResult, url: URL, options: ImageOptions, policy: ImageCachePolicy
+        of metadata: DiskCacheEntryMetadata?, url: URL, options: ImageOptions, policy: ImageCachePolicy
     )
         -> ImageCacheFreshness?
     {
         // Cheapest first: most memory hits of a synchronous load stop at the metadata.
-        guard let metadata = cached.metadata, policy == .http, !options.contains(.refreshCached),
+        guard let metadata, policy == .http, !options.contains(.refreshCached),
             let scheme = url.scheme,
             scheme.caseInsensitiveCompare("http") == .orderedSame
                 || scheme.caseInsensitiveCompare("https") == .orderedSame

@@ -30,6 +30,20 @@ public final class ImageManager: Sendable {
         var callbackQueue = DispatchQueue.global(qos: .userInitiated)
     }
 
+    /// The settings a load reads before it asks the cache, taken under one lock: the
+    /// synchronous memory hit is benchmarked.
+    private struct KeySettings {
+        var optionsProcessor: OptionsProcessor?
+        var cacheKeyFilter: ImageRequest.CacheKeyFilter?
+        var transformer: (any ImageTransformer)?
+
+        init(_ settings: Settings) {
+            optionsProcessor = settings.optionsProcessor
+            cacheKeyFilter = settings.cacheKeyFilter
+            transformer = settings.transformer
+        }
+    }
+
     /// The manager of the shared cache and the shared loaders.
     public static let shared = ImageManager()
 
@@ -126,13 +140,18 @@ public final class ImageManager: Sendable {
     /// size and the transformer's key when the request has them (as SDWebImage does).
     public func cacheKey(for request: ImageRequest) -> String {
         guard let url = request.url else { return "" }
-        // One lock for both settings: this runs on every synchronous memory hit.
-        let (filter, transformer) = settings.withLockedValue { ($0.cacheKeyFilter, $0.transformer) }
-        var key = (request.cacheKeyFilter ?? filter).map { $0(url) } ?? url.absoluteString
+        let keySettings = settings.withLockedValue { KeySettings($0) }
+        return cacheKey(for: request, url: url, absoluteString: url.absoluteString, settings: keySettings)
+    }
+
+    /// ``cacheKey(for:)`` from settings already read and the URL's absolute string already
+    /// computed: the synchronous memory hit reads each once.
+    private func cacheKey(for request: ImageRequest, url: URL, absoluteString: String, settings: KeySettings) -> String {
+        var key = (request.cacheKeyFilter ?? settings.cacheKeyFilter).map { $0(url) } ?? absoluteString
         if let thumbnail = request.thumbnailPixelSize {
             key += "-Thumbnail(\(thumbnail.width)x\(thumbnail.height),\(request.preserveAspectRatio ? "fit" : "fill"))"
         }
-        if let transformer = request.transformer ?? transformer {
+        if let transformer = request.transformer ?? settings.transformer {
             key = transformer.transformedKey(for: key)
         }
         return key
@@ -214,20 +233,22 @@ public final class ImageManager: Sendable {
         progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)? = nil,
         completion: @escaping @Sendable (ImageResponse) -> Void
     ) -> ImageLoadOperation {
+        let keySettings = settings.withLockedValue { KeySettings($0) }
         // Without a processor the request goes on as given, not copied: the memory hit is benchmarked.
-        if let processor = settings.withLockedValue({ $0.optionsProcessor }) {
-            return startLoad(processor(request), progress: progress, completion: completion)
+        if let processor = keySettings.optionsProcessor {
+            return startLoad(processor(request), settings: keySettings, progress: progress, completion: completion)
         }
-        return startLoad(request, progress: progress, completion: completion)
+        return startLoad(request, settings: keySettings, progress: progress, completion: completion)
     }
 
     /// The callback API's load of `request`, already processed.
     private func startLoad(
         _ request: ImageRequest,
+        settings keySettings: KeySettings,
         progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)?,
         completion: @escaping @Sendable (ImageResponse) -> Void
     ) -> ImageLoadOperation {
-        if let hit = synchronousMemoryHit(for: request) {
+        if let hit = synchronousMemoryHit(for: request, settings: keySettings) {
             completion(hit)
             return .finished
         }
@@ -282,26 +303,44 @@ public final class ImageManager: Sendable {
 
     /// The memory hit that can answer `request` at once, if any.
     func synchronousMemoryHit(for request: ImageRequest) -> ImageResponse? {
-        guard let url = request.url, !url.absoluteString.isEmpty,
-            request.queryCacheType.includesMemory,
-            request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly]),
-            !failedURLs.contains(url) || request.options.contains(.retryFailed)
+        synchronousMemoryHit(for: request, settings: settings.withLockedValue { KeySettings($0) })
+    }
+
+    /// ``synchronousMemoryHit(for:)`` with the settings the load already read.
+    private func synchronousMemoryHit(for request: ImageRequest, settings keySettings: KeySettings) -> ImageResponse? {
+        guard let url = request.url, request.queryCacheType.includesMemory,
+            request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly])
         else { return nil }
-        let key = cacheKey(for: request)
-        let hit: ImageCacheResult?
+        let absoluteString = url.absoluteString
+        guard !absoluteString.isEmpty, !failedURLs.contains(url) || request.options.contains(.retryFailed) else { return nil }
+        let key = cacheKey(for: request, url: url, absoluteString: absoluteString, settings: keySettings)
+        let image: Image
+        let data: Data?
+        let metadata: DiskCacheEntryMetadata?
         let policy: ImageCachePolicy
-        // The concrete cache first: the benchmarked path makes no protocol call.
+        // The concrete cache first: the benchmarked path makes no protocol call and copies no entry.
         if request.cache == nil, let imageCache {
-            hit = imageCache.memoryResult(forKey: key, decodeOptions: request.decodeOptions)
+            guard let entry = imageCache.memoryEntry(forKey: key),
+                let usable = entry.image(
+                    decodingFramesOnDemand: request.options.contains(.decodeFramesOnDemand),
+                    firstFrameOnly: request.options.contains(.decodeFirstFrameOnly)
+                )
+            else { return nil }
+            image = usable
+            data = usable === entry.image ? entry.data : nil
+            metadata = entry.metadata
             policy = imageCache.config.cachePolicy
         } else {
             let cache = cache(for: request)
-            hit = cache.memoryResult(forKey: key, decodeOptions: request.decodeOptions)
+            guard let hit = cache.memoryResult(forKey: key, decodeOptions: request.decodeOptions) else { return nil }
+            image = hit.image
+            data = hit.data
+            metadata = hit.metadata
             policy = cache.cachePolicy
         }
-        guard let hit, policy != .http || hit.metadata?.matchesVariedHeaders(of: request.headers) ?? true,
-            (httpFreshness(of: hit, url: url, options: request.options, policy: policy) ?? .fresh) == .fresh
+        guard policy != .http || metadata?.matchesVariedHeaders(of: request.headers) ?? true,
+            (httpFreshness(of: metadata, url: url, options: request.options, policy: policy) ?? .fresh) == .fresh
         else { return nil }
-        return ImageResponse(image: hit.image, data: hit.data, cacheType: .memory, url: url)
+        return ImageResponse(image: image, data: data, cacheType: .memory, url: url)
     }
 }
