@@ -10,6 +10,8 @@
 #
 # thumbor runs with its result storage and file storage on (so (a) is served from its
 # result cache) and --processes 2, one per core, as our server uses both cores.
+# RUNS=N (default 3) repeats the pair in turn (ours, thumbor, ours, thumbor, ...), each run
+# on empty caches, and prints every run, then each ratio's minimum, median and maximum.
 # Needs: a release build (`swift build -c release --product webimage`), nginx, wrk,
 # GNU time, python3 with aiohttp and Pillow, and thumbor (`pip install thumbor`).
 set -euo pipefail
@@ -21,6 +23,7 @@ for program in wrk thumbor; do
 done
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 count=${COUNT:-200}
+runs=${RUNS:-3}
 work=$(mktemp -d)
 chmod 755 "$work"
 pids=()
@@ -72,18 +75,21 @@ for index in $(seq 0 $((count - 1))); do
     echo "http://127.0.0.1:$ours_port/_/$spec/plain/$(enc "http://127.0.0.1:$source_port/$index.jpg")" >> "$work/ours.txt"
     echo "http://127.0.0.1:$theirs_port/unsafe/400x0/filters:format(webp):quality(80)/127.0.0.1:$source_port/$index.jpg" >> "$work/theirs.txt"
 done
-cat > "$work/thumbor.conf" <<CONF
+# thumbor's configuration for run $1, with storage folders of that run's own.
+write_thumbor_conf() {
+    cat > "$work/thumbor-$1.conf" <<CONF
 ALLOW_UNSAFE_URL = True
 LOADER = 'thumbor.loaders.http_loader'
 STORAGE = 'thumbor.storages.file_storage'
-FILE_STORAGE_ROOT_PATH = '$work/thumbor-storage'
+FILE_STORAGE_ROOT_PATH = '$work/thumbor-storage-$1'
 RESULT_STORAGE = 'thumbor.result_storages.file_storage'
-RESULT_STORAGE_FILE_STORAGE_ROOT_PATH = '$work/thumbor-results'
+RESULT_STORAGE_FILE_STORAGE_ROOT_PATH = '$work/thumbor-results-$1'
 RESULT_STORAGE_STORES_UNSAFE = True
 HTTP_LOADER_MAX_BODY_SIZE = 64 * 1024 * 1024
 MAX_WIDTH = 16384
 MAX_HEIGHT = 16384
 CONF
+}
 cat > "$work/urls.lua" <<'LUA'
 local urls = {}
 local index = 0
@@ -124,15 +130,21 @@ run_side() {
     wrk -t2 -c32 -d10s --latency -s "$work/urls.lua" "$(head -1 "$list" | sed 's|^\(http://[^/]*\).*|\1|')" -- "$list" > "$work/$name.wrk"
 }
 
-start_server ours "http://127.0.0.1:$ours_port/health" \
-    "$tool" serve --port "$ours_port" --insecure-unsigned --allow-private-sources --cache-dir "$work/ours-cache"
-run_side ours "$work/ours.txt"
-stop_server
-start_server theirs "http://127.0.0.1:$theirs_port/healthcheck" \
-    thumbor --port "$theirs_port" --conf "$work/thumbor.conf" --processes 2
-run_side theirs "$work/theirs.txt"
-stop_server
+for run in $(seq "$runs"); do
+    echo "run $run of $runs" >&2
+    start_server "ours-$run" "http://127.0.0.1:$ours_port/health" \
+        "$tool" serve --port "$ours_port" --insecure-unsigned --allow-private-sources --cache-dir "$work/ours-cache-$run"
+    run_side "ours-$run" "$work/ours.txt"
+    stop_server
+    write_thumbor_conf "$run"
+    start_server "theirs-$run" "http://127.0.0.1:$theirs_port/healthcheck" \
+        thumbor --port "$theirs_port" --conf "$work/thumbor-$run.conf" --processes 2
+    run_side "theirs-$run" "$work/theirs.txt"
+    stop_server
+done
 
+# Prints one server's figures for one run, and appends them to $work/figures (one line:
+# name, cold req/s, cached req/s).
 report() {
     local name=$1 label=$2
     local cold_rps cold_p99 cached_rps cached_p99 rss
@@ -140,8 +152,23 @@ report() {
     cached_rps=$(awk '/Requests\/sec/ { print $2 }' "$work/$name.wrk")
     cached_p99=$(awk '$1 == "99%" { print $2 }' "$work/$name.wrk")
     rss=$(tail -1 "$work/$name.rss")
-    printf '%-28s %10s %12s %12s %12s %14s\n' "$label" "$cold_rps" "$cold_p99" "$cached_rps" "$cached_p99" "$((rss / 1024)) MiB"
+    printf '%-34s %10s %12s %12s %12s %14s\n' "$label" "$cold_rps" "$cold_p99" "$cached_rps" "$cached_p99" "$((rss / 1024)) MiB"
+    echo "$name $cold_rps $cached_rps" >> "$work/figures"
 }
-printf '%-28s %10s %12s %12s %12s %14s\n' server "cold req/s" "cold p99" "cached req/s" "cached p99" "peak RSS"
-report ours "webimage serve"
-report theirs "thumbor (--processes 2)"
+printf '%-34s %10s %12s %12s %12s %14s\n' server "cold req/s" "cold p99" "cached req/s" "cached p99" "peak RSS"
+for run in $(seq "$runs"); do
+    report "ours-$run" "webimage serve (run $run)"
+    report "theirs-$run" "thumbor --processes 2 (run $run)"
+done
+python3 - "$work/figures" <<'PYTHON'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, cold, cached = line.split()
+    side, run = name.rsplit("-", 1)
+    rows.setdefault(run, {})[side] = (float(cold), float(cached))
+for index, label in ((0, "cold"), (1, "cached")):
+    ratios = sorted(pair["ours"][index] / pair["theirs"][index] for pair in rows.values())
+    print(f"{label} req/s, ours / thumbor over {len(ratios)} paired runs: "
+          f"min {ratios[0]:.2f}, median {statistics.median(ratios):.2f}, max {ratios[-1]:.2f}")
+PYTHON
