@@ -292,7 +292,9 @@ public final class ImageManager: Sendable {
         let policy: ImageCachePolicy
         // The concrete cache first: the benchmarked path makes no protocol call.
         if request.cache == nil, let imageCache {
-            hit = imageCache.memoryResult(forKey: key, decodeOptions: request.decodeOptions)
+            hit = imageCache.memoryResult(
+                forKey: key, firstFrameOnly: request.options.contains(.decodeFirstFrameOnly),
+                decodesFramesOnDemand: request.options.contains(.decodeFramesOnDemand))
             policy = imageCache.config.cachePolicy
         } else {
             let cache = cache(for: request)
