@@ -19,13 +19,14 @@ extension ImageCache {
     /// - Throws: `ImageError.Code.notFound` when neither level holds an entry for `key`;
     ///   `ImageError.Code.fileSystem` when the disk cannot keep them.
     public func setExtendedData(_ extendedData: Data?, forKey key: String) async throws(ImageError) {
-        let isInMemory = memoryCache.value(forKey: key).map { entry in
-            var metadata = entry.metadata ?? DiskCacheEntryMetadata()
-            metadata.extendedData = extendedData
-            let changed = ImageCacheEntry(image: entry.image, data: entry.data, metadata: metadata)
-            memoryCache.setValue(changed, forKey: key, cost: changed.cost)
-            return true
-        } ?? false
+        let isInMemory =
+            memoryCache.value(forKey: key).map { entry in
+                var metadata = entry.metadata ?? DiskCacheEntryMetadata()
+                metadata.extendedData = extendedData
+                let changed = ImageCacheEntry(image: entry.image, data: entry.data, metadata: metadata)
+                memoryCache.setValue(changed, forKey: key, cost: changed.cost)
+                return true
+            } ?? false
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, ImageError>, Never>) in
             ioQueue.async { [self] in
                 guard diskStorage.containsData(forKey: key) else {
