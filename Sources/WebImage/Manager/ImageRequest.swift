@@ -33,7 +33,8 @@ public struct ImageRequest: Sendable {
     /// Which cache levels receive the loaded image (``ImageOptions/cacheMemoryOnly`` narrows it to memory).
     public var storeCacheType: ImageCacheType
     /// Where the untransformed original is stored too, when a transformer or thumbnail
-    /// changed the image (none by default, as in SDWebImage).
+    /// changed the image. None by default: SDWebImage 5 defaults to the disk, but here a
+    /// transformed load writes one entry unless asked for two.
     public var originalStoreCacheType: ImageCacheType
     /// Which levels are asked for the untransformed, full-size original when the
     /// transformed or thumbnail key misses (``ImageCacheType/disk`` by default, as in
