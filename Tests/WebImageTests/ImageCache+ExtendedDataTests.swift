@@ -45,6 +45,14 @@ struct ImageCacheExtendedDataTests {
         await #expect(throws: ImageError.self) { try await cache.setExtendedData(extra, forKey: "missing") }
     }
 
+    @Test func aRevalidationKeepsTheBytes() throws {
+        var metadata = DiskCacheEntryMetadata(entityTag: "\"e\"")
+        metadata.extendedData = extra
+        let url = try #require(URL(string: "https://example.com/a.png"))
+        let refreshed = metadata.refreshed(by: DownloadResponse(statusCode: 304, url: url))
+        #expect(refreshed.extendedData == extra && refreshed.entityTag == "\"e\"")
+    }
+
     @Test func sidecarMetadataKeepsAndRemovesTheBytesToo() throws {
         let disk = DiskCache(
             directory: folder.appending("sidecars"), maxAge: -1, maxSize: 0, expiryType: .accessDate,

@@ -13,11 +13,15 @@ struct ImageCacheMigrationTests {
     @Test func entriesOfAnOldFolderMoveInWithoutOverwritingNewerOnes() async throws {
         let oldFolder = folder.appending("old-layout/default")
         let old = DiskCache(directory: oldFolder, maxAge: -1)
+        // One entry's metadata in a sidecar file (a file system without extended attributes).
+        let oldWithSidecars = DiskCache(
+            directory: oldFolder, maxAge: -1, maxSize: 0, expiryType: .accessDate, readOnlyDirectories: [],
+            forcesSidecarMetadata: true)
         var metadata = DiskCacheEntryMetadata(entityTag: "\"a\"")
         metadata.extendedData = Data([7, 7])
-        try old.store(try encoded(width: 1), forKey: "a", metadata: metadata)
+        try oldWithSidecars.store(try encoded(width: 1), forKey: "a", metadata: metadata)
         try old.store(try encoded(width: 2), forKey: "b")
-        try old.store(try encoded(width: 3), forKey: "c")
+        try old.store(try encoded(width: 3), forKey: "c", metadata: DiskCacheEntryMetadata(entityTag: "\"c\""))
         old.waitForMaintenance()
         let oldModificationDate = try FileManager.default.attributesOfItem(atPath: old.cachePath(forKey: "c"))[.modificationDate] as? Date
 
@@ -33,6 +37,7 @@ struct ImageCacheMigrationTests {
         #expect(cache.diskStorage.data(forKey: "b") == newer, "the newer entry stays")
         let moved = try #require(cache.diskStorage.metadata(forKey: "a"))
         #expect(moved.entityTag == "\"a\"" && moved.extendedData == Data([7, 7]), "metadata moves with the entry")
+        #expect(cache.diskStorage.metadata(forKey: "c")?.entityTag == "\"c\"", "extended attributes move too")
         let movedDate = try FileManager.default.attributesOfItem(atPath: try #require(cache.cachePath(forKey: "c")))[.modificationDate] as? Date
         #expect(movedDate == oldModificationDate, "dates move too, for expiry and trimming")
         await cache.waitForDiskMaintenance()

@@ -75,6 +75,29 @@ struct ImageManagerOriginalsTests {
         }
     }
 
+    @Test func theOriginalIsStoredInTheLevelsTheRequestNames() async throws {
+        try await ManagerTestHarness.run { harness in
+            let bytes = try ManagerTestImage.png(width: 8, height: 6)
+            harness.serve("/both.png", bytes)
+            harness.serve("/memory.png", bytes)
+            let both = harness.url("/both.png"), memory = harness.url("/memory.png")
+            _ = await harness.load(ImageRequest(url: both, transformer: halfSize, originalStoreCacheType: .all))
+            #expect(harness.cache.imageFromMemory(forKey: both.absoluteString)?.pixelSize == PixelSize(width: 8, height: 6))
+            #expect(harness.cache.diskStorage.data(forKey: both.absoluteString) == bytes)
+
+            _ = await harness.load(ImageRequest(url: memory, transformer: halfSize, originalStoreCacheType: .memory))
+            #expect(harness.cache.imageFromMemory(forKey: memory.absoluteString)?.pixelSize == PixelSize(width: 8, height: 6))
+            #expect(harness.cache.diskStorage.data(forKey: memory.absoluteString) == nil)
+
+            // Another transformer's key misses; the original kept in memory answers it.
+            let quarter = ResizingImageTransformer(size: PixelSize(width: 2, height: 2))
+            let derived = await harness.load(
+                ImageRequest(url: memory, transformer: quarter, originalQueryCacheType: .all))
+            #expect(derived.cacheType == .memory && derived.image?.pixelSize == PixelSize(width: 2, height: 2))
+            #expect(harness.server.requestCount(for: "/memory.png") == 1)
+        }
+    }
+
     @Test func theDefaultOriginalQueryReadsTheDiskOnly() async throws {
         try await ManagerTestHarness.run { harness in
             harness.serve("/a.png", try ManagerTestImage.png(width: 8, height: 6))
@@ -106,14 +129,13 @@ struct ImageManagerOriginalsTests {
             let url = harness.url("/a.png")
             let originals = ImageCache(namespace: "originals", directory: harness.folder.url)
             try await originals.store(nil, data: bytes, forKey: url.absoluteString, scope: .disk)
-            var request = ImageRequest(url: url, transformer: halfSize, originalStoreCacheType: .all)
+            var request = ImageRequest(url: url, transformer: halfSize)
             request.originalCache = originals
             let response = await harness.load(request)
             #expect(response.cacheType == .disk && response.image?.pixelSize == PixelSize(width: 4, height: 3))
             #expect(harness.server.requestCount(for: "/a.png") == 0)
             #expect(await harness.cache.containsImage(forKey: harness.manager.cacheKey(for: request), scope: .disk) == .disk)
             #expect(await harness.cache.containsImage(forKey: url.absoluteString, scope: .all) == .none)
-            #expect(originals.imageFromMemory(forKey: url.absoluteString)?.pixelSize == PixelSize(width: 8, height: 6))
         }
     }
 }

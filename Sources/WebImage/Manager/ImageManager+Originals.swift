@@ -7,7 +7,7 @@ extension ImageManager {
     /// cache) in the levels ``ImageRequest/originalQueryCacheType`` names. A hit is decoded
     /// at the thumbnail size (a disk hit's bytes by the cache's coders; a memory hit
     /// resized), transformed, stored under the derived key, and answers the load without a
-    /// download. The original entry is never rewritten.
+    /// download. The original entry is never rewritten, nor stored again.
     ///
     /// - Returns: How the load ended, or `nil` when the request derives nothing or the
     ///   original is not cached (or, under HTTP's rules, is stale or another variant).
@@ -41,15 +41,9 @@ extension ImageManager {
         if request.options.contains(.cacheMemoryOnly) {
             scope = scope.includesMemory ? .memory : .none
         }
+        // The original is not stored again: it is where it was found (SDWebImage stores a
+        // disk hit in memory when asked; an ImageCache promotes a full-size disk hit itself).
         await storeFinalImage(image, data: nil, scope: scope, request: request, key: key, url: url, metadata: original.metadata)
-        // As in SDWebImage, the original is not stored again in the level it came from;
-        // this step never writes it to disk, so the entry there stays as it is.
-        if original.cacheType == .disk, request.originalStoreCacheType.includesMemory, source === original.image,
-            decodeOptions.thumbnailPixelSize == nil
-        {
-            try? await originalCache.store(
-                original.image, data: original.data, forKey: originalKey, scope: .memory, metadata: original.metadata)
-        }
         if Task.isCancelled { return .cancelled }
         return .image(image, data: nil, cacheType: original.cacheType)
     }
