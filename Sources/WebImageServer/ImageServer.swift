@@ -57,7 +57,7 @@ public struct ImageServer: Sendable {
         var logger = Logger(label: "webimage")
         logger.logLevel = configuration.logLevel
         let responder = ImageServerResponder(
-            configuration: configuration, manager: manager, coders: sources.coders, results: results.diskCache, metrics: metrics)
+            configuration: configuration, manager: manager, coders: sources.coders, results: results.diskStorage, metrics: metrics)
         let application = Application(
             responder: responder,
             configuration: ApplicationConfiguration(

@@ -20,7 +20,7 @@ struct ImageServerResponder: HTTPResponder {
 
     let configuration: ImageServerConfiguration
     let manager: ImageManager
-    let results: DiskCache
+    let results: any ImageDiskStorage
     let signer: ImageURLSigner?
     let policy: SourceAddressPolicy
     let coders: ImageCodersManager
@@ -29,7 +29,7 @@ struct ImageServerResponder: HTTPResponder {
     let inFlight = NIOLockedValueBox(0)
 
     init(
-        configuration: ImageServerConfiguration, manager: ImageManager, coders: ImageCodersManager, results: DiskCache,
+        configuration: ImageServerConfiguration, manager: ImageManager, coders: ImageCodersManager, results: any ImageDiskStorage,
         metrics: ImageServerMetrics
     ) {
         self.configuration = configuration

@@ -9,7 +9,7 @@ final class CacheRemovalCheck: Sendable {
 
     /// Starts collecting the failures of `cache`'s disk level.
     init(watching cache: ImageCache) {
-        cache.diskCache.writeFailureHandler = { [failures] failure in
+        cache.diskCache?.writeFailureHandler = { [failures] failure in
             failures.withLockedValue { $0.append(failure) }
         }
     }

@@ -17,7 +17,7 @@ struct CacheReport {
     /// Measures `cache` now, and what was removed since `before`, if given.
     init(cache: ImageCache, before: (entries: Int, bytes: Int)? = nil) async {
         let now = await cache.diskUsage()
-        path = cache.diskCache.directory.path
+        path = cache.diskStorage.directory.path
         entries = now.entries
         bytes = now.bytes
         memoryLimit = cache.config.maxMemoryCost

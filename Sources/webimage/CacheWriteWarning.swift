@@ -13,7 +13,7 @@ final class CacheWriteWarning: Sendable {
 
     /// Reports the write failures of `cache`'s disk level from now on.
     func watch(_ cache: ImageCache) {
-        cache.diskCache.writeFailureHandler = { [self] failure in report(failure) }
+        cache.diskCache?.writeFailureHandler = { [self] failure in report(failure) }
     }
 
     private func report(_ failure: DiskCacheWriteFailure) {

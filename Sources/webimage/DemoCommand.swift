@@ -54,7 +54,7 @@ struct DemoCommand: AsyncParsableCommand {
         print(
             "serving \(count) images on \(server.server.url(for: "/images/").absoluteString)"
                 + " (\(expectedFailures.count - missing) broken on purpose, \(missing) missing)")
-        print("cache: \(pipeline.cache.diskCache.directory.path)" + (isTemporary ? " (temporary)" : ""))
+        print("cache: \(pipeline.cache.diskStorage.directory.path)" + (isTemporary ? " (temporary)" : ""))
         print("the server paints each image on its first request: the prefetch's and run 1's times include that")
 
         var unexpected = await prefetch(Array(server.urls.prefix((count + 1) / 2)), pipeline: pipeline, expectedFailures: expectedFailures)

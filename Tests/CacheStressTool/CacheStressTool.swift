@@ -42,7 +42,7 @@ struct CacheStressTool {
             FileHandle.standardOutput.write(Data("stored \(index)\n".utf8))
             index += 1
         }
-        cache.diskCache.waitForMaintenance()
+        cache.diskCache?.waitForMaintenance()
     }
 
     static func entry(key: String, payloadSize: Int, generator: inout XorShift) -> Data {

@@ -88,12 +88,12 @@ struct ImageCacheProcessesTests {
             var present = 0
             for index in 0..<variety {
                 let key = "crash-\(index).bin"
-                guard let data = cache.diskCache.data(forKey: key) else { continue }
+                guard let data = cache.diskStorage.data(forKey: key) else { continue }
                 present += 1
                 #expect(StressTool.isIntact(data, forKey: key), "round \(round), key \(key)")
             }
             #expect(present >= 1)
-            #expect(cache.diskCache.totalCount() == present)
+            #expect(cache.diskStorage.measure().count == present)
         }
     }
 }

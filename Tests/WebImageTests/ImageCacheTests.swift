@@ -28,7 +28,7 @@ struct ImageCacheTests {
         #expect(config.maxMemoryCost > 0 && config.maxMemoryCost <= 768 << 20)
         #expect(config.diskCacheExpiryType == .accessDate)
         #expect(ImageCacheConfig.defaultDiskCacheDirectory.lastPathComponent == "SwiftWebImage")
-        #expect(ImageCache(directory: folder.url).diskCache.directory.lastPathComponent == "default")
+        #expect(ImageCache(directory: folder.url).diskStorage.directory.lastPathComponent == "default")
     }
 
     @Test("answers a memory hit synchronously with the same image")
@@ -43,7 +43,7 @@ struct ImageCacheTests {
         #expect(result.image === image)
         #expect(result.cacheType == .memory)
         #expect(result.data == nil)
-        #expect(cache.diskCache.totalCount() == 0)
+        #expect(cache.diskStorage.measure().count == 0)
     }
 
     @Test("a query scoped to disk decodes the disk's bytes, never the memory entry")
@@ -51,7 +51,7 @@ struct ImageCacheTests {
         let cache = makeCache()
         let inMemory = RawTestCoder.image(width: 4, height: 3)
         try await cache.store(inMemory, forKey: "k", scope: .memory)
-        try cache.diskCache.store(try encoded(RawTestCoder.image(width: 7, height: 5)), forKey: "k")
+        try cache.diskStorage.store(try encoded(RawTestCoder.image(width: 7, height: 5)), forKey: "k", metadata: nil)
         var memoryEntry = inMemory
         for _ in 0..<2 {
             // The second round finds the disk image promoted into memory, and still decodes.
@@ -77,7 +77,7 @@ struct ImageCacheTests {
         let cache = makeCache()
         let image = RawTestCoder.image(width: 5, height: 2)
         try await cache.store(image, forKey: "https://x/photo.png")
-        let file = try Data(contentsOf: URL(fileURLWithPath: cache.cachePath(forKey: "https://x/photo.png")))
+        let file = try Data(contentsOf: URL(fileURLWithPath: try #require(cache.cachePath(forKey: "https://x/photo.png"))))
         #expect(file.starts(with: RawTestCoder.magic))
         cache.clearMemory()
         #expect(cache.imageFromMemory(forKey: "https://x/photo.png") == nil)
@@ -96,7 +96,7 @@ struct ImageCacheTests {
         let image = RawTestCoder.image(width: 2, height: 2)
         let bytes = try encoded(RawTestCoder.image(width: 3, height: 1))
         try await cache.store(image, data: bytes, forKey: "both")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: cache.cachePath(forKey: "both"))) == bytes)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: try #require(cache.cachePath(forKey: "both")))) == bytes)
         try await cache.store(image, forKey: "memory-only", scope: .memory)
         try await cache.store(image, forKey: "disk-only", scope: .disk)
         #expect(cache.imageFromMemory(forKey: "disk-only") == nil)
@@ -149,7 +149,7 @@ struct ImageCacheTests {
     @Test("a cancelled query answers cancelled once, before cancel returns")
     func cancelledQuery() throws {
         let cache = makeCache()
-        try cache.diskCache.store(try encoded(RawTestCoder.image(width: 1, height: 1)), forKey: "k")
+        try cache.diskStorage.store(try encoded(RawTestCoder.image(width: 1, height: 1)), forKey: "k", metadata: nil)
         let callbackQueue = DispatchQueue(label: "test.callbacks")
         let answers = NIOLockedValueBox<[Result<ImageCacheResult?, ImageError>]>([])
         let gate = DispatchSemaphore(value: 0)
@@ -188,7 +188,7 @@ struct ImageCacheTests {
     @Test("cancelling the task of an async query throws cancelled")
     func cancelledAsyncQuery() async throws {
         let cache = makeCache()
-        try cache.diskCache.store(try encoded(RawTestCoder.image(width: 1, height: 1)), forKey: "k")
+        try cache.diskStorage.store(try encoded(RawTestCoder.image(width: 1, height: 1)), forKey: "k", metadata: nil)
         let gate = DispatchSemaphore(value: 0)
         cache.ioQueue.async { gate.wait() }
         let task = Task { try await cache.image(forKey: "k") }
@@ -216,7 +216,7 @@ struct ImageCacheTests {
         #expect(cache.imageFromMemory(forKey: "k2") == nil)
         await cache.clearDisk()
         #expect(await cache.totalDiskCount() == 0)
-        #expect(cache.cachePath(forKey: "k1").hasPrefix(folder.url.appendingPathComponent("test").path + "/"))
+        #expect(try #require(cache.cachePath(forKey: "k1")).hasPrefix(folder.url.appendingPathComponent("test").path + "/"))
     }
 
     @Test("deleteOldFiles cleans the disk as in SDWebImage")
@@ -232,7 +232,7 @@ struct ImageCacheTests {
         let cache = makeCache()
         let metadata = DiskCacheEntryMetadata(contentType: "image/png", entityTag: "\"v1\"")
         try await cache.store(nil, data: Data([1]), forKey: "k", metadata: metadata)
-        #expect(cache.diskCache.metadata(forKey: "k") == metadata)
+        #expect(cache.diskStorage.metadata(forKey: "k") == metadata)
     }
 
     @Test("respects the memory limits and the switch for memory caching")

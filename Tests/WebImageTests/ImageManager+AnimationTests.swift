@@ -53,7 +53,7 @@ struct ImageManagerAnimationTests {
             let animation = try #require(response.image?.animation)
             #expect(animation.frameSize == PixelSize(width: 4, height: 4))
             #expect(try animation.frame(at: 3).bitmap.size == PixelSize(width: 4, height: 4))
-            let stored = harness.cache.diskCache.data(forKey: harness.manager.cacheKey(for: request))
+            let stored = harness.cache.diskStorage.data(forKey: harness.manager.cacheKey(for: request))
             #expect(stored == gif.data)
         }
     }

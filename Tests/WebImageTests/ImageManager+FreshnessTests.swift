@@ -38,7 +38,7 @@ struct ImageManagerFreshnessTests {
     }
 
     private func inode(_ cache: ImageCache, _ key: String) -> UInt64? {
-        let path = cache.diskCache.directory.appendingPathComponent(DiskCache.fileName(forKey: key)).path
+        let path = cache.diskStorage.directory.appendingPathComponent(DiskCache.fileName(forKey: key)).path
         return (try? FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64) ?? nil
     }
 
@@ -62,14 +62,14 @@ struct ImageManagerFreshnessTests {
             let key = url.absoluteString
             let first = await harness.load(url)
             let before = try #require(inode(harness.cache, key))
-            let bytes = harness.cache.diskCache.data(forKey: key)
+            let bytes = harness.cache.diskStorage.data(forKey: key)
             headers.withLockedValue { $0 = [("Cache-Control", "max-age=600")] }
 
             let answers = await answers(harness.manager, ImageRequest(url: url))
             #expect(answers.count == 1 && answers.first?.image === first.image, "the 304 lets the cached image answer, once")
             #expect(harness.server.requestCount(for: "/f.png") == 2)
             #expect(harness.server.requests.last?.header("If-None-Match") == "\"v1\"")
-            #expect(inode(harness.cache, key) == before && harness.cache.diskCache.data(forKey: key) == bytes, "the file is untouched")
+            #expect(inode(harness.cache, key) == before && harness.cache.diskStorage.data(forKey: key) == bytes, "the file is untouched")
             let expiry = try #require(await harness.cache.metadata(forKey: key)?.expirationDate)
             #expect(expiry > Date().addingTimeInterval(500), "the 304's max-age renewed the entry")
 

@@ -16,7 +16,7 @@ struct ImageManagerHooksTests {
             }
             let plain = harness.url("/plain.png")
             #expect(await harness.load(plain).image != nil)
-            #expect(harness.cache.diskCache.data(forKey: plain.absoluteString) == png, "the downloaded bytes by default")
+            #expect(harness.cache.diskStorage.data(forKey: plain.absoluteString) == png, "the downloaded bytes by default")
 
             let seen = ImageResponseRecorder()
             harness.manager.cacheSerializer = { image, data, url in
@@ -25,7 +25,7 @@ struct ImageManagerHooksTests {
             }
             let gif = harness.url("/gif.png")
             #expect(await harness.load(gif).image?.format == .png)
-            let stored = try #require(harness.cache.diskCache.data(forKey: gif.absoluteString))
+            let stored = try #require(harness.cache.diskStorage.data(forKey: gif.absoluteString))
             #expect(ImageFormat(sniffing: stored) == .gif)
             #expect(seen.responses.map(\.data) == [png] && seen.responses.map(\.url) == [gif])
 
@@ -33,11 +33,11 @@ struct ImageManagerHooksTests {
             var request = ImageRequest(url: harness.url("/request.png"))
             request.cacheSerializer = { _, _, _ in Data("not an image".utf8) }
             _ = await harness.load(request)
-            #expect(harness.cache.diskCache.data(forKey: request.url!.absoluteString) == Data("not an image".utf8))
+            #expect(harness.cache.diskStorage.data(forKey: request.url!.absoluteString) == Data("not an image".utf8))
             harness.manager.cacheSerializer = { _, _, _ in nil }
             let encoded = harness.url("/encoded.png")
             _ = await harness.load(encoded)
-            let reencoded = try #require(harness.cache.diskCache.data(forKey: encoded.absoluteString))
+            let reencoded = try #require(harness.cache.diskStorage.data(forKey: encoded.absoluteString))
             let decoded = try ImageCodersManager.shared.decode(reencoded), original = try ImageCodersManager.shared.decode(png)
             #expect(decoded.pixelSize == original.pixelSize)
             #expect(reencoded != png, "the cache's own encoding of the image")

@@ -85,7 +85,7 @@ struct ImageManagerRefreshTests {
             let key = url.absoluteString
             #expect(harness.cache.imageFromMemory(forKey: key) === fresh.image)
             let secondVersion = try ManagerTestImage.png(tint: 2)
-            #expect(harness.cache.diskCache.data(forKey: key) == secondVersion)
+            #expect(harness.cache.diskStorage.data(forKey: key) == secondVersion)
             #expect(await harness.cache.metadata(forKey: key)?.entityTag == "\"v2\"")
 
             let answers = await responses(harness.manager, ImageRequest(url: url, options: .refreshCached))

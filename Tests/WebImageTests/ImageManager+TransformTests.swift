@@ -21,7 +21,7 @@ struct ImageManagerTransformTests {
             #expect(image.pixelSize == PixelSize(width: 4, height: 3))
             #expect(response.data == nil, "the downloaded bytes are not the transformed image's")
             #expect(await harness.cache.diskImageExists(forKey: key))
-            let stored = try #require(harness.cache.diskCache.data(forKey: key))
+            let stored = try #require(harness.cache.diskStorage.data(forKey: key))
             #expect(stored != bytes)
             #expect(try ImageCodersManager.shared.decode(stored).pixelSize == PixelSize(width: 4, height: 3))
             #expect(await !harness.cache.diskImageExists(forKey: url.absoluteString), "no original by default")
@@ -40,7 +40,7 @@ struct ImageManagerTransformTests {
             let url = harness.url("/a.png")
             let request = ImageRequest(url: url, transformer: halfSize, originalStoreCacheType: .disk)
             _ = await harness.load(request)
-            #expect(harness.cache.diskCache.data(forKey: url.absoluteString) == bytes)
+            #expect(harness.cache.diskStorage.data(forKey: url.absoluteString) == bytes)
             #expect(harness.cache.imageFromMemory(forKey: url.absoluteString) == nil, "the original went to disk only")
             #expect(await harness.cache.diskImageExists(forKey: harness.manager.cacheKey(for: request)))
         }
@@ -69,7 +69,7 @@ struct ImageManagerTransformTests {
             let image = try #require(transformed.image)
             #expect(image.frames.count == 2)
             #expect(image.pixelSize == PixelSize(width: 4, height: 3))
-            let stored = try #require(harness.cache.diskCache.data(forKey: harness.manager.cacheKey(for: ImageRequest(url: url, transformer: halfSize))))
+            let stored = try #require(harness.cache.diskStorage.data(forKey: harness.manager.cacheKey(for: ImageRequest(url: url, transformer: halfSize))))
             let decoded = try ImageCodersManager.shared.decode(stored)
             #expect(decoded.frames.count == 2 && decoded.pixelSize == PixelSize(width: 4, height: 3))
         }

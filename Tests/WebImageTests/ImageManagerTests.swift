@@ -88,7 +88,7 @@ struct ImageManagerTests {
             #expect(response.data == bytes)
             #expect(response.image?.bitmap.pixels == ManagerTestImage.bitmap(width: 8, height: 6, tint: 1).pixels)
             #expect(harness.cache.imageFromMemory(forKey: url.absoluteString) === response.image)
-            #expect(harness.cache.diskCache.data(forKey: url.absoluteString) == bytes)
+            #expect(harness.cache.diskStorage.data(forKey: url.absoluteString) == bytes)
             #expect(await harness.manager.diskImageExists(for: url))
             #expect(await harness.manager.cachedImageExists(for: url))
         }
@@ -225,7 +225,7 @@ struct ImageManagerTests {
             #expect(final.isFinished && final.cacheType == .none)
             #expect(try final.image?.bitmap == ImageCodersManager.shared.decode(Data(bytes)).bitmap)
             #expect(harness.cache.imageFromMemory(forKey: url.absoluteString) === final.image)
-            #expect(harness.cache.diskCache.data(forKey: url.absoluteString) == Data(bytes))
+            #expect(harness.cache.diskStorage.data(forKey: url.absoluteString) == Data(bytes))
         }
     }
 

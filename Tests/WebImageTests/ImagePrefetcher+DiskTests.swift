@@ -40,7 +40,7 @@ struct ImagePrefetcherDiskTests {
             #expect(counts.finished == 2 && counts.skipped == 0)
             for (url, bytes) in zip(urls, [png, jpeg]) {
                 #expect(harness.cache.imageFromMemory(forKey: url.absoluteString) == nil, "nothing was decoded into memory")
-                #expect(harness.cache.diskCache.data(forKey: url.absoluteString) == bytes)
+                #expect(harness.cache.diskStorage.data(forKey: url.absoluteString) == bytes)
             }
             #expect(harness.server.requests.count == 2)
 

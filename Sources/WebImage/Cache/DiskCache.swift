@@ -229,7 +229,8 @@ public final class DiskCache: Sendable {
         accounting.withLockedValue { $0.size }
     }
 
-    private func recordChange(_ change: Int) {
+    /// Adds `change` bytes to the running total, starting a trim when it passes ``maxSize``.
+    func recordChange(_ change: Int) {
         // Other processes' stores count too: the folder's shared total decides.
         let sharedTotal = maxSize > 0 ? sharedSize.add(change) : nil
         let startsTrim = accounting.withLockedValue { state in

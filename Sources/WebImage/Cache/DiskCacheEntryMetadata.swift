@@ -1,8 +1,9 @@
 import Foundation
 
 /// What the disk cache remembers about an entry besides its bytes: the HTTP facts a
-/// downloader needs to revalidate it with the server, and how long it stays fresh
-/// (RFC 9111; see ``ImageCachePolicy``).
+/// downloader needs to revalidate it with the server, how long it stays fresh
+/// (RFC 9111; see ``ImageCachePolicy``), and any bytes the caller keeps with it
+/// (``extendedData``).
 ///
 /// Stored in a `user.` extended attribute of the entry's file, or in a sidecar file
 /// when the file system refuses extended attributes.
@@ -29,6 +30,10 @@ public struct DiskCacheEntryMetadata: Sendable, Hashable, Codable {
     /// request that fetched it sent ("" for none): a request that sends other values does
     /// not get this entry. `["*": ""]` for `Vary: *`, which no request matches.
     public var variedRequestHeaders: [String: String]?
+    /// Bytes of the caller's own kept with the entry (SDWebImage's `extendedData`): stored
+    /// and returned with it, memory and disk, kept through revalidations, and removed with
+    /// it. See ``ImageCache/setExtendedData(_:forKey:)``.
+    public var extendedData: Data?
 
     /// Creates metadata.
     public init(

@@ -59,7 +59,7 @@ extension ImageCache {
     public func waitForDiskMaintenance() async {
         await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .utility).async { [diskCache] in
-                diskCache.waitForMaintenance()
+                diskCache?.waitForMaintenance()
                 continuation.resume()
             }
         }
@@ -104,7 +104,7 @@ extension ImageCache {
     /// expiry), read on the I/O queue; `nil` when there is no entry or no metadata.
     public func metadata(forKey key: String) async -> DiskCacheEntryMetadata? {
         await withCheckedContinuation { continuation in
-            ioQueue.async { continuation.resume(returning: self.diskCache.metadata(forKey: key)) }
+            ioQueue.async { continuation.resume(returning: self.diskStorage.metadata(forKey: key)) }
         }
     }
 
@@ -117,7 +117,7 @@ extension ImageCache {
         }
         await withCheckedContinuation { continuation in
             ioQueue.async {
-                try? self.diskCache.setMetadata(metadata, forKey: key)
+                try? self.diskStorage.setMetadata(metadata, forKey: key)
                 continuation.resume()
             }
         }

@@ -17,7 +17,7 @@ extension ImageCache {
             return
         }
         ioQueue.async { [self] in
-            diskCache.removeData(forKey: key)
+            diskStorage.removeData(forKey: key)
             if let completion { callbackQueue.async(execute: completion) }
         }
     }
@@ -33,18 +33,26 @@ extension ImageCache {
         completion: (@Sendable () -> Void)? = nil
     ) {
         ioQueue.async { [self] in
-            diskCache.removeAll()
+            diskStorage.removeAll()
             if let completion { callbackQueue.async(execute: completion) }
         }
     }
 
     /// Cleans the disk level as SDWebImage does: expired entries first, then the oldest until
     /// the folder is under half of ``ImageCacheConfig/maxDiskSize``. It runs on the disk
-    /// cache's maintenance queue, so lookups go on meanwhile.
+    /// cache's maintenance queue, so lookups go on meanwhile (on the I/O queue for another
+    /// ``ImageDiskStorage``).
     public func deleteOldFiles(
         callbackQueue: DispatchQueue = .global(qos: .userInitiated),
         completion: (@Sendable () -> Void)? = nil
     ) {
+        guard let diskCache else {
+            ioQueue.async { [self] in
+                diskStorage.removeExpiredData()
+                if let completion { callbackQueue.async(execute: completion) }
+            }
+            return
+        }
         diskCache.removeExpiredData {
             if let completion { callbackQueue.async(execute: completion) }
         }
@@ -58,7 +66,7 @@ extension ImageCache {
         completion: @escaping @Sendable (Bool) -> Void
     ) {
         ioQueue.async { [self] in
-            let exists = diskCache.containsData(forKey: key)
+            let exists = diskStorage.containsData(forKey: key)
             callbackQueue.async { completion(exists) }
         }
     }
@@ -69,13 +77,14 @@ extension ImageCache {
         completion: @escaping @Sendable (_ count: Int, _ size: Int) -> Void
     ) {
         ioQueue.async { [self] in
-            let (count, size) = diskCache.measure()
+            let (count, size) = diskStorage.measure()
             callbackQueue.async { completion(count, size) }
         }
     }
 
-    /// The path of the file that holds (or would hold) the disk entry for `key`.
-    public func cachePath(forKey key: String) -> String {
-        diskCache.cachePath(forKey: key)
+    /// The path of the file that holds (or would hold) the disk entry for `key`; `nil` when
+    /// the disk level is not the built-in ``DiskCache``.
+    public func cachePath(forKey key: String) -> String? {
+        diskCache?.cachePath(forKey: key)
     }
 }

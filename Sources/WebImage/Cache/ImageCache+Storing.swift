@@ -59,6 +59,6 @@ extension ImageCache {
         } else {
             return
         }
-        try diskCache.store(bytes, forKey: key, metadata: metadata)
+        try diskStorage.store(bytes, forKey: key, metadata: metadata)
     }
 }

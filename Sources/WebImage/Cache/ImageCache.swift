@@ -1,7 +1,8 @@
 import Foundation
 
 /// The two-level image cache: decoded images in a ``MemoryCache``, their bytes in a
-/// ``DiskCache``.
+/// ``DiskCache`` (or the storages ``ImageCacheConfig/memoryStorageType`` and
+/// ``ImageCacheConfig/diskStorageType`` name).
 ///
 /// Memory lookups answer synchronously under a lock. Disk work — reads, encoding and
 /// writing a store — runs on the cache's own serial I/O queue, never on the cooperative
@@ -21,8 +22,11 @@ public final class ImageCache: Sendable {
     public let config: ImageCacheConfig
     /// The namespace: the name of the cache's folder inside its directory.
     public let namespace: String
-    /// The disk level.
-    public let diskCache: DiskCache
+    /// The disk level: a ``DiskCache``, or the storage ``ImageCacheConfig/diskStorageType`` names.
+    public let diskStorage: any ImageDiskStorage
+    /// The disk level when it is the built-in ``DiskCache``; `nil` when the configuration
+    /// names another storage.
+    public var diskCache: DiskCache? { diskStorage as? DiskCache }
     /// The memory level: a ``MemoryCache``, or the storage ``ImageCacheConfig/memoryStorageType`` names.
     public var memoryStorage: any ImageMemoryStorage { memoryCache.storage }
     /// The coders that decode disk hits and encode images stored without bytes.
@@ -49,13 +53,8 @@ public final class ImageCache: Sendable {
         self.namespace = namespace
         self.coders = coders
         memoryCache = ImageMemoryLevel(config: config)
-        diskCache = DiskCache(
-            directory: directory.appendingPathComponent(namespace, isDirectory: true),
-            maxAge: config.maxDiskAge,
-            maxSize: config.maxDiskSize,
-            expiryType: config.diskCacheExpiryType,
-            readOnlyDirectories: config.readOnlyDirectories
-        )
+        let folder = directory.appendingPathComponent(namespace, isDirectory: true)
+        diskStorage = (config.diskStorageType?.type ?? DiskCache.self).init(directory: folder, config: config)
         ioQueue = DispatchQueue(label: "SwiftWebImage.ImageCache.io.\(namespace)", qos: .userInitiated)
     }
 
@@ -118,7 +117,7 @@ public final class ImageCache: Sendable {
     ) {
         ioQueue.async { [self] in
             guard !query.isCancelled else { return }
-            guard let data = diskCache.data(forKey: key) else {
+            guard let data = diskStorage.data(forKey: key) else {
                 deliver(nil)
                 return
             }
@@ -157,7 +156,7 @@ public final class ImageCache: Sendable {
 
     /// Reads and decodes the disk entry for `key`, promoting it into memory. Blocks.
     func diskResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
-        guard let data = diskCache.data(forKey: key) else { return nil }
+        guard let data = diskStorage.data(forKey: key) else { return nil }
         return diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions, reusingMemory: true)
     }
 
@@ -177,7 +176,7 @@ public final class ImageCache: Sendable {
             options.scaleFactor = Image.scale(forKey: key)
         }
         guard let image = try? coders.decode(data, options: options) else { return nil }
-        let metadata = diskCache.metadata(forKey: key)
+        let metadata = diskStorage.metadata(forKey: key)
         if config.shouldCacheImagesInMemory, Self.isFullSize(options) {
             storeInMemory(image, data: data, forKey: key, metadata: metadata)
         }

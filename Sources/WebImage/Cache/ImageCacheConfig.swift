@@ -27,6 +27,9 @@ public struct ImageCacheConfig: Sendable, Hashable {
     /// The type of the memory level (SDWebImage's `memoryCacheClass`): the cache creates
     /// one with this configuration. The built-in ``MemoryCache`` when `nil`.
     public var memoryStorageType: ImageMemoryStorageType?
+    /// The type of the disk level (SDWebImage's `diskCacheClass`): the cache creates one
+    /// on its folder with this configuration. The built-in ``DiskCache`` when `nil`.
+    public var diskStorageType: ImageDiskStorageType?
     /// When a cached image of an `http` or `https` URL must be checked with its server:
     /// HTTP's freshness rules (the default) or SDWebImage's "good until
     /// ``maxDiskAge``". See ``ImageCachePolicy``.

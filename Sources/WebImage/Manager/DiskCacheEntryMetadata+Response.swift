@@ -49,6 +49,7 @@ extension DiskCacheEntryMetadata {
         refreshed.entityTag = refreshed.entityTag ?? entityTag
         refreshed.lastModified = refreshed.lastModified ?? lastModified
         refreshed.variedRequestHeaders = variedRequestHeaders
+        refreshed.extendedData = extendedData
         return refreshed
     }
 

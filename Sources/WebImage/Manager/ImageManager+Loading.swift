@@ -36,6 +36,9 @@ extension ImageManager {
             }
         }
         if Task.isCancelled { return .cancelled }
+        if cached == nil, let outcome = await loadFromOriginal(url, request: request, key: key) {
+            return outcome
+        }
 
         let freshness = cached.flatMap { httpFreshness(of: $0.metadata, url: url, options: options, policy: cache.cachePolicy) }
         let wantsDownload = cached == nil || options.contains(.refreshCached) || (freshness.map { $0 != .fresh } ?? false)
@@ -227,7 +230,7 @@ extension ImageManager {
 
     /// Runs the transformer on the decoding threads (not the cooperative pool); animated
     /// images only with ``ImageOptions/transformAnimatedImage``.
-    private func transformed(_ image: Image, request: ImageRequest) async -> Image {
+    func transformed(_ image: Image, request: ImageRequest) async -> Image {
         guard let transformer = request.transformer ?? transformer,
             !image.isAnimated || request.options.contains(.transformAnimatedImage)
         else { return image }
@@ -255,15 +258,8 @@ extension ImageManager {
             metadata.variedRequestHeaders = DiskCacheEntryMetadata.variedRequestHeaders(of: response, requestHeaders: request.headers)
             return metadata
         }
-        if scope != .none {
-            var data = isDerived ? nil : result.data
-            if scope.includesDisk, let serializer = request.cacheSerializer ?? cacheSerializer {
-                // The serializer may encode: on the decoding threads, not the cooperative pool.
-                let original = data
-                data = try? await DecodingWorkers.run { () throws(ImageError) -> Data? in serializer(image, original, url) }
-            }
-            try? await cache.store(image, data: data, forKey: key, scope: scope, metadata: metadata)
-        }
+        await storeFinalImage(
+            image, data: isDerived ? nil : result.data, scope: scope, request: request, key: key, url: url, metadata: metadata)
         guard isDerived, request.originalStoreCacheType != .none else { return }
         // A thumbnail load never decoded the full picture: its original goes to disk as bytes only.
         let original = request.thumbnailPixelSize == nil ? result.image : nil

@@ -33,8 +33,15 @@ public struct ImageRequest: Sendable {
     /// Which cache levels receive the loaded image (``ImageOptions/cacheMemoryOnly`` narrows it to memory).
     public var storeCacheType: ImageCacheType
     /// Where the untransformed original is stored too, when a transformer or thumbnail
-    /// changed the image (none by default, as in SDWebImage).
+    /// changed the image. None by default: SDWebImage 5 defaults to the disk, but here a
+    /// transformed load writes one entry unless asked for two.
     public var originalStoreCacheType: ImageCacheType
+    /// Which levels are asked for the untransformed, full-size original when the
+    /// transformed or thumbnail key misses (``ImageCacheType/disk`` by default, as in
+    /// SDWebImage; ``ImageCacheType/none`` skips the step). A hit is decoded at the
+    /// thumbnail size, transformed and stored under the derived key, and answers without a
+    /// download; the original's entry is left as it is.
+    public var originalQueryCacheType: ImageCacheType
     /// How long the download may take in all before the load fails with
     /// `ImageError.Code.deadlineExceeded`; the downloader's
     /// ``ImageDownloaderConfig/downloadDeadline`` when `nil`.
@@ -50,6 +57,11 @@ public struct ImageRequest: Sendable {
     /// Turns the downloaded image into the bytes stored on disk for it, overriding the
     /// manager's ``ImageManager/cacheSerializer``.
     public var cacheSerializer: ImageManager.CacheSerializer?
+    /// Settings for particular coders, handed to whichever coder decodes this request's
+    /// image — from the network or from the disk cache — in
+    /// `ImageDecodeOptions/coderOptions` (SDWebImage's `imageDecodeOptions`). They do not
+    /// change the cache key.
+    public var coderOptions = ImageCoderOptions()
     /// The cache this load reads and stores its final image in, instead of the manager's
     /// ``ImageManager/cache`` (SDWebImage's `imageCache` context option).
     public var cache: (any ImageCaching)?
@@ -71,7 +83,8 @@ public struct ImageRequest: Sendable {
         headers: [String: String] = [:],
         queryCacheType: ImageCacheType = .all,
         storeCacheType: ImageCacheType = .all,
-        originalStoreCacheType: ImageCacheType = .none
+        originalStoreCacheType: ImageCacheType = .none,
+        originalQueryCacheType: ImageCacheType = .disk
     ) {
         self.url = url
         self.options = options
@@ -85,6 +98,7 @@ public struct ImageRequest: Sendable {
         self.queryCacheType = queryCacheType
         self.storeCacheType = storeCacheType
         self.originalStoreCacheType = originalStoreCacheType
+        self.originalQueryCacheType = originalQueryCacheType
     }
 
     /// A request for a URL given as a string: an unparsable or empty string makes a request
@@ -102,6 +116,7 @@ public struct ImageRequest: Sendable {
         decode.maxPixelCount = maxPixelCount
         decode.scaleFactor = scaleFactor.flatMap { $0 >= 1 ? $0 : nil }
         decode.decodesFramesOnDemand = options.contains(.decodeFramesOnDemand)
+        decode.coderOptions = coderOptions
         if options.contains(.scaleDownLargeImages) {
             decode.scaleDownLimitBytes = scaleDownLimitBytes
         }

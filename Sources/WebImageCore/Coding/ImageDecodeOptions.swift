@@ -46,6 +46,9 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// The most frames an animation may have; more are refused with
     /// ``ImageError/Code/imageTooLarge``.
     public var maxFrameCount = ImageDecodeOptions.defaultMaxFrameCount
+    /// Settings for particular coders, passed through from the request untouched (SDWebImage's
+    /// `imageDecodeOptions`); a coder reads the keys it declares and ignores the others.
+    public var coderOptions = ImageCoderOptions()
 
     /// Full-size decoding of every frame with the default limits.
     public init() {}
