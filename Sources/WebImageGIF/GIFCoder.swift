@@ -43,6 +43,21 @@ public struct GIFCoder: AnimatedImageCoder {
         try GIFFrameDecoder(bytes: bytes)
     }
 
+    /// The frames of a GIF still downloading whose image data has wholly arrived: a frame
+    /// counts once its image data's block terminator is in `data`. The frame decoder reads
+    /// `data` as it is, never past its end; the animation is complete once the trailer has
+    /// arrived.
+    ///
+    /// - Returns: `nil` before the first frame is complete, and for bytes giflib cannot read
+    ///   (which, cut short, look the same as corrupt ones).
+    public func animationPrefix(of data: Data) throws(ImageError) -> AnimationPrefix? {
+        guard canDecode(data) else { return nil }
+        let walk = data.withUnsafeBytes { bytes in try? walkFrames(bytes) }
+        guard var (info, isComplete) = walk else { return nil }
+        if isComplete, info.frameCount == 1 { info.frameDurations[0] = 0 }
+        return AnimationPrefix(info: info, bytes: PinnedBytes(data), isComplete: isComplete)
+    }
+
     /// Whether `format` is GIF.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .gif
