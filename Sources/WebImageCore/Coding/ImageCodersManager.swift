@@ -91,7 +91,8 @@ public final class ImageCodersManager: Sendable {
     /// animations comes out as an image standing for an incomplete ``AnimatedImage`` of the
     /// frames received so far (progressive animation; see
     /// ``AnimatedImage/init(partialData:coder:options:)``), so each call on more bytes gives
-    /// more frames.
+    /// more frames; once the bytes hold the whole animation but `isComplete` is `false`,
+    /// `nil`, leaving the complete animation to the final decode.
     public func decodeIncrementally(
         _ data: Data,
         isComplete: Bool,
@@ -99,7 +100,8 @@ public final class ImageCodersManager: Sendable {
     ) throws(ImageError) -> Image? {
         guard !data.isEmpty else { return nil }
         if options.decodesFramesOnDemand, !options.firstFrameOnly, let animation = partialAnimation(in: data, options: options) {
-            return Image(animation: animation)
+            // Every frame arrived before the download ended: the final answer, whole, follows.
+            return animation.isComplete && !isComplete ? nil : Image(animation: animation)
         }
         let progressive = coders.last { coder in
             (coder as? any ProgressiveImageCoder)?.canDecodeIncrementally(data) ?? false
