@@ -52,10 +52,10 @@ public struct GIFCoder: AnimatedImageCoder {
     ///   (which, cut short, look the same as corrupt ones).
     public func animationPrefix(of data: Data) throws(ImageError) -> AnimationPrefix? {
         guard canDecode(data) else { return nil }
-        let walk = data.withUnsafeBytes { bytes in try? walkFrames(bytes) }
-        guard var (info, isComplete) = walk else { return nil }
-        if isComplete, info.frameCount == 1 { info.frameDurations[0] = 0 }
-        return AnimationPrefix(info: info, bytes: PinnedBytes(data), isComplete: isComplete)
+        guard let walk = data.withUnsafeBytes({ bytes in try? walkFrames(bytes) }) else { return nil }
+        var info = walk.info
+        if walk.reachedTrailer, info.frameCount == 1 { info.frameDurations[0] = 0 }
+        return AnimationPrefix(info: info, bytes: PinnedBytes(data), isComplete: walk.reachedTrailer)
     }
 
     /// Whether `format` is GIF.
