@@ -59,4 +59,3 @@ extension WebPCoder {
         return frameEnd.map { ($0, false) }
     }
 }
-

@@ -71,7 +71,7 @@ struct AnimatedImagePlayerProgressiveTests {
         let player = AnimatedImagePlayer(partial, clock: clock, maxBufferSize: 4 * full.frameByteCount)
         let recorder = PlayerRecorder(player, clock: clock)
         player.play()
-        #expect(player.currentFrameIndex == 0)
+        #expect(await eventually { player.currentFrameIndex == 0 })
         clock.advance(by: 0.1)
         #expect(player.isWaitingForFrames)
         player.pause()
