@@ -14,6 +14,11 @@ import NIOConcurrencyHelpers
 /// frame each; out of order they cost the frames from the nearest earlier key frame (see
 /// ``AnimatedFrameDecoder``). Every frame comes out at ``frameSize``, composed onto the
 /// whole canvas, with the same pixels the coder's full decode gives.
+///
+/// Made from the bytes of a file still downloading
+/// (``init(partialData:coder:options:)``), it holds the frames received so far and is not
+/// ``isComplete``: progressive animation, where each longer prefix ``continues(_:)`` the one
+/// before.
 public final class AnimatedImage: Sendable {
     /// The encoded file; `nil` for an animation made from frames already decoded.
     public let data: Data?
