@@ -3,12 +3,12 @@ import LoopbackHTTPServer
 import Testing
 @testable import WebImage
 
-/// Progressive animation end to end: an animated GIF streamed over the loopback server in
-/// gated chunks gives partial answers with more and more frames, then the complete
+/// Progressive animation end to end: an animated GIF (or APNG, or WebP) streamed over the
+/// loopback server in gated chunks gives partial answers with more and more frames, then the complete
 /// animation, and an ``AnimatedImageTarget`` plays it before the download ends.
 @Suite("ImageManager progressive animations", .timeLimit(.minutes(1)))
 struct ImageManagerProgressiveAnimationTests {
-    /// Serves the fixture GIF at `path` in three chunks, cut inside frames 1 and 3: each
+    /// Serves the fixture file at `path` in three chunks, cut inside frames 1 and 3: each
     /// chunk after the first waits for its gate.
     static func serveInChunks(
         _ fixture: ProgressiveAnimationFixture, at path: String, on server: LoopbackHTTPServer, gates: [LoopbackGate]
@@ -17,7 +17,8 @@ struct ImageManagerProgressiveAnimationTests {
         let cuts = [(ends[0] + ends[1]) / 2, (ends[2] + ends[3]) / 2]
         let bytes = [UInt8](fixture.data)
         server.route(path) { _, response in
-            await response.writeHead(status: 200, headers: [("Content-Type", "image/gif"), ("Content-Length", "\(bytes.count)")])
+            let type = ImageFormat(sniffing: fixture.data).mimeType ?? "application/octet-stream"
+            await response.writeHead(status: 200, headers: [("Content-Type", type), ("Content-Length", "\(bytes.count)")])
             await response.writeBody(bytes[0..<cuts[0]])
             await gates[0].wait()
             await response.writeBody(bytes[cuts[0]..<cuts[1]])
@@ -27,13 +28,16 @@ struct ImageManagerProgressiveAnimationTests {
         }
     }
 
-    @Test func aStreamedGIFAnswersWithGrowingAnimationsThenTheCompleteOne() async throws {
+    @Test(
+        "a streamed animation answers with growing animations, then the complete one",
+        arguments: ProgressiveAnimationFixture.Format.allCases)
+    func aStreamedAnimationAnswersWithGrowingAnimations(_ format: ProgressiveAnimationFixture.Format) async throws {
         try await ManagerTestHarness.run { harness in
-            let fixture = try ProgressiveAnimationFixture.make(.gif)
+            let fixture = try ProgressiveAnimationFixture.make(format)
             let gates = [LoopbackGate(), LoopbackGate()]
-            Self.serveInChunks(fixture, at: "/stream.gif", on: harness.server, gates: gates)
+            Self.serveInChunks(fixture, at: "/stream", on: harness.server, gates: gates)
             let recorder = ImageResponseRecorder()
-            let request = ImageRequest(url: harness.url("/stream.gif"), options: [.progressiveDownload, .decodeFramesOnDemand])
+            let request = ImageRequest(url: harness.url("/stream"), options: [.progressiveDownload, .decodeFramesOnDemand])
             harness.manager.loadImage(with: request) { response in
                 recorder.record(response)
                 // The next chunk is sent once this one's frames have been answered.
