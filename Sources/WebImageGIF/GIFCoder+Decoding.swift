@@ -68,10 +68,23 @@ extension GIFCoder {
 
     /// Walks the records, skipping pixel data, to collect the frame delays and loop count.
     func readAnimationInfo(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> AnimationInfo {
+        var info = try walkFrames(bytes).info
+        if info.frameCount == 1 { info.frameDurations[0] = 0 }
+        return info
+    }
+
+    /// Walks the records without decoding pixels: the structure of the frames whose image
+    /// data has wholly arrived (its block terminator read), and whether the walk reached
+    /// the trailer. A file that breaks off, or turns corrupt, after a frame counts the
+    /// frames before the break.
+    ///
+    /// - Throws: ``ImageError/Code/badImageData`` when no frame is complete.
+    func walkFrames(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> (info: AnimationInfo, reachedTrailer: Bool) {
         let reader = try GIFReader(bytes: bytes)
         var durations: [Double] = []
         var loopCount: Int?
         var control = GIFGraphicControl()
+        var reachedTrailer = false
         reading: while true {
             do {
                 switch try reader.nextRecord() {
@@ -80,6 +93,7 @@ extension GIFCoder {
                 case .loopCount(let count):
                     loopCount = loopCount ?? count
                 case .end:
+                    reachedTrailer = true
                     break reading
                 case .frame:
                     try reader.skipPixels()
@@ -92,8 +106,7 @@ extension GIFCoder {
             }
         }
         guard !durations.isEmpty else { throw ImageError(.badImageData, "the GIF contains no image") }
-        if durations.count == 1 { durations[0] = 0 }
-        return AnimationInfo(canvasSize: reader.screenSize, loopCount: loopCount ?? 1, frameDurations: durations)
+        return (AnimationInfo(canvasSize: reader.screenSize, loopCount: loopCount ?? 1, frameDurations: durations), reachedTrailer)
     }
 
     /// Counts the frames, skipping their pixels, and refuses the animation as soon as the

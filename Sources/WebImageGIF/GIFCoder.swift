@@ -43,6 +43,21 @@ public struct GIFCoder: AnimatedImageCoder {
         try GIFFrameDecoder(bytes: bytes)
     }
 
+    /// The frames of a GIF still downloading whose image data has wholly arrived: a frame
+    /// counts once its image data's block terminator is in `data`. The frame decoder reads
+    /// `data` as it is, never past its end; the animation is complete once the trailer has
+    /// arrived.
+    ///
+    /// - Returns: `nil` before the first frame is complete, and for bytes giflib cannot read
+    ///   (which, cut short, look the same as corrupt ones).
+    public func animationPrefix(of data: Data) throws(ImageError) -> AnimationPrefix? {
+        guard canDecode(data) else { return nil }
+        guard let walk = data.withUnsafeBytes({ bytes in try? walkFrames(bytes) }) else { return nil }
+        var info = walk.info
+        if walk.reachedTrailer, info.frameCount == 1 { info.frameDurations[0] = 0 }
+        return AnimationPrefix(info: info, bytes: PinnedBytes(data), isComplete: walk.reachedTrailer)
+    }
+
     /// Whether `format` is GIF.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .gif

@@ -115,6 +115,35 @@ struct APNGAnimation: Sendable {
         self.sharedChunks = shared
     }
 
+    /// How much of `stream`, the start of a PNG still downloading, holds whole frames of an
+    /// animation: the bytes before the last `fcTL` chunk that has wholly arrived (every
+    /// frame before it has all its data), or the whole stream once IEND has arrived. Chunks
+    /// are read only while they lie wholly in `stream`.
+    ///
+    /// - Returns: `nil` for a still PNG and before any frame is complete.
+    static func completeFramesLength(in stream: UnsafeRawBufferPointer) -> (length: Int, isComplete: Bool)? {
+        guard var reader = try? PNGChunkReader(stream) else { return nil }
+        var isAnimated = false
+        var controls = 0
+        var boundary = 0
+        while let chunk = try? reader.next() {
+            switch chunk.type {
+            case .animationControl:
+                isAnimated = true
+            case .imageData where !isAnimated:
+                return nil
+            case .frameControl where isAnimated:
+                controls += 1
+                boundary = chunk.start
+            case .end:
+                return isAnimated ? (stream.count, true) : nil
+            default:
+                continue
+            }
+        }
+        return isAnimated && controls >= 2 ? (boundary, false) : nil
+    }
+
     /// A standalone PNG holding only frame `index`: the IHDR with the frame's size, the
     /// shared chunks, the frame's data as IDAT chunks, and IEND.
     ///

@@ -60,6 +60,28 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         try APNGFrameDecoder(bytes: bytes)
     }
 
+    /// The frames of an APNG still downloading whose chunks have wholly arrived: a frame
+    /// counts once the `fcTL` of the next one (or IEND) is in `data`, so all of its data
+    /// chunks are. The frame decoder gets those bytes only, a file that ends after the
+    /// last complete frame.
+    ///
+    /// - Returns: `nil` for a still PNG and before the first frame is complete.
+    /// - Throws: ``ImageError/Code/badImageData`` when the animation chunks received are
+    ///   malformed.
+    public func animationPrefix(of data: Data) throws(ImageError) -> AnimationPrefix? {
+        guard canDecode(data) else { return nil }
+        let found = data.withUnsafeBytes { stream in APNGAnimation.completeFramesLength(in: stream) }
+        guard let (length, isComplete) = found else { return nil }
+        let bytes = PinnedBytes(data.prefix(length))
+        guard let animation = try APNGAnimation(parsing: bytes.bytes) else { return nil }
+        let info = AnimationInfo(
+            canvasSize: animation.canvasSize,
+            loopCount: animation.loopCount,
+            frameDurations: animation.frames.map(\.control.duration)
+        )
+        return AnimationPrefix(info: info, bytes: bytes, isComplete: isComplete)
+    }
+
     /// Whether this coder can write `format`: only ``ImageFormat/png``.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .png

@@ -4,7 +4,7 @@ import Testing
 
 /// ``AnimatedImage`` against the full decode of the corpora's animated GIF, APNG and WebP
 /// files: the same pixels, durations and loop count for every frame, asked for out of
-/// order.
+/// order; and prefixes of those files, which hold only whole frames, pixel-equal to it.
 @Suite(Corpus.required)
 struct AnimatedImageCorpusTests {
     static let files = [
@@ -47,6 +47,24 @@ struct AnimatedImageCorpusTests {
             let frame = try animation.frame(at: index)
             #expect(frame.duration == full.frames[index].duration, "\(path) frame \(index) duration")
             #expect(frame.bitmap == full.frames[index].bitmap, "\(path) frame \(index) pixels")
+        }
+    }
+
+    @Test(arguments: files)
+    func prefixesHoldOnlyWholeFramesOfTheFullDecode(_ path: String) throws {
+        let data = try Corpus.data(path)
+        let full = try ImageCodersManager.shared.decode(data)
+        let coder = try #require(ImageCodersManager.shared.coders.last { $0.canDecode(data) } as? any AnimatedImageCoder)
+        var previous = 0
+        for step in 1...40 {
+            let length = data.count * step / 40
+            let animation = try AnimatedImage(partialData: data.prefix(length), coder: coder)
+            let count = animation?.frameCount ?? 0
+            #expect(count >= previous && count <= full.frames.count, "\(path): \(count) frames in \(length) bytes")
+            previous = count
+            guard let animation, count > 0 else { continue }
+            #expect(try animation.frame(at: count - 1).bitmap == full.frames[count - 1].bitmap, "\(path): frame \(count - 1) of \(length) bytes")
+            if animation.isComplete { #expect(count == full.frames.count) }
         }
     }
 

@@ -2,24 +2,26 @@ extension AnimatedImagePlayer {
     /// The byte limit of the buffer: ``maxBufferSize``, or the automatic size.
     func bufferLimit(_ state: PlayerState) -> Int {
         if state.maxBufferSize > 0 { return state.maxBufferSize }
-        let frameBytes = max(1, state.measuredFrameBytes ?? animation.frameByteCount)
-        let frames = min(animation.frameCount, max(1, AnimatedImagePlayer.automaticBufferBudget / frameBytes))
+        let frameBytes = max(1, state.measuredFrameBytes ?? state.animation.frameByteCount)
+        let frames = min(state.animation.frameCount, max(1, AnimatedImagePlayer.automaticBufferBudget / frameBytes))
         return frames * frameBytes
     }
 
     /// The frames wanted in the buffer, soonest first: those of the positions after the
-    /// current one (from the current one while it is awaited), as many as the limit holds.
+    /// current one (from the current one while it is awaited), as many as the limit holds;
+    /// for an incomplete animation, only up to the end of the frames received.
     func window(_ state: PlayerState) -> [Int] {
         // Until a frame has decoded its size is a guess (a frame transformer may change it),
         // so one frame is always wanted; afterwards only as many as fit.
-        let count = state.measuredFrameBytes.map { min(animation.frameCount, bufferLimit(state) / max(1, $0)) } ?? 1
+        let count = state.measuredFrameBytes.map { min(state.animation.frameCount, bufferLimit(state) / max(1, $0)) } ?? 1
         guard count > 0 else { return [] }
         let first =
             state.phase == .waitingForFrame || state.phase == .paused(remaining: nil)
             ? state.position : state.position + 1
         var frames: [Int] = []
         var position = first
-        while frames.count < count, position < first + state.sequence.length {
+        let end = state.animation.isComplete ? first + state.sequence.length : state.sequence.length
+        while frames.count < count, position < end {
             let frame = state.sequence.frame(at: position % state.sequence.length)
             if !frames.contains(frame) { frames.append(frame) }
             position += 1
@@ -55,6 +57,7 @@ extension AnimatedImagePlayer {
     /// Decodes frame `index` on a decoding thread and puts it in the buffer, if the player
     /// still wants it; then shows it if it was awaited, and asks for the next.
     func decode(_ index: Int, generation: Int) {
+        let animation = state.withLockedValue { $0.animation }
         let decoded: ImageFrame?
         do throws(ImageError) {
             var frame = try animation.frame(at: index)

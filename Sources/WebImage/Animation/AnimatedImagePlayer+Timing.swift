@@ -1,7 +1,7 @@
 extension AnimatedImagePlayer {
     /// The seconds frame `index` shows at the current rate.
     func slot(of index: Int, _ state: PlayerState) -> Double {
-        max(animation.frameDurations[index], AnimatedImagePlayer.minimumFrameDuration) / state.rate
+        max(state.animation.frameDurations[index], AnimatedImagePlayer.minimumFrameDuration) / state.rate
     }
 
     /// Schedules the end of the current frame's time at ``PlayerState/deadline``.
@@ -42,21 +42,14 @@ extension AnimatedImagePlayer {
     }
 
     /// The current frame's time is over: moves to the next position, finishing a loop (and
-    /// maybe the playback) on the way, and shows the next frame or skips it.
+    /// maybe the playback) on the way, and shows the next frame or skips it. At the end of
+    /// an incomplete animation it holds the frame showing instead.
     func advance(tick: Int) {
         let effects = state.withLockedValue { state -> [PlayerEffect] in
             guard state.phase == .playing, state.tick == tick else { return [] }
             state.timer = nil
             var effects: [PlayerEffect] = []
-            var next = state.position + 1
-            if next == state.sequence.length {
-                state.finishedLoops += 1
-                effects.append(.loopFinished(state.finishedLoops))
-                next = 0
-                if state.loopCount > 0, state.finishedLoops >= state.loopCount {
-                    return effects + finish(&state)
-                }
-            }
+            guard let next = nextPosition(&state, &effects) else { return effects }
             state.position = next
             let index = state.sequence.frame(at: next)
             if let frame = takeBuffered(index, &state) {
@@ -71,6 +64,37 @@ extension AnimatedImagePlayer {
             return effects + refill(&state)
         }
         perform(effects)
+    }
+
+    /// Holds the frame showing when the pass is over on an incomplete animation; else moves
+    /// on: the position after the current one, or 0 with a loop finished. `nil` when the
+    /// player held, or finished its loops.
+    private func nextPosition(_ state: inout PlayerState, _ effects: inout [PlayerEffect]) -> Int? {
+        let next = state.position + 1
+        guard next == state.sequence.length else { return next }
+        guard state.animation.isComplete else {
+            state.phase = .holding
+            effects += refill(&state)
+            return nil
+        }
+        state.finishedLoops += 1
+        effects.append(.loopFinished(state.finishedLoops))
+        if state.loopCount > 0, state.finishedLoops >= state.loopCount {
+            effects += finish(&state)
+            return nil
+        }
+        return 0
+    }
+
+    /// Leaves ``PlayerState/Phase/holding`` once the animation has grown (or is complete):
+    /// the next frame shows as soon as it has decoded, its time starting then.
+    func resumeAfterHolding(_ state: inout PlayerState) -> [PlayerEffect] {
+        state.phase = .playing
+        var effects: [PlayerEffect] = []
+        guard let next = nextPosition(&state, &effects) else { return effects }
+        state.position = next
+        state.phase = .waitingForFrame
+        return effects + showWaitingFrame(&state) + refill(&state)
     }
 
     /// Ends the playback: a bounce comes back to where it started (showing that frame if it

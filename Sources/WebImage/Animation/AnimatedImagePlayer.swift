@@ -12,6 +12,11 @@ import NIOConcurrencyHelpers
 /// frame after ``play()`` or ``seek(toFrame:loop:)`` is waited for, without blocking: its
 /// time starts when it has decoded.
 ///
+/// While a file downloads, ``extend(with:)`` hands the player a longer version of its
+/// animation (progressive animation): play goes on from the frame showing, and while the
+/// animation is incomplete the player holds the last frame received instead of looping,
+/// until more frames arrive.
+///
 /// Callbacks (``onFrameChange``, ``onLoopFinish``, ``onFinish``) run without the player's
 /// lock, on the clock's thread, or on a decoding thread for a first frame that had to be
 /// waited for. Keep them short.
@@ -35,8 +40,12 @@ public final class AnimatedImagePlayer: Sendable {
     /// one frame.
     public static var automaticBufferBudget: Int { min(8 << 20, ProcessMemory.available / 512) }
 
-    /// The animation being played.
-    public let animation: AnimatedImage
+    /// The animation being played: the one the player was made with, or the longer one
+    /// ``extend(with:)`` last gave it.
+    public var animation: AnimatedImage {
+        state.withLockedValue { $0.animation }
+    }
+
     let clock: any AnimationClock
     let frameTransformer: (any ImageTransformer)?
     let state: NIOLockedValueBox<PlayerState>
@@ -49,7 +58,8 @@ public final class AnimatedImagePlayer: Sendable {
     ///   - mode: The order frames show in.
     ///   - rate: How fast: 2 plays twice as fast. Must be above 0.
     ///   - loopCount: How many loops to play before stopping on the last frame; 0 plays
-    ///     forever; `nil` takes the animation's own.
+    ///     forever; `nil` takes the animation's own (and that of a longer animation
+    ///     ``extend(with:)`` gives).
     ///   - maxBufferSize: The most bytes of decoded frames kept ahead; 0 chooses from the
     ///     frame size and ``automaticBufferBudget``. Below one frame's bytes nothing can be
     ///     buffered, so no frame after the first can show.
@@ -65,11 +75,12 @@ public final class AnimatedImagePlayer: Sendable {
         frameTransformer: (any ImageTransformer)? = nil
     ) {
         precondition(rate > 0, "the playback rate must be above 0")
-        self.animation = animation
         self.clock = clock
         self.frameTransformer = frameTransformer
         state = NIOLockedValueBox(
             PlayerState(
+                animation: animation,
+                takesAnimationLoopCount: loopCount == nil,
                 sequence: PlaybackSequence(mode: mode, frameCount: animation.frameCount),
                 rate: rate,
                 loopCount: max(0, loopCount ?? animation.loopCount),
@@ -89,7 +100,7 @@ public final class AnimatedImagePlayer: Sendable {
         set {
             let effects = state.withLockedValue { state in
                 let frame = state.sequence.frame(at: state.position)
-                state.sequence = PlaybackSequence(mode: newValue, frameCount: animation.frameCount)
+                state.sequence = PlaybackSequence(mode: newValue, frameCount: state.animation.frameCount)
                 state.position = state.sequence.position(of: frame)
                 return refill(&state)
             }
@@ -149,9 +160,16 @@ public final class AnimatedImagePlayer: Sendable {
 
     // MARK: State
 
-    /// Whether the player is playing (also while its first frame decodes).
+    /// Whether the player is playing (also while its first frame decodes, and while it holds
+    /// the last frame of an incomplete animation).
     public var isPlaying: Bool {
-        state.withLockedValue { $0.phase == .playing || $0.phase == .waitingForFrame }
+        state.withLockedValue { $0.phase == .playing || $0.phase == .waitingForFrame || $0.phase == .holding }
+    }
+
+    /// Whether the player holds the last frame received of an incomplete animation, its
+    /// time over, until ``extend(with:)`` brings more frames.
+    public var isWaitingForFrames: Bool {
+        state.withLockedValue { $0.phase == .holding }
     }
 
     /// The index of the frame showing; `nil` before any has shown.
@@ -191,7 +209,7 @@ public final class AnimatedImagePlayer: Sendable {
     public func play() {
         let effects = state.withLockedValue { state -> [PlayerEffect] in
             switch state.phase {
-            case .playing, .waitingForFrame:
+            case .playing, .waitingForFrame, .holding:
                 return []
             case .paused(let remaining?):
                 state.phase = .playing
@@ -218,6 +236,8 @@ public final class AnimatedImagePlayer: Sendable {
             switch state.phase {
             case .playing:
                 state.phase = .paused(remaining: max(0, state.deadline - clock.now))
+            case .holding:
+                state.phase = .paused(remaining: 0)
             case .waitingForFrame:
                 state.phase = .paused(remaining: nil)
             case .paused, .stopped, .finished:
@@ -248,13 +268,13 @@ public final class AnimatedImagePlayer: Sendable {
     ///
     /// - Precondition: `frame` is in `0..<animation.frameCount`.
     public func seek(toFrame frame: Int, loop: Int = 0) {
-        precondition(frame >= 0 && frame < animation.frameCount, "frame \(frame) is outside the animation")
         let effects = state.withLockedValue { state -> [PlayerEffect] in
+            precondition(frame >= 0 && frame < state.animation.frameCount, "frame \(frame) is outside the animation")
             cancelTimer(&state)
             state.position = state.sequence.position(of: frame)
             state.finishedLoops = max(0, loop)
             switch state.phase {
-            case .playing, .waitingForFrame, .finished:
+            case .playing, .waitingForFrame, .finished, .holding:
                 state.phase = .waitingForFrame
                 return showWaitingFrame(&state) + refill(&state)
             case .paused:
@@ -263,6 +283,29 @@ public final class AnimatedImagePlayer: Sendable {
             case .stopped:
                 return []
             }
+        }
+        perform(effects)
+    }
+
+    /// Plays `longer`, a longer version of the animation playing (one that
+    /// ``AnimatedImage/continues(_:)`` it, made from more of the bytes of a file still
+    /// downloading), without starting again: the frame showing, its time and the loops
+    /// finished stay, and so do the frames buffered, which are the same in `longer`. A player
+    /// holding the last frame received goes on to the next frame as soon as it has decoded;
+    /// once `longer` is complete the player loops as usual.
+    ///
+    /// - Precondition: `longer` has at least as many frames as ``animation``.
+    public func extend(with longer: AnimatedImage) {
+        let effects = state.withLockedValue { state -> [PlayerEffect] in
+            precondition(longer.frameCount >= state.animation.frameCount, "the longer animation has fewer frames")
+            let frame = state.sequence.frame(at: state.position)
+            state.animation = longer
+            state.sequence = PlaybackSequence(mode: state.sequence.mode, frameCount: longer.frameCount)
+            state.position = state.sequence.position(of: frame)
+            state.failedFrames = []
+            if state.takesAnimationLoopCount { state.loopCount = longer.loopCount }
+            guard state.phase == .holding else { return refill(&state) }
+            return resumeAfterHolding(&state)
         }
         perform(effects)
     }

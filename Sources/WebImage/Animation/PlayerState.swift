@@ -14,7 +14,15 @@ struct PlayerState: Sendable {
         case paused(remaining: Double?)
         /// Every loop has played; the last frame stays.
         case finished
+        /// The animation is incomplete and its last frame received so far has had its time:
+        /// that frame stays until a longer animation arrives.
+        case holding
     }
+
+    /// The animation playing: the player's first, or a longer one that continues it.
+    var animation: AnimatedImage
+    /// Whether ``loopCount`` is the animation's own, so that a longer animation brings its.
+    let takesAnimationLoopCount: Bool
 
     var sequence: PlaybackSequence
     var rate: Double
@@ -48,7 +56,7 @@ struct PlayerState: Sendable {
     /// Whether the buffer should be filled: the player is playing, waiting or paused.
     var isActive: Bool {
         switch phase {
-        case .waitingForFrame, .playing, .paused: true
+        case .waitingForFrame, .playing, .paused, .holding: true
         case .stopped, .finished: false
         }
     }

@@ -12,6 +12,11 @@ import Foundation
 /// while the target is off screen. Loads run under ``WebImageTarget/imageOperationKey`` like
 /// every other target's, so a new load cancels the one before.
 ///
+/// With ``ImageOptions/progressiveDownload`` the target plays an animation while it
+/// downloads: each partial image brings the frames received so far, and the player goes on
+/// with them (``AnimatedImagePlayer/extend(with:)``) rather than starting again, holding
+/// the last frame received until more arrive.
+///
 /// `display` is called from the player's clock thread while an animation plays: keep it
 /// as quick, and as thread-safe, as ``WebImageTarget`` asks.
 public protocol AnimatedImageTarget: WebImageTarget {
@@ -64,9 +69,15 @@ extension AnimatedImageTarget {
     }
 
     /// Shows `image`, playing it when it is animated (decoded frame by frame or whole); the
-    /// animation playing before stops.
+    /// animation playing before stops — unless `image` stands for a longer version of it
+    /// (``AnimatedImage/continues(_:)``, the next partial image of a progressive load, or
+    /// its final one), which the player then goes on with, without starting again.
     public func play(_ image: Image?) {
         let playback = animationPlayback
+        if let longer = image?.animation, let player = playback.player, longer.continues(player.animation) {
+            player.extend(with: longer)
+            return
+        }
         // The old animation stops before anything else shows: a frame it decoded meanwhile
         // is dropped (see `AnimationPlayback.deliver(from:_:)`), never shown over `image`.
         playback.replacePlayer(with: nil)

@@ -14,6 +14,11 @@ import NIOConcurrencyHelpers
 /// frame each; out of order they cost the frames from the nearest earlier key frame (see
 /// ``AnimatedFrameDecoder``). Every frame comes out at ``frameSize``, composed onto the
 /// whole canvas, with the same pixels the coder's full decode gives.
+///
+/// Made from the bytes of a file still downloading
+/// (``init(partialData:coder:options:)``), it holds the frames received so far and is not
+/// ``isComplete``: progressive animation, where each longer prefix ``continues(_:)`` the one
+/// before.
 public final class AnimatedImage: Sendable {
     /// The encoded file; `nil` for an animation made from frames already decoded.
     public let data: Data?
@@ -21,8 +26,13 @@ public final class AnimatedImage: Sendable {
     public let format: ImageFormat
     /// Seconds each frame shows, in order; its count is ``frameCount``.
     public let frameDurations: [Double]
-    /// How many times the animation plays; 0 means forever.
+    /// How many times the animation plays; 0 means forever. While the animation is not
+    /// ``isComplete`` this is what the bytes received so far declare, not a final answer.
     public let loopCount: Int
+    /// Whether every frame is here: `false` for an animation made from the bytes received
+    /// so far of a file still downloading (``init(partialData:coder:options:)``), whose
+    /// ``frameCount`` and ``duration`` then cover only the frames that have arrived.
+    public let isComplete: Bool
     /// The size of the canvas the file declares.
     public let canvasSize: PixelSize
     /// The size every frame comes out at: the canvas, or the thumbnail size the decode
@@ -46,23 +56,51 @@ public final class AnimatedImage: Sendable {
     ///   frame by frame (a still image, or a coder without a frame decoder),
     ///   ``ImageError/Code/badImageData`` for corrupt data, ``ImageError/Code/imageTooLarge``
     ///   past the limits.
-    public init(data: Data, coder: any AnimatedImageCoder, options: ImageDecodeOptions = ImageDecodeOptions()) throws(ImageError) {
+    public convenience init(data: Data, coder: any AnimatedImageCoder, options: ImageDecodeOptions = ImageDecodeOptions()) throws(ImageError) {
         guard !data.isEmpty else { throw ImageError(.emptyData, "there are no bytes to decode") }
         let info = try coder.animationInfo(of: data)
+        try self.init(
+            prefix: AnimationPrefix(info: info, bytes: PinnedBytes(data), isComplete: true),
+            format: ImageFormat(sniffing: data), coder: coder, options: options
+        )
+    }
+
+    /// The frames that have wholly arrived in `data`, the start of an animated file still
+    /// downloading — progressive animation, as SDWebImage's animated coders made with
+    /// incremental data. ``isComplete`` tells whether `data` held the whole animation;
+    /// until it does, ``frameCount`` counts only the complete frames and more may follow.
+    /// An animation made from a longer prefix of the same file has the same first frames,
+    /// pixel for pixel, and continues this one (``continues(_:)``).
+    ///
+    /// Limits and errors are those of ``init(data:coder:options:)``.
+    ///
+    /// - Returns: `nil` when `data` holds no complete frame yet, holds a still image, or
+    ///   when `coder` cannot read partial animations.
+    public convenience init?(
+        partialData data: Data,
+        coder: any AnimatedImageCoder,
+        options: ImageDecodeOptions = ImageDecodeOptions()
+    ) throws(ImageError) {
+        guard !data.isEmpty, let prefix = try coder.animationPrefix(of: data), prefix.info.frameCount > 0 else { return nil }
+        try self.init(prefix: prefix, format: ImageFormat(sniffing: data), coder: coder, options: options)
+    }
+
+    private init(prefix: AnimationPrefix, format: ImageFormat, coder: any AnimatedImageCoder, options: ImageDecodeOptions) throws(ImageError) {
+        let info = prefix.info
         guard info.frameCount <= options.maxFrameCount else {
             throw ImageError(.imageTooLarge, "the animation has more than the limit of \(options.maxFrameCount) frames")
         }
         try options.checkAllocation(info.canvasSize)
-        let pinned = PinnedBytes(data)
-        guard let decoder = try coder.makeFrameDecoder(for: pinned) else {
+        guard let decoder = try coder.makeFrameDecoder(for: prefix.bytes) else {
             throw ImageError(.unsupportedFormat, "the coder cannot decode this image frame by frame")
         }
         let size = options.targetSize(forSource: info.canvasSize)
         let first = try decoder.decodeNextFrame()
-        self.data = pinned.data
-        format = ImageFormat(sniffing: data)
+        data = prefix.bytes.data
+        self.format = format
         frameDurations = info.frameDurations
         loopCount = info.loopCount
+        isComplete = prefix.isComplete
         canvasSize = info.canvasSize
         frameSize = size
         scale = options.scaleFactor ?? 1
@@ -77,6 +115,7 @@ public final class AnimatedImage: Sendable {
         format = image.format
         frameDurations = image.frames.map(\.duration)
         loopCount = image.loopCount
+        isComplete = true
         canvasSize = image.pixelSize
         frameSize = image.pixelSize
         scale = image.scale
@@ -119,6 +158,17 @@ public final class AnimatedImage: Sendable {
         }
         let bitmap = try outcome.get()
         return ImageFrame(bitmap: AnimatedImage.sized(bitmap, to: frameSize), duration: frameDurations[index])
+    }
+
+    /// Whether this animation is `earlier` with more of its frames: `earlier` was
+    /// incomplete, and this one has the same format, canvas, frame size and first frame,
+    /// and begins with `earlier`'s frames and durations. A player shown `earlier` can take
+    /// this one without restarting (``AnimatedImagePlayer`` in `WebImage`).
+    public func continues(_ earlier: AnimatedImage) -> Bool {
+        !earlier.isComplete && format == earlier.format && canvasSize == earlier.canvasSize
+            && frameSize == earlier.frameSize && frameCount >= earlier.frameCount
+            && frameDurations.starts(with: earlier.frameDurations)
+            && poster.bitmap == earlier.poster.bitmap
     }
 
     private static func sized(_ bitmap: Bitmap, to size: PixelSize) -> Bitmap {

@@ -10,11 +10,13 @@ public final class PinnedBytes: @unchecked Sendable {
     // Immutable after `init`: the memory is written once, then only read.
     private let storage: UnsafeMutableRawBufferPointer
 
-    /// Copies `data` into pinned memory.
-    public init(_ data: Data) {
+    /// Copies `data` into pinned memory, then lets `edit` change the copy (a coder mends a
+    /// partial file's header there) before anything reads it.
+    public init(_ data: Data, edit: (UnsafeMutableRawBufferPointer) -> Void = { _ in }) {
         storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
         data.copyBytes(to: storage.bindMemory(to: UInt8.self), count: data.count)
         count = data.count
+        edit(UnsafeMutableRawBufferPointer(rebasing: storage[0..<count]))
     }
 
     deinit {

@@ -15,9 +15,22 @@ public protocol AnimatedImageCoder: ImageCoder {
     ///
     /// - Throws: ``ImageError/Code/badImageData`` when the animation's structure is corrupt.
     func makeFrameDecoder(for bytes: PinnedBytes) throws(ImageError) -> (any AnimatedFrameDecoder)?
+
+    /// The frames of the animation whose bytes have wholly arrived in `data`, the start of
+    /// a file still downloading, for progressive animation: a frame counts once every byte
+    /// of it is in `data`, and reading never goes past the end of `data`.
+    ///
+    /// - Returns: `nil` when `data` holds no complete frame yet, holds a still image, or
+    ///   when this coder cannot read partial animations.
+    /// - Throws: ``ImageError/Code/badImageData`` when the bytes received are already
+    ///   corrupt.
+    func animationPrefix(of data: Data) throws(ImageError) -> AnimationPrefix?
 }
 
 extension AnimatedImageCoder {
     /// None: a coder decodes frames one by one by implementing this method.
     public func makeFrameDecoder(for bytes: PinnedBytes) throws(ImageError) -> (any AnimatedFrameDecoder)? { nil }
+
+    /// None: a coder reads partial animations by implementing this method.
+    public func animationPrefix(of data: Data) throws(ImageError) -> AnimationPrefix? { nil }
 }

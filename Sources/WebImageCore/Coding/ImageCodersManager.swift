@@ -85,17 +85,41 @@ public final class ImageCodersManager: Sendable {
 
     /// Decodes the bytes received so far into a partial image, when a progressive coder
     /// accepts them; `nil` when none does or the bytes show nothing yet.
+    ///
+    /// With ``ImageDecodeOptions/decodesFramesOnDemand`` (and not
+    /// ``ImageDecodeOptions/firstFrameOnly``), an animation whose coder reads partial
+    /// animations comes out as an image standing for an incomplete ``AnimatedImage`` of the
+    /// frames received so far (progressive animation; see
+    /// ``AnimatedImage/init(partialData:coder:options:)``), so each call on more bytes gives
+    /// more frames; once the bytes hold the whole animation but `isComplete` is `false`,
+    /// `nil`, leaving the complete animation to the final decode.
     public func decodeIncrementally(
         _ data: Data,
         isComplete: Bool,
         options: ImageDecodeOptions = ImageDecodeOptions()
     ) throws(ImageError) -> Image? {
         guard !data.isEmpty else { return nil }
+        if options.decodesFramesOnDemand, !options.firstFrameOnly, let animation = partialAnimation(in: data, options: options) {
+            // Every frame arrived before the download ended: the final answer, whole, follows.
+            return animation.isComplete && !isComplete ? nil : Image(animation: animation)
+        }
         let progressive = coders.last { coder in
             (coder as? any ProgressiveImageCoder)?.canDecodeIncrementally(data) ?? false
         }
         guard let coder = progressive as? any ProgressiveImageCoder else { return nil }
         return try coder.decodeIncrementally(data, isComplete: isComplete, options: options)
+    }
+
+    /// The frames received so far of the animation in `data`, when an animated coder accepts
+    /// it and reads partial animations; `nil` for a still image, for bytes that hold no
+    /// complete frame yet, and for bytes it cannot read, which the still coders then try.
+    private func partialAnimation(in data: Data, options: ImageDecodeOptions) -> AnimatedImage? {
+        let animated = coders.last { coder in coder is any AnimatedImageCoder && coder.canDecode(data) }
+        guard let coder = animated as? any AnimatedImageCoder,
+            let animation = try? AnimatedImage(partialData: data, coder: coder, options: options),
+            animation.frameCount > 1 || !animation.isComplete
+        else { return nil }
+        return animation
     }
 
     /// Reads an animation's structure without decoding pixels.
