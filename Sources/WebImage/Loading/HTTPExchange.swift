@@ -275,7 +275,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         var response = DownloadResponse(statusCode: Int(head.status.code), headers: head.headers, url: url)
         if let modifier = config.responseModifier {
             guard let modified = modifier(response) else {
-                throw ImageError(.badServerResponse, "the response modifier refused the response of \(url.absoluteString)", statusCode: response.statusCode)
+                throw ImageError(.badServerResponse, "the response modifier refused the response of \(url.absoluteString)", response: response.errorResponse)
             }
             response = modified
         }
@@ -283,10 +283,10 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         guard response.statusCode != 304 else { return response }
         guard config.acceptableStatusCodes.contains(response.statusCode) else {
             retryAfter = response.headers.first(name: "Retry-After")
-            throw ImageError(.badServerResponse, "the server answered \(response.statusCode) for \(url.absoluteString)", statusCode: response.statusCode)
+            throw ImageError(.invalidStatusCode, "the server answered \(response.statusCode) for \(url.absoluteString)", response: response.errorResponse)
         }
         if let acceptable = config.acceptableContentTypes, !acceptable.contains(response.mimeType ?? "") {
-            throw ImageError(.badContentType, "the content type \(response.contentType ?? "(none)") of \(url.absoluteString) is not acceptable")
+            throw ImageError(.badContentType, "the content type \(response.contentType ?? "(none)") of \(url.absoluteString) is not acceptable", response: response.errorResponse)
         }
         if let expected = response.expectedContentLength, expected > config.maximumResponseSize {
             throw tooLarge
