@@ -13,16 +13,16 @@ struct DownloaderTelemetry: Sendable {
     let decoderLogger: Logger
     private let factory: any MetricsFactory
     private let downloadedBytes: Counter
-    private let decodeSuccesses: Timer
-    private let decodeFailures: Timer
+    private let decodeSuccesses: CoreMetrics.Timer
+    private let decodeFailures: CoreMetrics.Timer
 
     init(_ telemetry: Telemetry) {
         logger = telemetry.logger(label: "webimage.downloader")
         decoderLogger = telemetry.logger(label: "webimage.decoder")
         factory = telemetry.factory
         downloadedBytes = Counter(label: "webimage_downloaded_bytes_total", factory: factory)
-        decodeSuccesses = Timer(label: "webimage_decode_duration", dimensions: [("outcome", "success")], factory: factory)
-        decodeFailures = Timer(label: "webimage_decode_duration", dimensions: [("outcome", "failure")], factory: factory)
+        decodeSuccesses = CoreMetrics.Timer(label: "webimage_decode_duration", dimensions: [("outcome", "success")], factory: factory)
+        decodeFailures = CoreMetrics.Timer(label: "webimage_decode_duration", dimensions: [("outcome", "failure")], factory: factory)
     }
 
     /// Records a transfer that ended: its bytes and, when it failed, its error.

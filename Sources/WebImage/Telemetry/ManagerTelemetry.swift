@@ -15,7 +15,7 @@ struct ManagerTelemetry: Sendable {
     private let memoryLoads: Counter
     private let diskLoads: Counter
     private let downloadedLoads: Counter
-    private let transformDuration: Timer
+    private let transformDuration: CoreMetrics.Timer
 
     init(_ telemetry: Telemetry) {
         logger = telemetry.logger(label: "webimage.manager")
@@ -23,7 +23,7 @@ struct ManagerTelemetry: Sendable {
         memoryLoads = Counter(label: "webimage_loads_total", dimensions: [("cache_type", "memory")], factory: factory)
         diskLoads = Counter(label: "webimage_loads_total", dimensions: [("cache_type", "disk")], factory: factory)
         downloadedLoads = Counter(label: "webimage_loads_total", dimensions: [("cache_type", "none")], factory: factory)
-        transformDuration = Timer(label: "webimage_transform_duration", factory: factory)
+        transformDuration = CoreMetrics.Timer(label: "webimage_transform_duration", factory: factory)
     }
 
     /// Records how a load of `url` ended.
