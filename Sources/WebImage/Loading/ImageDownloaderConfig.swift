@@ -51,11 +51,11 @@ public struct ImageDownloaderConfig: Sendable {
     public var password: String?
     /// The status codes that count as success; `304` is always read as "not modified". Any
     /// other status fails the download with `ImageError.Code.invalidStatusCode`, whose
-    /// ``ImageError/response`` carries the response head.
+    /// `ImageError.response` carries the response head.
     public var acceptableStatusCodes = 200..<300
     /// The acceptable media types, lowercased and without parameters (such as
     /// `image/png`); `nil` accepts any. Another type fails the download with
-    /// `ImageError.Code.badContentType`, whose ``ImageError/response`` carries the response
+    /// `ImageError.Code.badContentType`, whose `ImageError.response` carries the response
     /// head.
     public var acceptableContentTypes: Set<String>?
     /// The smallest change of progress, as a fraction of the expected size (0…1), that
