@@ -78,6 +78,20 @@ struct ImageDownloaderMetricsTests {
         }
     }
 
+    @Test func theTokenShowsTheMetricsOfAFailedTransfer() async throws {
+        try await withDownloader { server, downloader, _ in
+            server.route("/missing") { _, response in await response.respond(status: 404, body: Array("gone".utf8)) }
+            let collector = DownloadResultCollector()
+            let token = downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: "/missing")), completion: collector.record)
+            await collector.wait(for: 1)
+            #expect(collector.errors.first?.code == .invalidStatusCode)
+            let metrics = try #require(token.metrics)
+            #expect(metrics.statusCode == 404)
+            #expect(metrics.bytesReceived == 0, "a refused response's body is not read")
+            #expect(metrics.start <= metrics.end)
+        }
+    }
+
     @Test func managerCallersSeeTheDownloadsMetrics() async throws {
         try await ManagerTestHarness.run { harness in
             let png = try ManagerTestImage.png()

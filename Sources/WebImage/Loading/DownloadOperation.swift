@@ -52,6 +52,8 @@ final class DownloadOperation: Sendable {
         var response: DownloadResponse?
         /// The transfer's figures so far, from its start.
         var metrics: DownloadMetrics?
+        /// Whether the transfer has ended (its ``metrics`` are final).
+        var hasTransferEnded = false
     }
 
     let key: DownloadKey
@@ -200,6 +202,11 @@ final class DownloadOperation: Sendable {
         state.withLockedValue { $0.response }
     }
 
+    /// The transfer's metrics, once it has ended (succeeded or failed).
+    var finalMetrics: DownloadMetrics? {
+        state.withLockedValue { $0.hasTransferEnded ? $0.metrics : nil }
+    }
+
     /// Keeps the final response head for the callers' tokens.
     func noteResponse(_ response: DownloadResponse) {
         state.withLockedValue { $0.response = response }
@@ -228,6 +235,7 @@ final class DownloadOperation: Sendable {
             state.metrics?.end = .now
             state.metrics?.attemptCount = state.attempt
             state.metrics?.statusCode = state.response?.statusCode
+            state.hasTransferEnded = true
             return (state.partialDecode, state.metrics)
         }
         if let metrics {
