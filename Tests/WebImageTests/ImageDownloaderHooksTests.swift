@@ -147,6 +147,23 @@ struct ImageDownloaderHooksTests {
         }
     }
 
+    @Test func aManagerRequestsHooksReachTheDownloaderAndTheCacheKeepsTheDecryptedBytes() async throws {
+        try await ManagerTestHarness.run { harness in
+            let png = try ManagerTestImage.png()
+            harness.serve("/encoded.png", Data(png.base64EncodedString().utf8), headers: [("Content-Type", "text/plain")])
+            var request = ImageRequest(url: harness.url("/encoded.png"))
+            request.decryptor = .base64
+            request.requestModifier = DownloadRequestModifier(headers: ["X-Hook": "manager"])
+            request.responseModifier = DownloadResponseModifier(headers: ["Content-Type": "image/png"])
+            let response = try await harness.manager.image(for: request)
+            #expect(response.image?.pixelWidth == 8)
+            #expect(response.data == png)
+            #expect(harness.server.requests.first?.header("X-Hook") == "manager")
+            let stored = try await harness.makeCache().image(forKey: harness.url("/encoded.png").absoluteString, scope: .disk)
+            #expect(stored?.data == png, "the disk holds the decrypted bytes")
+        }
+    }
+
     @Test func theTokenShowsTheResponseHeadOnceItArrives() async throws {
         try await withDownloader { server, downloader, _ in
             let head = LoopbackGate()
