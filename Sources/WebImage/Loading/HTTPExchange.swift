@@ -140,6 +140,8 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         }
         let total = resumed.totalLength ?? response.expectedContentLength.map { $0 + Int64(resumed.count) }
         head = .response(resumed.response, expectedLength: total)
+        // The token and the metrics show the response the whole body belongs to, as the result does.
+        operation.noteResponse(resumed.response)
         body = resumed.bytes
         operation.reportProgress(received: Int64(resumed.count), expected: total ?? -1, force: true)
     }
