@@ -31,7 +31,7 @@ struct CLIFetchTests {
 
             let missing = try #require(lines[2]["error"] as? [String: Any])
             #expect(lines[2]["ok"] as? Bool == false)
-            #expect(missing["code"] as? String == "badServerResponse")
+            #expect(missing["code"] as? String == "invalidStatusCode")
             #expect(missing["status"] as? Int == 404)
             #expect((missing["message"] as? String)?.isEmpty == false)
 

@@ -9,7 +9,7 @@ struct ImageDownloaderHTTPTests {
         try await withDownloader { server, downloader, _ in
             server.route("/missing") { _, response in await response.respond(status: 404, body: Array("no".utf8)) }
             let error = await capturedError { () async throws(ImageError) in try await downloader.image(from: server.url(for: "/missing")) }
-            #expect(error?.code == .badServerResponse)
+            #expect(error?.code == .invalidStatusCode)
             #expect(error?.statusCode == 404)
         }
     }

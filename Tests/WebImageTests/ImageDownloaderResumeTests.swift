@@ -37,6 +37,10 @@ struct ImageDownloaderResumeTests {
             #expect(result.data == Data(body))
             #expect(result.image?.pixelSize == PixelSize(width: 20, height: 10))
             #expect(result.response?.statusCode == 200, "the response the bytes belong to")
+            #expect(result.metrics?.statusCode == 200, "the metrics show the response the bytes belong to")
+            #expect(result.metrics?.attemptCount == 2)
+            // This route's If-Range never matches (it names no ETag to the helper): the whole body again.
+            #expect(result.metrics?.bytesReceived == half + body.count, "every byte received, over both attempts")
             let requests = server.requests
             #expect(requests.count == 2)
             #expect(requests[0].header("Range") == nil)

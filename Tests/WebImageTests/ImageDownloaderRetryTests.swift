@@ -47,7 +47,7 @@ struct ImageDownloaderRetryTests {
                 let error = await capturedError { () async throws(ImageError) in
                     try await downloader.image(from: server.url(for: "/error?\(status)"))
                 }
-                #expect(error?.code == .badServerResponse && error?.statusCode == status)
+                #expect(error?.code == .invalidStatusCode && error?.statusCode == status)
             }
             #expect(server.requestCount(for: "/error") == 4)
             #expect(log.retries.count == 0)
@@ -193,7 +193,7 @@ struct ImageDownloaderRetryTests {
         for code in [ImageError.Code.cancelled, .deadlineExceeded, .badImageData, .tlsFailure, .cannotFindHost, .responseTooLarge] {
             #expect(!policy.isTransient(ImageError(code, "")))
         }
-        #expect(!policy.isTransient(ImageError(.badServerResponse, "", statusCode: 404)))
-        #expect(policy.isTransient(ImageError(.badServerResponse, "", statusCode: 429)))
+        #expect(!policy.isTransient(ImageError(.invalidStatusCode, "", statusCode: 404)))
+        #expect(policy.isTransient(ImageError(.invalidStatusCode, "", statusCode: 429)))
     }
 }

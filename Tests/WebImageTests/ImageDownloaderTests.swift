@@ -357,7 +357,7 @@ struct ImageDownloaderTests {
 
     @Test func defaultAndCustomHeadersAreSent() async throws {
         try await withDownloader(configure: { config in
-            config.requestModifier = { request in
+            config.requestModifier = DownloadRequestModifier { request in
                 var request = request
                 request.headers.add(name: "X-Modified", value: "yes")
                 return request
@@ -375,7 +375,7 @@ struct ImageDownloaderTests {
     }
 
     @Test func aRequestModifierReturningNilRefusesTheDownload() async throws {
-        try await withDownloader(configure: { $0.requestModifier = { _ in nil } }) { server, downloader, _ in
+        try await withDownloader(configure: { $0.requestModifier = DownloadRequestModifier { _ in nil } }) { server, downloader, _ in
             let error = await capturedError { () async throws(ImageError) in try await downloader.image(from: server.url(for: "/x")) }
             #expect(error?.code == .refused)
             #expect(server.requests.isEmpty)

@@ -56,7 +56,7 @@ struct ImageLoadersManagerTests {
         for code in [ImageError.Code.cancelled, .timedOut, .cannotFindHost, .cannotConnect, .connectionLost] {
             #expect(!manager.shouldBlockFailedURL(url, error: ImageError(code, "transient")))
         }
-        #expect(manager.shouldBlockFailedURL(url, error: ImageError(.badServerResponse, "gone", statusCode: 404)))
+        #expect(manager.shouldBlockFailedURL(url, error: ImageError(.invalidStatusCode, "gone", statusCode: 404)))
         #expect(manager.shouldBlockFailedURL(url, error: ImageError(.badImageData, "junk")))
         #expect(!manager.shouldBlockFailedURL(URL(string: "gopher://x")!, error: ImageError(.badImageData, "junk")))
     }

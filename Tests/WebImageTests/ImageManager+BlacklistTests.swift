@@ -131,7 +131,7 @@ struct ImageManagerBlacklistTests {
             _ = await harness.load(refused)
             #expect(!harness.manager.isFailedURL(missing), "a 404 the rule lets through")
             #expect(harness.manager.isFailedURL(refused), "a refused connection the rule blocks")
-            #expect(seen.values == [.badServerResponse, .cannotConnect])
+            #expect(seen.values == [.invalidStatusCode, .cannotConnect])
             #expect(await harness.load(missing).error?.statusCode == 404)
             #expect(await harness.load(refused).error?.code == .blacklisted)
             #expect(harness.server.requestCount(for: "/missing.png") == 2)

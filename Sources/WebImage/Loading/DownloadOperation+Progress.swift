@@ -23,6 +23,8 @@ extension DownloadOperation {
 
     /// Starts a partial decode of the bytes so far, unless one is already pending.
     func schedulePartialDecode(of body: ByteBuffer) {
+        // A decryptor needs the whole body (as in SDWebImage).
+        guard key.hooks.decryptor == nil else { return }
         let coders = downloader.config.coders
         state.withLockedValue { state in
             guard !state.isDecodingPartial, state.handlers.values.contains(where: \.wantsPartialImages) else { return }

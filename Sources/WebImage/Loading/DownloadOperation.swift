@@ -48,6 +48,12 @@ final class DownloadOperation: Sendable {
         var retryTimer: Scheduled<Void>?
         /// The bytes the next attempt resumes, while the transfer waits for it.
         var resumable: ResumableBody?
+        /// The final response head, once it arrived (after the response modifier).
+        var response: DownloadResponse?
+        /// The transfer's figures so far, from its start.
+        var metrics: DownloadMetrics?
+        /// Whether the transfer has ended (its ``metrics`` are final).
+        var hasTransferEnded = false
     }
 
     let key: DownloadKey
@@ -155,6 +161,8 @@ final class DownloadOperation: Sendable {
             state.phase = .running
             state.lastActivity = .now()
             state.transferStart = state.lastActivity
+            let now = ContinuousClock.Instant.now
+            state.metrics = DownloadMetrics(start: now, end: now)
             return true
         }
         guard started else {
@@ -162,6 +170,7 @@ final class DownloadOperation: Sendable {
             return
         }
         scheduleDeadline()
+        downloader.telemetry.logger.trace("download started", metadata: ["url": "\(url.absoluteString)"])
         downloader.emit(.started(url))
         HTTPExchange.send(for: self, to: url)
     }
@@ -188,50 +197,114 @@ final class DownloadOperation: Sendable {
         request?.fail(reason: ImageError(.timedOut, "the download of \(url.absoluteString) received nothing for \(Double(timeout.nanoseconds) / 1e9) s"))
     }
 
+    /// The final response head, once it arrived.
+    var response: DownloadResponse? {
+        state.withLockedValue { $0.response }
+    }
+
+    /// The transfer's metrics, once it has ended (succeeded or failed).
+    var finalMetrics: DownloadMetrics? {
+        state.withLockedValue { $0.hasTransferEnded ? $0.metrics : nil }
+    }
+
+    /// Keeps the final response head for the callers' tokens.
+    func noteResponse(_ response: DownloadResponse) {
+        state.withLockedValue { $0.response = response }
+    }
+
+    /// Adds the figures of one request and its answer to the transfer's metrics.
+    func recordExchange(requestSent: ContinuousClock.Instant?, responseStart: ContinuousClock.Instant?, bodyBytes: Int, isRedirect: Bool) {
+        state.withLockedValue { state in
+            state.metrics?.requestSent = requestSent
+            state.metrics?.responseStart = responseStart
+            state.metrics?.bytesReceived += bodyBytes
+            if isRedirect {
+                state.metrics?.redirectCount += 1
+            }
+        }
+    }
+
     /// Serves the callers once the transfer has ended, after any partial image still
     /// being decoded, so that no partial image arrives after the final result.
     func transferDidEnd(with outcome: Result<(DownloadResponse, Data), ImageError>) {
         // The finished request keeps its delegate, and the delegate the body: let both go.
-        let partialDecode = state.withLockedValue { state in
+        let (partialDecode, metrics) = state.withLockedValue { state in
             state.request = nil
             state.deadlineTimer?.timer.cancel()
             state.deadlineTimer = nil
-            return state.partialDecode
+            state.metrics?.end = .now
+            state.metrics?.attemptCount = state.attempt
+            state.metrics?.statusCode = state.response?.statusCode
+            state.hasTransferEnded = true
+            return (state.partialDecode, state.metrics)
+        }
+        if let metrics {
+            downloader.telemetry.recordTransfer(of: url, metrics: metrics, outcome: outcome)
         }
         if let partialDecode {
             Task {
                 await partialDecode.value
-                self.deliver(outcome)
+                self.deliver(outcome, metrics: metrics)
             }
         } else {
-            deliver(outcome)
+            deliver(outcome, metrics: metrics)
         }
     }
 
-    private func deliver(_ outcome: Result<(DownloadResponse, Data), ImageError>) {
+    private func deliver(_ outcome: Result<(DownloadResponse, Data), ImageError>, metrics: DownloadMetrics?) {
         downloader.emit(.stopped(url))
         switch outcome {
         case .success(let (response, data)) where response.statusCode != 304:
             downloader.emit(.finished(url))
-            let decodingRemains = deliverBytes(data, response: response)
-            downloader.transferDidEnd(self, isFinished: !decodingRemains)
-            if decodingRemains {
-                // The decoding thread serves the callers itself: no hop back to the event loop.
-                DecodingWorkers.submit {
-                    self.decodeAndDeliver(data, response: response)
-                    self.downloader.operationDidFinish(self)
+            let body = DownloadedBody(data: data, response: response, metrics: metrics)
+            guard let decryptor = key.hooks.decryptor else {
+                deliver(body)
+                return
+            }
+            // Decrypting may take a while: on a decoding thread, holding a decoding share.
+            state.withLockedValue { $0.phase = .decoding }
+            downloader.transferDidEnd(self, isFinished: false)
+            DecodingWorkers.submit {
+                if let plain = decryptor.decrypted(data, response: response) {
+                    let body = DownloadedBody(data: plain, response: response, metrics: metrics)
+                    if self.deliverBytes(body) {
+                        self.decodeAndDeliver(body)
+                    }
+                } else {
+                    self.serveAll(with: .failure(ImageError(.badImageData, "the decryptor could not decrypt the body of \(self.url.absoluteString)")))
                 }
+                self.downloader.operationDidFinish(self)
             }
         case .success(let (response, _)):
             downloader.emit(.finished(url))
-            finish(with: .success(ImageLoadResult(image: nil, data: Data(), response: response, isNotModified: true)))
+            finish(with: .success(ImageLoadResult(image: nil, data: Data(), response: response, isNotModified: true, metrics: metrics)))
         case .failure(let error):
             finish(with: .failure(error))
         }
     }
 
+    /// Serves the callers of a received `body`: those that want the bytes only at once,
+    /// the others once it is decoded on a decoding thread.
+    private func deliver(_ body: DownloadedBody) {
+        let decodingRemains = deliverBytes(body)
+        downloader.transferDidEnd(self, isFinished: !decodingRemains)
+        if decodingRemains {
+            // The decoding thread serves the callers itself: no hop back to the event loop.
+            DecodingWorkers.submit {
+                self.decodeAndDeliver(body)
+                self.downloader.operationDidFinish(self)
+            }
+        }
+    }
+
     /// Gives every caller the same result and ends the operation.
     private func finish(with result: Result<ImageLoadResult, ImageError>) {
+        serveAll(with: result)
+        downloader.transferDidEnd(self, isFinished: true)
+    }
+
+    /// Gives every caller the same result.
+    private func serveAll(with result: Result<ImageLoadResult, ImageError>) {
         let handlers = state.withLockedValue { state in
             state.phase = .finished
             defer { state.handlers = [:] }
@@ -240,14 +313,13 @@ final class DownloadOperation: Sendable {
         for handler in handlers {
             handler.complete(with: result)
         }
-        downloader.transferDidEnd(self, isFinished: true)
     }
 
     /// Serves the callers that asked for the bytes only, here and now.
     ///
     /// - Returns: Whether callers that want the image remain, to be served by
-    ///   ``decodeAndDeliver(_:response:)``.
-    private func deliverBytes(_ data: Data, response: DownloadResponse) -> Bool {
+    ///   ``decodeAndDeliver(_:)``.
+    private func deliverBytes(_ body: DownloadedBody) -> Bool {
         let (served, decodingRemains) = state.withLockedValue { state in
             var served = state.handlers
             if served.values.contains(where: \.request.decodesImage) {
@@ -261,7 +333,7 @@ final class DownloadOperation: Sendable {
             state.phase = state.handlers.isEmpty ? .finished : .decoding
             return (served.values, !state.handlers.isEmpty)
         }
-        let result = Result<ImageLoadResult, ImageError>.success(ImageLoadResult(image: nil, data: data, response: response))
+        let result = Result<ImageLoadResult, ImageError>.success(body.result(image: nil))
         for handler in served {
             handler.complete(with: result)
         }
@@ -270,7 +342,7 @@ final class DownloadOperation: Sendable {
 
     /// Decodes once per distinct decode options and serves every caller, including callers
     /// that attach while decoding runs. Runs on a decoding thread.
-    private func decodeAndDeliver(_ data: Data, response: DownloadResponse) {
+    private func decodeAndDeliver(_ body: DownloadedBody) {
         var decoded: [ImageDecodeOptions: Result<ImageLoadResult, ImageError>] = [:]
         while true {
             let waiting = state.withLockedValue { state -> [DownloadHandler] in
@@ -282,27 +354,32 @@ final class DownloadOperation: Sendable {
             guard !waiting.isEmpty else { return }
             for handler in waiting {
                 guard handler.request.decodesImage else {
-                    handler.complete(with: .success(ImageLoadResult(image: nil, data: data, response: response)))
+                    handler.complete(with: .success(body.result(image: nil)))
                     continue
                 }
                 let options = effectiveDecodeOptions(for: handler.request, partial: false)
-                let result = decoded[options] ?? decode(data, options: options, response: response)
+                let result = decoded[options] ?? decode(body, options: options)
                 decoded[options] = result
                 handler.complete(with: result)
             }
         }
     }
 
-    private func decode(_ data: Data, options: ImageDecodeOptions, response: DownloadResponse) -> Result<ImageLoadResult, ImageError> {
+    private func decode(_ body: DownloadedBody, options: ImageDecodeOptions) -> Result<ImageLoadResult, ImageError> {
+        let start = ContinuousClock.Instant.now
+        let result: Result<ImageLoadResult, ImageError>
         do throws(ImageError) {
-            let image = try downloader.config.coders.decode(data, options: options)
-            guard image.pixelWidth > 0, image.pixelHeight > 0 else {
-                return .failure(ImageError(.badImageData, "the downloaded image has no pixels"))
+            let image = try downloader.config.coders.decode(body.data, options: options)
+            if image.pixelWidth > 0, image.pixelHeight > 0 {
+                result = .success(body.result(image: image))
+            } else {
+                result = .failure(ImageError(.badImageData, "the downloaded image has no pixels"))
             }
-            return .success(ImageLoadResult(image: image, data: data, response: response))
         } catch {
-            return .failure(error)
+            result = .failure(error)
         }
+        downloader.telemetry.recordDecode(of: url, duration: start.duration(to: .now), result: result)
+        return result
     }
 
     func effectiveDecodeOptions(for request: ImageLoadRequest, partial: Bool) -> ImageDecodeOptions {

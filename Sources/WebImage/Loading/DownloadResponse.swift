@@ -46,3 +46,10 @@ public struct DownloadResponse: Sendable {
         HTTPValidators(eTag: eTag, lastModified: lastModified)
     }
 }
+
+extension DownloadResponse {
+    /// This response head as an error carries it.
+    var errorResponse: ImageError.Response {
+        ImageError.Response(statusCode: statusCode, headers: headers.map { ($0.name, $0.value) }, url: url.absoluteString)
+    }
+}

@@ -63,7 +63,7 @@ public struct DownloadRetryPolicy: Sendable, Hashable {
         switch error.code {
         case .timedOut, .cannotConnect, .connectionLost:
             return true
-        case .badServerResponse:
+        case .invalidStatusCode:
             return error.statusCode.map(Self.transientStatusCodes.contains) ?? false
         default:
             return false

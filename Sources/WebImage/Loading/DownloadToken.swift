@@ -16,6 +16,20 @@ public final class DownloadToken: Sendable {
         self.handlerID = handlerID
     }
 
+    /// The final response head (after any redirects and the response modifier), once it
+    /// has arrived; `nil` before, and for a download that failed before a response came
+    /// (SDWebImage's `SDWebImageDownloadToken.response`).
+    public var response: DownloadResponse? {
+        operation?.response
+    }
+
+    /// How the transfer went, once it has ended, failed transfers included; `nil` before,
+    /// and for a download that never started (SDWebImage's `SDWebImageDownloadToken.metrics`).
+    /// A successful download's result carries the same metrics (``ImageLoadResult/metrics``).
+    public var metrics: DownloadMetrics? {
+        operation?.finalMetrics
+    }
+
     /// Changes this caller's priority while the download waits in the queue: the download
     /// starts at the highest priority among its callers, and moves behind the others of
     /// that priority when it changes. Does nothing once the transfer has started (an HTTP

@@ -39,6 +39,11 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     private var resumed: ResumableBody?
     /// How many bytes of the downloader's resume budget this exchange holds.
     private let reservedBytes: Int
+    /// When the request head was written, and when the response head arrived.
+    private var requestSent: ContinuousClock.Instant?
+    private var responseStart: ContinuousClock.Instant?
+    /// The body bytes of the final response received by this exchange.
+    private var bodyBytes = 0
 
     init(operation: DownloadOperation, url: URL, resuming resumed: ResumableBody? = nil) {
         self.operation = operation
@@ -47,7 +52,12 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         reservedBytes = resumed?.count ?? 0
     }
 
+    func didSendRequestHead(task: HTTPClient.Task<Outcome>, _ head: HTTPRequestHead) {
+        requestSent = .now
+    }
+
     func didReceiveHead(task: HTTPClient.Task<Outcome>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        responseStart = .now
         operation.noteActivity()
         if operation.options.contains(.handleCookies) {
             operation.downloader.cookieStore.store(setCookieHeaders: head.headers["Set-Cookie"], from: url)
@@ -79,6 +89,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         // A redirect's body is not kept.
         guard case .response(_, let expectedLength) = head else { return task.eventLoop.makeSucceededVoidFuture() }
         let limit = operation.downloader.config.maximumResponseSize
+        bodyBytes += part.readableBytes
         let received = (body?.readableBytes ?? 0) + part.readableBytes
         guard received <= limit else {
             return task.eventLoop.makeFailedFuture(tooLarge)
@@ -129,6 +140,8 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         }
         let total = resumed.totalLength ?? response.expectedContentLength.map { $0 + Int64(resumed.count) }
         head = .response(resumed.response, expectedLength: total)
+        // The token and the metrics show the response the whole body belongs to, as the result does.
+        operation.noteResponse(resumed.response)
         body = resumed.bytes
         operation.reportProgress(received: Int64(resumed.count), expected: total ?? -1, force: true)
     }
@@ -169,9 +182,13 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         task.futureResult.whenComplete { result in
             // Bytes to resume follow a redirect, with their share of the budget.
             var carried: ResumableBody?
+            var isRedirect = false
             if case .success(.redirect) = result {
+                isRedirect = true
                 swap(&carried, &exchange.resumed)
             }
+            operation.recordExchange(
+                requestSent: exchange.requestSent, responseStart: exchange.responseStart, bodyBytes: exchange.bodyBytes, isRedirect: isRedirect)
             if exchange.reservedBytes > (carried?.count ?? 0) {
                 operation.downloader.releaseResumableBytes(exchange.reservedBytes - (carried?.count ?? 0))
             }
@@ -227,8 +244,8 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         if options.contains(.handleCookies), let cookies = downloader.cookieStore.cookieHeader(for: url) {
             request.headers.replaceOrAdd(name: "Cookie", value: cookies)
         }
-        if let modifier = config.requestModifier {
-            guard let modified = modifier(request) else {
+        if let modifier = key.hooks.requestModifier {
+            guard let modified = modifier.modified(request) else {
                 throw ImageError(.refused, "the request modifier refused \(url.absoluteString)")
             }
             request = modified
@@ -273,20 +290,21 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         let downloader = operation.downloader
         let config = downloader.config
         var response = DownloadResponse(statusCode: Int(head.status.code), headers: head.headers, url: url)
-        if let modifier = config.responseModifier {
-            guard let modified = modifier(response) else {
-                throw ImageError(.badServerResponse, "the response modifier refused the response of \(url.absoluteString)", statusCode: response.statusCode)
+        if let modifier = operation.key.hooks.responseModifier {
+            guard let modified = modifier.modified(response) else {
+                throw ImageError(.badServerResponse, "the response modifier refused the response of \(url.absoluteString)", response: response.errorResponse)
             }
             response = modified
         }
+        operation.noteResponse(response)
         downloader.emit(.responseReceived(operation.url, response))
         guard response.statusCode != 304 else { return response }
         guard config.acceptableStatusCodes.contains(response.statusCode) else {
             retryAfter = response.headers.first(name: "Retry-After")
-            throw ImageError(.badServerResponse, "the server answered \(response.statusCode) for \(url.absoluteString)", statusCode: response.statusCode)
+            throw ImageError(.invalidStatusCode, "the server answered \(response.statusCode) for \(url.absoluteString)", response: response.errorResponse)
         }
         if let acceptable = config.acceptableContentTypes, !acceptable.contains(response.mimeType ?? "") {
-            throw ImageError(.badContentType, "the content type \(response.contentType ?? "(none)") of \(url.absoluteString) is not acceptable")
+            throw ImageError(.badContentType, "the content type \(response.contentType ?? "(none)") of \(url.absoluteString) is not acceptable", response: response.errorResponse)
         }
         if let expected = response.expectedContentLength, expected > config.maximumResponseSize {
             throw tooLarge

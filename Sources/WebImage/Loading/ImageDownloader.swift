@@ -55,6 +55,8 @@ public final class ImageDownloader: Sendable {
     /// The cookies kept for ``ImageDownloaderOptions/handleCookies``.
     public let cookieStore = DownloadCookieStore()
     let client: HTTPClient
+    /// The downloader's logs and metrics.
+    let telemetry: DownloaderTelemetry
     /// How long a transfer may stay silent (``ImageDownloaderConfig/downloadTimeout``).
     let idleTimeout: TimeAmount
     private let state: NIOLockedValueBox<State>
@@ -68,6 +70,7 @@ public final class ImageDownloader: Sendable {
     /// Creates a downloader with its own HTTP client.
     public init(config: ImageDownloaderConfig = ImageDownloaderConfig()) {
         self.config = config
+        telemetry = DownloaderTelemetry(config.telemetry)
         let seconds = config.downloadTimeout > 0 ? config.downloadTimeout : 15
         idleTimeout = TimeAmount.nanoseconds(Int64(seconds * 1_000_000_000))
         // Silence is timed by `watchForSilentTransfers()`, not by the client's read timeout,
@@ -251,7 +254,7 @@ public final class ImageDownloader: Sendable {
             handler.complete(with: .failure(ImageError(.invalidURL, "\(url.absoluteString) is not an HTTP or HTTPS URL")))
             return DownloadToken(url: url, operation: nil, handlerID: 0)
         }
-        let key = DownloadKey(handler.request)
+        let key = DownloadKey(handler.request, config: config)
         let (operation, handlerID) = state.withLockedValue { state -> (DownloadOperation, Int) in
             if let running = state.operations[key], let id = running.addHandler(handler) {
                 if handler.priority > .low {

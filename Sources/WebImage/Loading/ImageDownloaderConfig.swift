@@ -6,13 +6,6 @@ import Foundation
 /// ``ImageDownloader/maxConcurrentDownloads`` and ``ImageDownloader/isSuspended`` change
 /// later.
 public struct ImageDownloaderConfig: Sendable {
-    /// Changes the request before it is sent; returning `nil` cancels the download with
-    /// `ImageError.Code.refused`.
-    public typealias RequestModifier = @Sendable (DownloadRequest) -> DownloadRequest?
-    /// Changes the response head before it is checked; returning `nil` fails the download
-    /// with `ImageError.Code.badServerResponse`.
-    public typealias ResponseModifier = @Sendable (DownloadResponse) -> DownloadResponse?
-
     /// How many transfers run at once. A transfer's slot is freed as soon as its body is
     /// in, so decoding does not hold it.
     public var maxConcurrentDownloads = 6
@@ -43,19 +36,27 @@ public struct ImageDownloaderConfig: Sendable {
     public var httpHeaders: [String: String] = [
         "Accept": ImageCodersManager.shared.acceptHeaderValue
     ]
-    /// Changes each request before it is sent (SDWebImage's `headersFilter`). It may run on
-    /// an event-loop thread of the HTTP client, so it should return quickly.
-    public var requestModifier: RequestModifier?
-    /// Changes each response head before it is checked. It runs on an event-loop thread of
-    /// the HTTP client, so it should return quickly.
-    public var responseModifier: ResponseModifier?
+    /// Changes each request before it is sent (SDWebImage's `requestModifier`, formerly
+    /// `headersFilter`), for requests that set no ``ImageLoadRequest/requestModifier``.
+    public var requestModifier: DownloadRequestModifier?
+    /// Changes each final response head before it is checked (SDWebImage's
+    /// `responseModifier`), for requests that set no ``ImageLoadRequest/responseModifier``.
+    public var responseModifier: DownloadResponseModifier?
+    /// Turns each downloaded body into the bytes that are decoded (SDWebImage's
+    /// `decryptor`), for requests that set no ``ImageLoadRequest/decryptor``.
+    public var decryptor: DownloadDecryptor?
     /// The user name for HTTP Basic authentication; sent only to the URL's own origin.
     public var username: String?
     /// The password for HTTP Basic authentication.
     public var password: String?
-    /// The status codes that count as success; `304` is always read as "not modified".
+    /// The status codes that count as success; `304` is always read as "not modified". Any
+    /// other status fails the download with `ImageError.Code.invalidStatusCode`, whose
+    /// `ImageError.response` carries the response head.
     public var acceptableStatusCodes = 200..<300
-    /// The acceptable media types (such as `image/png`); `nil` accepts any.
+    /// The acceptable media types, lowercased and without parameters (such as
+    /// `image/png`); `nil` accepts any. Another type fails the download with
+    /// `ImageError.Code.badContentType`, whose `ImageError.response` carries the response
+    /// head.
     public var acceptableContentTypes: Set<String>?
     /// The smallest change of progress, as a fraction of the expected size (0…1), that
     /// triggers a progress report or a partial decode. 0 reports every chunk.
@@ -67,6 +68,9 @@ public struct ImageDownloaderConfig: Sendable {
     public var maximumRedirects = 10
     /// The pixel memory budget of ``ImageDownloaderOptions/scaleDownLargeImages``.
     public var scaleDownLimitBytes = 60 << 20
+    /// Where the downloader sends its logs and metrics; the process-wide backends by
+    /// default (see ``Telemetry``).
+    public var telemetry = Telemetry()
     /// The coders that decode the downloaded bytes.
     public var coders = ImageCodersManager.shared
     /// The queue callbacks of the callback API run on unless the caller names one.

@@ -40,6 +40,15 @@ public struct ImageLoadRequest: Sendable {
     /// Changes this caller's priority while its download is queued; the downloader attaches
     /// the caller's ``DownloadToken`` to it. The manager's ``ImageLoadOperation`` sets it.
     public var priorityControl: DownloadPriorityControl?
+    /// Changes this request's HTTP request before it is sent, instead of the downloader's
+    /// ``ImageDownloaderConfig/requestModifier``.
+    public var requestModifier: DownloadRequestModifier?
+    /// Changes this request's response head before it is checked, instead of the
+    /// downloader's ``ImageDownloaderConfig/responseModifier``.
+    public var responseModifier: DownloadResponseModifier?
+    /// Turns this request's downloaded body into the bytes that are decoded, instead of the
+    /// downloader's ``ImageDownloaderConfig/decryptor``.
+    public var decryptor: DownloadDecryptor?
 
     /// Creates a request.
     public init(

@@ -11,12 +11,16 @@ public struct ImageLoadResult: Sendable {
     public var response: DownloadResponse?
     /// The server answered `304 Not Modified` to the validators given: the cached copy is current.
     public var isNotModified: Bool
+    /// How the HTTP transfer went, for results of an ``ImageDownloader``; `nil` for loaders
+    /// without a transfer (files, `data:` URLs).
+    public var metrics: DownloadMetrics?
 
     /// Creates a result.
-    public init(image: Image?, data: Data, response: DownloadResponse? = nil, isNotModified: Bool = false) {
+    public init(image: Image?, data: Data, response: DownloadResponse? = nil, isNotModified: Bool = false, metrics: DownloadMetrics? = nil) {
         self.image = image
         self.data = data
         self.response = response
         self.isNotModified = isNotModified
+        self.metrics = metrics
     }
 }

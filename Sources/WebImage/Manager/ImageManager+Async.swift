@@ -26,8 +26,8 @@ extension ImageManager {
                 throw ImageError(.cancelled, "the image load ended without an answer")
             }
             return cached
-        case let .image(image, data, cacheType):
-            return ImageResponse(image: image, data: data, cacheType: cacheType, url: request.url)
+        case let .image(image, data, cacheType, metrics):
+            return ImageResponse(image: image, data: data, cacheType: cacheType, url: request.url, downloadMetrics: metrics)
         case .declined:
             return ImageResponse(url: request.url)
         }

@@ -6,7 +6,7 @@ extension ImageManager {
     /// Reports progress, partial images and the cached answer of a refreshing load through
     /// `emit`, and returns how the load ended. A cancelled load reports nothing once the
     /// calling task is cancelled.
-    func run(_ request: ImageRequest, emit: @escaping @Sendable (ImageLoadEvent) -> Void) async -> LoadOutcome {
+    func load(_ request: ImageRequest, emit: @escaping @Sendable (ImageLoadEvent) -> Void) async -> LoadOutcome {
         let options = request.options
         guard let url = request.url, !url.absoluteString.isEmpty else {
             return .failed(ImageError(.invalidURL, "the image URL is missing or empty"))
@@ -142,6 +142,9 @@ extension ImageManager {
             retryPolicy: request.retryPolicy
         )
         loadRequest.priorityControl = request.priorityControl
+        loadRequest.requestModifier = request.requestModifier
+        loadRequest.responseModifier = request.responseModifier
+        loadRequest.decryptor = request.decryptor
 
         let result: ImageLoadResult
         do {
@@ -176,7 +179,7 @@ extension ImageManager {
         let isDerived = request.thumbnailPixelSize != nil || image !== downloaded
         await store(image, isDerived: isDerived, result: result, request: request, key: key, url: url)
         if Task.isCancelled { return .cancelled }
-        return .image(image, data: isDerived ? nil : result.data, cacheType: .none)
+        return .image(image, data: isDerived ? nil : result.data, cacheType: .none, metrics: result.metrics)
     }
 
     /// SDWebImage's translation of manager options into downloader options: a cached image
@@ -234,9 +237,11 @@ extension ImageManager {
         guard let transformer = request.transformer ?? transformer,
             !image.isAnimated || request.options.contains(.transformAnimatedImage)
         else { return image }
+        let start = ContinuousClock.Instant.now
         let result = try? await DecodingWorkers.run { () throws(ImageError) -> Image in
             transformer.transform(image) ?? image
         }
+        telemetry.recordTransform(duration: start.duration(to: .now))
         return result ?? image
     }
 

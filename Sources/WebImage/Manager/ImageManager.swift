@@ -60,10 +60,16 @@ public final class ImageManager: Sendable {
     private let settings = NIOLockedValueBox(Settings())
     private let running = NIOLockedValueBox([ObjectIdentifier: ImageLoadOperation]())
 
-    /// Creates a manager on a cache (or several behind an ``ImageCachesManager``) and a loader.
-    public init(cache: any ImageCaching = ImageCache.shared, loader: any ImageLoader = ImageLoadersManager.shared) {
+    /// The manager's logs and metrics.
+    let telemetry: ManagerTelemetry
+
+    /// Creates a manager on a cache (or several behind an ``ImageCachesManager``) and a
+    /// loader, sending its logs and metrics where `telemetry` says (the process-wide
+    /// backends by default).
+    public init(cache: any ImageCaching = ImageCache.shared, loader: any ImageLoader = ImageLoadersManager.shared, telemetry: Telemetry = Telemetry()) {
         self.cache = cache
         self.loader = loader
+        self.telemetry = ManagerTelemetry(telemetry)
         imageCache = cache as? ImageCache
     }
 

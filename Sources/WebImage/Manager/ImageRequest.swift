@@ -69,6 +69,15 @@ public struct ImageRequest: Sendable {
     /// the image (see ``originalStoreCacheType``); ``cache`` (or the manager's) when `nil`
     /// (SDWebImage's `originalImageCache`).
     public var originalCache: (any ImageCaching)?
+    /// Changes this load's HTTP request before it is sent, instead of the downloader's
+    /// (SDWebImage's `downloadRequestModifier` context option).
+    public var requestModifier: DownloadRequestModifier?
+    /// Changes this load's HTTP response head before it is checked, instead of the
+    /// downloader's (SDWebImage's `downloadResponseModifier`).
+    public var responseModifier: DownloadResponseModifier?
+    /// Turns this load's downloaded body into the bytes that are decoded, instead of the
+    /// downloader's (SDWebImage's `downloadDecryptor`).
+    public var decryptor: DownloadDecryptor?
 
     /// Creates a request.
     public init(

@@ -20,6 +20,9 @@ public struct ImageResponse: Sendable {
     public var isFinished: Bool
     /// The URL that was loaded.
     public var url: URL?
+    /// How the download went, for an image downloaded over HTTP by this load; `nil` for
+    /// cached images, partial images and other loaders.
+    public var downloadMetrics: DownloadMetrics?
 
     /// Creates a response.
     public init(
@@ -28,7 +31,8 @@ public struct ImageResponse: Sendable {
         error: ImageError? = nil,
         cacheType: ImageCacheType = .none,
         isFinished: Bool = true,
-        url: URL?
+        url: URL?,
+        downloadMetrics: DownloadMetrics? = nil
     ) {
         self.image = image
         self.data = data
@@ -36,5 +40,6 @@ public struct ImageResponse: Sendable {
         self.cacheType = cacheType
         self.isFinished = isFinished
         self.url = url
+        self.downloadMetrics = downloadMetrics
     }
 }

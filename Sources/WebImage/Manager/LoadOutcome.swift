@@ -3,8 +3,9 @@ import Foundation
 /// How one run of the load engine ended, as one state instead of a response whose image and
 /// error are both optional.
 enum LoadOutcome: Sendable {
-    /// An image: from the cache, or loaded (``ImageCacheType/none``).
-    case image(Image, data: Data?, cacheType: ImageCacheType)
+    /// An image: from the cache, or loaded (``ImageCacheType/none``, with the download's
+    /// metrics when it came over HTTP).
+    case image(Image, data: Data?, cacheType: ImageCacheType, metrics: DownloadMetrics? = nil)
     /// The load failed.
     case failed(ImageError)
     /// A refresh the server answered with "not modified": the cached answer, already given,
@@ -20,8 +21,8 @@ enum LoadOutcome: Sendable {
     /// cancelled load, or a refresh whose cached answer stands).
     func response(for url: URL?) -> ImageResponse? {
         switch self {
-        case let .image(image, data, cacheType):
-            ImageResponse(image: image, data: data, cacheType: cacheType, url: url)
+        case let .image(image, data, cacheType, metrics):
+            ImageResponse(image: image, data: data, cacheType: cacheType, url: url, downloadMetrics: metrics)
         case let .failed(error):
             ImageResponse(error: error, url: url)
         case .declined:

@@ -1,5 +1,5 @@
 /// The one error type of the library: a stable code, a message for people and,
-/// for HTTP failures, the status code.
+/// for HTTP failures, the status code and the response head that was refused.
 ///
 /// Every layer (coders, caches, loaders, the manager) throws this type, so a caller
 /// can switch on ``code`` without knowing which layer failed.
@@ -20,9 +20,15 @@ public struct ImageError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidURL
         /// The URL failed before and is blacklisted (use `retryFailed` to try again).
         case blacklisted
-        /// The server answered with a status code outside the acceptable range.
+        /// The server sent no usable response, or a response modifier refused the response
+        /// (SDWebImage's `InvalidDownloadResponse`).
         case badServerResponse
-        /// The server answered with a content type that is not acceptable.
+        /// The server answered with a status code outside the acceptable ones (SDWebImage's
+        /// `InvalidDownloadStatusCode`); ``ImageError/statusCode`` and
+        /// ``ImageError/response`` say which.
+        case invalidStatusCode
+        /// The server answered with a content type that is not acceptable (SDWebImage's
+        /// `InvalidDownloadContentType`); ``ImageError/response`` carries the response.
         case badContentType
         /// The request took longer than the download timeout.
         case timedOut
@@ -55,14 +61,21 @@ public struct ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     public let code: Code
     /// A sentence for people: what failed and, where known, why.
     public let message: String
-    /// The HTTP status code, for ``Code/badServerResponse``.
+    /// The HTTP status code, for ``Code/invalidStatusCode`` and the other failures of an
+    /// HTTP response.
     public let statusCode: Int?
+    /// The response head the failure is about (``Code/invalidStatusCode``,
+    /// ``Code/badContentType``, ``Code/badServerResponse`` after a response modifier), as
+    /// SDWebImage's `SDWebImageErrorDownloadResponseKey` carries it.
+    public let response: Response?
 
-    /// Creates an error with a code, a message and, for HTTP failures, a status code.
-    public init(_ code: Code, _ message: String, statusCode: Int? = nil) {
+    /// Creates an error with a code, a message and, for HTTP failures, a status code and
+    /// the response head; the status code defaults to the response's.
+    public init(_ code: Code, _ message: String, statusCode: Int? = nil, response: Response? = nil) {
         self.code = code
         self.message = message
-        self.statusCode = statusCode
+        self.statusCode = statusCode ?? response?.statusCode
+        self.response = response
     }
 
     /// `code: message`, as a log line would show it.
