@@ -52,6 +52,9 @@ struct TelemetryTests {
 
             #expect(try await manager.image(from: url).cacheType == .none)
             #expect(try await manager.image(from: url).cacheType == .memory)
+            let synchronousHit = NIOLockedValueBox<ImageCacheType?>(nil)
+            manager.loadImage(with: url) { response in synchronousHit.withLockedValue { $0 = response.cacheType } }
+            #expect(synchronousHit.withLockedValue { $0 } == .memory, "answered before loadImage returned")
             await manager.cache.clear(scope: .memory)
             #expect(try await manager.image(from: url).cacheType == .disk)
             _ = await capturedError { () async throws(ImageError) in try await manager.image(from: harness.url("/missing.png")) }
@@ -60,7 +63,7 @@ struct TelemetryTests {
             _ = try await manager.image(for: transformed)
 
             #expect(metrics.total("webimage_loads_total", [("cache_type", "none")]) == 2)
-            #expect(metrics.total("webimage_loads_total", [("cache_type", "memory")]) == 1)
+            #expect(metrics.total("webimage_loads_total", [("cache_type", "memory")]) == 2)
             #expect(metrics.total("webimage_loads_total", [("cache_type", "disk")]) == 1)
             #expect(metrics.total("webimage_load_errors_total", [("code", "invalidStatusCode")]) == 1)
             #expect(metrics.values("webimage_transform_duration").count == 1)

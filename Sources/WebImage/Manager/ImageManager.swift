@@ -255,6 +255,7 @@ public final class ImageManager: Sendable {
         completion: @escaping @Sendable (ImageResponse) -> Void
     ) -> ImageLoadOperation {
         if let hit = synchronousMemoryHit(for: request, settings: keySettings) {
+            telemetry.recordSynchronousMemoryHit()
             completion(hit)
             return .finished
         }

@@ -7,8 +7,8 @@ import Logging
 /// Metrics: `webimage_loads_total` (loads that ended with an image, by `cache_type`:
 /// `memory`, `disk` or `none` for a download), `webimage_load_errors_total` (loads that
 /// failed, by `code`) and `webimage_transform_duration` (a timer). A memory hit answered
-/// synchronously by ``ImageManager/loadImage(with:progress:completion:)`` is not counted:
-/// that path is kept free of any added work.
+/// synchronously by ``ImageManager/loadImage(with:progress:completion:)`` is counted with
+/// one increment and logs nothing: that path is benchmarked.
 struct ManagerTelemetry: Sendable {
     let logger: Logger
     private let factory: any MetricsFactory
@@ -42,6 +42,11 @@ struct ManagerTelemetry: Sendable {
         case .notModified, .declined, .cancelled:
             logger.trace("load ended without a new image", metadata: ["url": "\(url?.absoluteString ?? "")"])
         }
+    }
+
+    /// Counts a memory hit answered synchronously, before `loadImage` returned.
+    func recordSynchronousMemoryHit() {
+        memoryLoads.increment()
     }
 
     /// Records how long a transformer took.
