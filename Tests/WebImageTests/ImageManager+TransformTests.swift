@@ -24,7 +24,8 @@ struct ImageManagerTransformTests {
             let stored = try #require(harness.cache.diskStorage.data(forKey: key))
             #expect(stored != bytes)
             #expect(try ImageCodersManager.shared.decode(stored).pixelSize == PixelSize(width: 4, height: 3))
-            #expect(await !harness.cache.diskImageExists(forKey: url.absoluteString), "no original by default")
+            // The original goes to disk by default (SDWebImage 5's originalStoreCacheType), as downloaded.
+            #expect(harness.cache.diskStorage.data(forKey: url.absoluteString) == bytes)
             #expect(harness.cache.imageFromMemory(forKey: key) === image)
 
             let again = await harness.load(request, with: harness.makeManager())
@@ -84,8 +85,10 @@ struct ImageManagerTransformTests {
             #expect(thumbnail.image?.pixelSize == PixelSize(width: 16, height: 12))
             #expect(await harness.cache.diskImageExists(forKey: harness.manager.cacheKey(for: request)))
             #expect(harness.cache.imageFromMemory(forKey: url.absoluteString) == nil)
+            // The original was stored on disk beside the thumbnail, so the full size needs no request.
             let full = await harness.load(url)
-            #expect(full.cacheType == .none && full.image?.pixelSize == PixelSize(width: 64, height: 48))
+            #expect(full.cacheType == .disk && full.image?.pixelSize == PixelSize(width: 64, height: 48))
+            #expect(harness.server.requestCount(for: "/big.png") == 1)
         }
     }
 }

@@ -33,8 +33,9 @@ public struct ImageRequest: Sendable {
     /// Which cache levels receive the loaded image (``ImageOptions/cacheMemoryOnly`` narrows it to memory).
     public var storeCacheType: ImageCacheType
     /// Where the untransformed original is stored too, when a transformer or thumbnail
-    /// changed the image. None by default: SDWebImage 5 defaults to the disk, but here a
-    /// transformed load writes one entry unless asked for two.
+    /// changed the image: the disk by default, as in SDWebImage 5, so a later load of
+    /// another size or transformer of the same URL needs no download. An original that
+    /// came from the cache is not stored again.
     public var originalStoreCacheType: ImageCacheType
     /// Which levels are asked for the untransformed, full-size original when the
     /// transformed or thumbnail key misses (``ImageCacheType/disk`` by default, as in
@@ -92,7 +93,7 @@ public struct ImageRequest: Sendable {
         headers: [String: String] = [:],
         queryCacheType: ImageCacheType = .all,
         storeCacheType: ImageCacheType = .all,
-        originalStoreCacheType: ImageCacheType = .none,
+        originalStoreCacheType: ImageCacheType = .disk,
         originalQueryCacheType: ImageCacheType = .disk
     ) {
         self.url = url
