@@ -288,7 +288,7 @@ public final class AnimatedImagePlayer: Sendable {
     }
 
     /// Plays `longer`, a longer version of the animation playing (one that
-    /// ``AnimatedImage/continues(_:)`` it, made from more of the bytes of a file still
+    /// `AnimatedImage.continues(_:)` it, made from more of the bytes of a file still
     /// downloading), without starting again: the frame showing, its time and the loops
     /// finished stay, and so do the frames buffered, which are the same in `longer`. A player
     /// holding the last frame received goes on to the next frame as soon as it has decoded;

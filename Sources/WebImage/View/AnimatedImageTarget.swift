@@ -70,7 +70,7 @@ extension AnimatedImageTarget {
 
     /// Shows `image`, playing it when it is animated (decoded frame by frame or whole); the
     /// animation playing before stops — unless `image` stands for a longer version of it
-    /// (``AnimatedImage/continues(_:)``, the next partial image of a progressive load, or
+    /// (`AnimatedImage.continues(_:)`, the next partial image of a progressive load, or
     /// its final one), which the player then goes on with, without starting again.
     public func play(_ image: Image?) {
         let playback = animationPlayback

@@ -163,7 +163,7 @@ public final class AnimatedImage: Sendable {
     /// Whether this animation is `earlier` with more of its frames: `earlier` was
     /// incomplete, and this one has the same format, canvas, frame size and first frame,
     /// and begins with `earlier`'s frames and durations. A player shown `earlier` can take
-    /// this one without restarting (``AnimatedImagePlayer`` in `WebImage`).
+    /// this one without restarting (`AnimatedImagePlayer` in `WebImage`).
     public func continues(_ earlier: AnimatedImage) -> Bool {
         !earlier.isComplete && format == earlier.format && canvasSize == earlier.canvasSize
             && frameSize == earlier.frameSize && frameCount >= earlier.frameCount
