@@ -11,6 +11,11 @@ extension ImageManager {
     /// - Throws: the load's `ImageError`; `ImageError.Code.cancelled` when the task is cancelled.
     public func image(for request: ImageRequest) async throws(ImageError) -> ImageResponse {
         let request = processed(request)
+        // A fresh memory hit answers without the engine's suspensions, as `loadImage` does.
+        if !Task.isCancelled, let hit = synchronousMemoryHit(for: request) {
+            telemetry.recordSynchronousMemoryHit()
+            return hit
+        }
         let cachedAnswer = LastResponse()
         let outcome = await run(request) { event in
             if case let .response(response) = event { cachedAnswer.set(response) }

@@ -6,9 +6,10 @@ import Logging
 ///
 /// Metrics: `webimage_loads_total` (loads that ended with an image, by `cache_type`:
 /// `memory`, `disk` or `none` for a download), `webimage_load_errors_total` (loads that
-/// failed, by `code`) and `webimage_transform_duration` (a timer). A memory hit answered
-/// synchronously by ``ImageManager/loadImage(with:progress:completion:)`` is counted with
-/// one increment and logs nothing: that path is benchmarked.
+/// failed, by `code`) and `webimage_transform_duration` (a timer). A memory hit answered at
+/// once (``ImageManager/loadImage(with:progress:completion:)`` before it returns, or
+/// ``ImageManager/image(for:)`` without suspending) is counted with one increment and logs
+/// nothing: that path is benchmarked.
 struct ManagerTelemetry: Sendable {
     let logger: Logger
     private let factory: any MetricsFactory
@@ -44,7 +45,8 @@ struct ManagerTelemetry: Sendable {
         }
     }
 
-    /// Counts a memory hit answered synchronously, before `loadImage` returned.
+    /// Counts a memory hit answered at once, without the load engine: by `loadImage` before
+    /// it returns, or by `image(for:)` without suspending.
     func recordSynchronousMemoryHit() {
         memoryLoads.increment()
     }
