@@ -3,6 +3,22 @@ import PackageDescription
 
 // The benchmarks live in their own package so that `swift test` in the project root
 // does not build package-benchmark. Run them with `scripts/benchmark.sh`.
+
+/// One suite: an executable in Benchmarks/NAME on BenchmarkSupport, WebImage and
+/// package-benchmark, plus the `extra` dependencies it names.
+func benchmark(_ name: String, using extra: [Target.Dependency] = []) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [
+            "BenchmarkSupport",
+            .product(name: "WebImage", package: "SwiftWebImage"),
+            .product(name: "Benchmark", package: "benchmark"),
+        ] + extra,
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}
+
 let package = Package(
     name: "SwiftWebImageBenchmarks",
     dependencies: [
@@ -16,80 +32,21 @@ let package = Package(
             name: "BenchmarkSupport",
             dependencies: [.product(name: "Benchmark", package: "benchmark")]
         ),
-        .executableTarget(
-            name: "CoderBenchmarks",
-            dependencies: [
-                "BenchmarkSupport",
-                .product(name: "WebImage", package: "SwiftWebImage"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/CoderBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "CacheBenchmarks",
-            dependencies: [
-                "BenchmarkSupport",
-                .product(name: "WebImage", package: "SwiftWebImage"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/CacheBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "LoadingBenchmarks",
-            dependencies: [
-                "BenchmarkSupport",
-                .product(name: "WebImage", package: "SwiftWebImage"),
+        benchmark("CoderBenchmarks"),
+        benchmark("CacheBenchmarks"),
+        benchmark(
+            "LoadingBenchmarks",
+            using: [
                 .product(name: "LoopbackHTTPServer", package: "SwiftWebImage"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/LoadingBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+            ]
         ),
-        .executableTarget(
-            name: "TIFFBenchmarks",
-            dependencies: [
-                "BenchmarkSupport",
-                .product(name: "WebImage", package: "SwiftWebImage"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/TIFFBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "AVIFBenchmarks",
-            dependencies: [
-                "BenchmarkSupport",
-                .product(name: "WebImage", package: "SwiftWebImage"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/AVIFBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "HEIFBenchmarks",
-            dependencies: [
-                "BenchmarkSupport",
-                .product(name: "WebImage", package: "SwiftWebImage"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/HEIFBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "JXLBenchmarks",
-            dependencies: [
-                "BenchmarkSupport",
-                .product(name: "WebImage", package: "SwiftWebImage"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
-            path: "Benchmarks/JXLBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        benchmark("TIFFBenchmarks"),
+        benchmark("AVIFBenchmarks"),
+        benchmark("HEIFBenchmarks"),
+        benchmark("JXLBenchmarks"),
     ],
     swiftLanguageModes: [.v6]
 )
