@@ -13,7 +13,6 @@ extension ImageManager {
         let request = processed(request)
         // A fresh memory hit answers without the engine's suspensions, as `loadImage` does.
         if !Task.isCancelled, let hit = synchronousMemoryHit(for: request) {
-            telemetry.recordSynchronousMemoryHit()
             return hit
         }
         let cachedAnswer = LastResponse()

@@ -255,7 +255,6 @@ public final class ImageManager: Sendable {
         completion: @escaping @Sendable (ImageResponse) -> Void
     ) -> ImageLoadOperation {
         if let hit = synchronousMemoryHit(for: request, settings: keySettings) {
-            telemetry.recordSynchronousMemoryHit()
             completion(hit)
             return .finished
         }
@@ -308,7 +307,8 @@ public final class ImageManager: Sendable {
         loadImage(with: ImageRequest(url: url, options: options), progress: progress, completion: completion)
     }
 
-    /// The memory hit that can answer `request` at once, if any.
+    /// The memory hit that can answer `request` at once, if any, counted in the manager's
+    /// metrics.
     func synchronousMemoryHit(for request: ImageRequest) -> ImageResponse? {
         synchronousMemoryHit(for: request, settings: settings.withLockedValue { KeySettings($0) })
     }
@@ -348,6 +348,7 @@ public final class ImageManager: Sendable {
         guard policy != .http || metadata?.matchesVariedHeaders(of: request.headers) ?? true,
             (httpFreshness(of: metadata, url: url, options: request.options, policy: policy) ?? .fresh) == .fresh
         else { return nil }
+        telemetry.recordSynchronousMemoryHit()
         return ImageResponse(image: image, data: data, cacheType: .memory, url: url)
     }
 }
