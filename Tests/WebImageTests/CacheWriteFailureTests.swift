@@ -8,9 +8,9 @@ import Testing
 ///
 /// The tests run as root, whom permission bits do not stop, so they make folders that
 /// refuse writes in two other ways: a cache folder whose parent is a regular file (no
-/// folder can be created there, on any file system), and a folder marked immutable with
-/// `chattr +i` (which stops root too; those tests are skipped where `chattr` fails, such
-/// as on tmpfs).
+/// folder can be created there, on any file system), and a folder marked immutable (as
+/// `chattr +i` does; it stops root too, and those tests are skipped where the file system
+/// does not take the flag, such as tmpfs).
 @Suite("Cache write failures", .serialized)
 struct CacheWriteFailureTests {
     @Test func aFailedStoreIsReportedWithItsKeyAndReason() throws {
@@ -29,7 +29,7 @@ struct CacheWriteFailureTests {
         #expect(reported.first?.directory == cache.directory)
     }
 
-    @Test(.enabled(if: Immutable.isSupported, "needs chattr +i on the temporary folder"))
+    @Test(.enabled(if: Immutable.isSupported, "needs the immutable flag on the temporary folder"))
     func clearingAndCleaningAnImmutableFolderAreReported() throws {
         let scratch = TemporaryDirectory(prefix: "cache-write-failure")
         let folder = scratch.appending("cache")
@@ -66,7 +66,7 @@ struct CacheWriteFailureTests {
         }
     }
 
-    @Test(.enabled(if: Immutable.isSupported, "needs chattr +i on the temporary folder"))
+    @Test(.enabled(if: Immutable.isSupported, "needs the immutable flag on the temporary folder"))
     func clearAndCleanExitOneWithTheReasonWhenTheyCannotRemove() async throws {
         try await CLIImageServer.run { server, scratch in
             let cache = scratch.appending("cache")
@@ -89,7 +89,9 @@ struct CacheWriteFailureTests {
     }
 }
 
-/// `chattr +i`: a folder no one, root included, can add to, remove from or rename.
+/// The immutable flag (what `chattr +i` sets): a folder no one, root included, can add to,
+/// remove from or rename. Set with the `FS_IOC_SETFLAGS` ioctl, as `chattr` does, so no
+/// child process is waited for.
 enum Immutable {
     /// Whether the temporary folder's file system takes the flag.
     static let isSupported: Bool = {
@@ -104,23 +106,29 @@ enum Immutable {
 
     /// Marks `folder` immutable.
     static func mark(_ folder: URL) throws {
-        guard chattr("+i", folder) else { throw ChattrFailed() }
+        guard setFlag(on: folder, to: true) else { throw MarkFailed() }
     }
 
     /// Clears the mark, so the folder can be removed.
     static func unmark(_ folder: URL) {
-        _ = chattr("-i", folder)
+        _ = setFlag(on: folder, to: false)
     }
 
-    struct ChattrFailed: Error {}
+    struct MarkFailed: Error {}
 
-    private static func chattr(_ flag: String, _ folder: URL) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        process.arguments = [flag, folder.path]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+    // <linux/fs.h>: _IOR('f', 1, long), _IOW('f', 2, long) and FS_IMMUTABLE_FL (the same
+    // numbers on x86-64 and arm64); the kernel reads and writes an int.
+    private static let getFlags: UInt = 0x8008_6601
+    private static let setFlags: UInt = 0x4008_6602
+    private static let immutableFlag: CInt = 0x10
+
+    private static func setFlag(on folder: URL, to immutable: Bool) -> Bool {
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var flags: CInt = 0
+        guard ioctl(descriptor, getFlags, &flags) == 0 else { return false }
+        flags = immutable ? flags | immutableFlag : flags & ~immutableFlag
+        return ioctl(descriptor, setFlags, &flags) == 0
     }
 }

@@ -17,17 +17,12 @@ struct ImageCacheProcessesTests {
     @Test("two processes storing the same keys at once leave only intact entries")
     func twoWriters() async throws {
         let directory = folder.url
-        let statuses = try await StressTool.runBlocking {
-            let children = try (0..<2).map { _ in
-                try StressTool.start(directory: directory, prefix: "shared", count: 60, maxSize: 0, variety: 12)
-            }
-            for (process, output) in children {
-                StressTool.waitForStores(60, from: output)
-                process.waitUntilExit()
-            }
-            return children.map { $0.0.terminationStatus }
+        let children = try (0..<2).map { _ in
+            try StressTool.start(directory: directory, prefix: "shared", count: 60, maxSize: 0, variety: 12)
         }
-        #expect(statuses.allSatisfy { $0 == 0 })
+        for (child, _) in children {
+            #expect(try await child.waitForExit(within: 300) == 0)
+        }
         let cache = openStressCache()
         for index in 0..<12 {
             let key = "shared-\(index).bin"
@@ -43,17 +38,12 @@ struct ImageCacheProcessesTests {
     func twoWritersWithLimit() async throws {
         let directory = folder.url
         let maxSize = 1_500_000
-        let statuses = try await StressTool.runBlocking {
-            let children = try ["a", "b"].map { prefix in
-                try StressTool.start(directory: directory, prefix: prefix, count: 40, maxSize: maxSize, variety: 40)
-            }
-            for (process, output) in children {
-                StressTool.waitForStores(40, from: output)
-                process.waitUntilExit()
-            }
-            return children.map { $0.0.terminationStatus }
+        let children = try ["a", "b"].map { prefix in
+            try StressTool.start(directory: directory, prefix: prefix, count: 40, maxSize: maxSize, variety: 40)
         }
-        #expect(statuses.allSatisfy { $0 == 0 })
+        for (child, _) in children {
+            #expect(try await child.waitForExit(within: 300) == 0)
+        }
         let cache = DiskCache(directory: folder.url.appendingPathComponent("stress"), maxSize: maxSize)
         cache.waitForMaintenance()
         #expect(cache.totalSize() <= maxSize)
@@ -75,15 +65,13 @@ struct ImageCacheProcessesTests {
         let directory = folder.url
         let variety = 6
         for round in 0..<20 {
-            try await StressTool.runBlocking {
-                let (process, output) = try StressTool.start(
-                    directory: directory, prefix: "crash", count: 0, maxSize: 0, variety: variety,
-                    largestEntry: 4 << 20
-                )
-                StressTool.waitForStores(1 + round % 4, from: output)
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
+            let (child, output) = try StressTool.start(
+                directory: directory, prefix: "crash", count: 0, maxSize: 0, variety: variety,
+                largestEntry: 4 << 20
+            )
+            try await StressTool.runBlocking { StressTool.waitForStores(1 + round % 4, from: output) }
+            child.send(SIGKILL)
+            _ = try? await child.waitForExit()
             let cache = ImageCache(namespace: "stress", directory: directory, coders: RawTestCoder.manager())
             var present = 0
             for index in 0..<variety {

@@ -68,7 +68,7 @@ struct ImageDownloaderHTTPTests {
     }
 
     @Test func selfSignedHTTPSIsRefusedUnlessAllowed() async throws {
-        let certificate = try SelfSignedCertificate()
+        let certificate = try await SelfSignedCertificate()
         try await withDownloader(tls: try certificate.identity()) { server, downloader, _ in
             server.route("/secure.raw") { _, response in await response.respondWithRawImage() }
             let url = server.url(for: "/secure.raw")

@@ -121,12 +121,12 @@ import Testing
     }
 
     @Test(.enabled(if: PeakMemoryRun.isAvailable, "needs GNU time"))
-    func aProgressiveBombWithAThumbnailStaysUnderTheLimitInAChildProcess() throws {
+    func aProgressiveBombWithAThumbnailStaysUnderTheLimitInAChildProcess() async throws {
         let scratch = TemporaryDirectory(prefix: "jpeg-bomb")
         let input = scratch.url.appendingPathComponent("bomb.jpg")
         try Self.progressiveJPEG(declaring: PixelSize(width: 32000, height: 32000)).write(to: input)
         let tool = try BuiltExecutable.url(named: "webimage")
-        let run = try PeakMemoryRun.run(
+        let run = try await PeakMemoryRun.run(
             tool, ["convert", input.path, scratch.url.appendingPathComponent("out.png").path, "--thumbnail", "64x64"],
             scratch: scratch.url
         )

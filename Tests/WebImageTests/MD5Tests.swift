@@ -21,30 +21,32 @@ struct MD5Tests {
     }
 
     @Test("matches md5sum at every padding boundary")
-    func paddingBoundaries() throws {
+    func paddingBoundaries() async throws {
         for length in [55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000] {
             let input = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
-            #expect(MD5.hexDigest(of: input) == (try md5sum(input)), "length \(length)")
+            #expect(MD5.hexDigest(of: input) == (try await md5sum(input)), "length \(length)")
         }
     }
 
     @Test("hashes the UTF-8 bytes of non-ASCII keys")
-    func unicode() throws {
+    func unicode() async throws {
         let key = "https://example.com/über/画像.png"
-        #expect(MD5.hexDigest(of: key) == (try md5sum(key)))
+        #expect(MD5.hexDigest(of: key) == (try await md5sum(key)))
     }
 
-    private func md5sum(_ input: String) throws -> String {
+    /// The hex digest `md5sum` prints for `input`. Input and output are files, not pipes: a
+    /// pipe's end inherited by a child another test spawns at the same moment would keep
+    /// `md5sum` from ever seeing the end of its input.
+    private func md5sum(_ input: String) async throws -> String {
+        let folder = TemporaryDirectory(prefix: "md5sum")
+        let inputFile = folder.appending("input"), outputFile = folder.appending("output")
+        try Data(input.utf8).write(to: inputFile)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/md5sum")
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output.prefix(32), as: UTF8.self)
+        process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        process.standardOutput = try FileHandle(forWritingTo: outputFile)
+        try await ChildProcess(process).waitForExit()
+        return String(decoding: try Data(contentsOf: outputFile).prefix(32), as: UTF8.self)
     }
 }

@@ -144,7 +144,7 @@ import Testing
     // MARK: - The tool
 
     @Test(.enabled(if: PeakMemoryRun.isAvailable, "needs GNU time"))
-    func theToolConvertsAFullSizePhotoInLessMemoryThanOneFrame() throws {
+    func theToolConvertsAFullSizePhotoInLessMemoryThanOneFrame() async throws {
         let folder = TemporaryDirectory(prefix: "streaming")
         let size = PixelSize(width: 4000, height: 4000)
         let input = folder.appending("in.jpg")
@@ -154,7 +154,7 @@ import Testing
         let frameBytes = size.width * size.height * 4
         for format in ["jpg", "png"] {
             let output = folder.appending("out.\(format)")
-            let run = try PeakMemoryRun.run(tool, ["convert", input.path, output.path], scratch: folder.url)
+            let run = try await PeakMemoryRun.run(tool, ["convert", input.path, output.path], scratch: folder.url)
             #expect(run.status == 0)
             // ThreadSanitizer's shadow memory inflates the child's resident size; the bound
             // is checked in uninstrumented builds only.

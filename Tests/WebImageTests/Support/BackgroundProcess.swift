@@ -1,25 +1,35 @@
 import Foundation
+import Glibc
 
 /// A program started for a test and left running until ``stop()``: its standard output is
-/// collected, and ``waitForLine(containing:)`` waits for a line it prints.
+/// collected, and ``waitForLine(containing:seconds:)`` waits for a line it prints. A program
+/// a test leaves running (it threw before stopping it) is killed when the value goes away.
 final class BackgroundProcess: @unchecked Sendable {
-    private let process = Process()
+    private let child: ChildProcess
     private let output = Pipe()
+    private let executable: String
     private let lock = NSLock()
     private var collected = ""
 
     /// Starts `executable` with `arguments`.
     init(_ executable: URL, _ arguments: [String]) throws {
+        let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        self.executable = executable.path
+        child = try ChildProcess(process)
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self, !data.isEmpty else { return }
             self.lock.withLock { self.collected += String(decoding: data, as: UTF8.self) }
         }
-        try process.run()
+    }
+
+    deinit {
+        output.fileHandleForReading.readabilityHandler = nil
+        child.send(SIGKILL)
     }
 
     /// The first line of output containing `text`, waiting up to `seconds` for it.
@@ -28,23 +38,22 @@ final class BackgroundProcess: @unchecked Sendable {
         while Date() < deadline {
             let line = lock.withLock { collected.split(separator: "\n").first { $0.contains(text) } }
             if let line { return String(line) }
-            guard process.isRunning else { break }
+            guard child.isRunning else { break }
             try await Task.sleep(nanoseconds: 20_000_000)
         }
-        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "no line with '\(text)' from \(process.executableURL?.path ?? "")"])
+        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "no line with '\(text)' from \(executable)"])
     }
 
     /// Whether the program is still running.
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { child.isRunning }
 
-    /// Sends SIGTERM and waits for the program to exit; returns its status.
+    /// Sends SIGTERM and waits for the program to exit; returns its status. A program still
+    /// running a minute later is killed, and the call returns -1.
     @discardableResult
     func stop() async -> Int32 {
-        if process.isRunning { process.terminate() }
-        while process.isRunning {
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
+        child.send(SIGTERM)
+        let status = (try? await child.waitForExit(within: 60)) ?? -1
         output.fileHandleForReading.readabilityHandler = nil
-        return process.terminationStatus
+        return status
     }
 }

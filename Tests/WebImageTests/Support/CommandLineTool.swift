@@ -35,7 +35,8 @@ enum CommandLineTool {
 
     /// Runs the tool with `arguments` and waits for it to exit. `XDG_CACHE_HOME` points
     /// into `scratch`, so a run never touches the user's own cache; a run still going after
-    /// two minutes is terminated. Standard input reads `input`, or nothing.
+    /// two minutes is terminated, and the call throws. Standard input reads `input`, or
+    /// nothing.
     static func run(_ arguments: [String], scratch: URL, input: Data? = nil) async throws -> Output {
         let process = Process()
         process.executableURL = try BuiltExecutable.url(named: "webimage")
@@ -59,13 +60,8 @@ enum CommandLineTool {
             process.standardInput = FileHandle.nullDevice
         }
 
-        let (ended, end) = AsyncStream.makeStream(of: Void.self)
-        process.terminationHandler = { _ in end.finish() }
-        try process.run()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
-            if process.isRunning { process.terminate() }
-        }
-        for await _ in ended {}
+        let child = try ChildProcess(process)
+        let status = try await child.waitForExit(within: 120)
         try output.close()
         try error.close()
         defer {
@@ -73,7 +69,7 @@ enum CommandLineTool {
             try? FileManager.default.removeItem(at: errorFile)
         }
         return Output(
-            status: process.terminationStatus,
+            status: status,
             standardOutput: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self),
             standardError: String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
         )

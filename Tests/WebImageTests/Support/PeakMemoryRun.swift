@@ -23,7 +23,7 @@ struct PeakMemoryRun {
     }
 
     /// Runs `executable` with `arguments`, output discarded, and waits for it.
-    static func run(_ executable: URL, _ arguments: [String], scratch: URL) throws -> PeakMemoryRun {
+    static func run(_ executable: URL, _ arguments: [String], scratch: URL) async throws -> PeakMemoryRun {
         let report = scratch.appendingPathComponent("peak-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: report) }
         let process = Process()
@@ -32,12 +32,11 @@ struct PeakMemoryRun {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let status = try await ChildProcess(process).waitForExit(within: 300)
         let text = try String(contentsOf: report, encoding: .utf8)
         guard let kibibytes = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
             throw Failed(reason: "no peak in time's report: \(text)")
         }
-        return PeakMemoryRun(status: process.terminationStatus, peakResidentBytes: kibibytes * 1024)
+        return PeakMemoryRun(status: status, peakResidentBytes: kibibytes * 1024)
     }
 }

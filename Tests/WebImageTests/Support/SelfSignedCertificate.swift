@@ -9,7 +9,7 @@ struct SelfSignedCertificate {
     var certificatePath: String { directory.appending("cert.pem").path }
     var keyPath: String { directory.appending("key.pem").path }
 
-    init() throws {
+    init() async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -19,9 +19,7 @@ struct SelfSignedCertificate {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard try await ChildProcess(process).waitForExit() == 0 else {
             throw CocoaError(.fileWriteUnknown)
         }
     }

@@ -7,15 +7,14 @@ enum StressTool {
     /// Starts the tool storing into `<directory>/stress`; its standard output is piped.
     static func start(
         directory: URL, prefix: String, count: Int, maxSize: Int, variety: Int, largestEntry: Int = 256 * 1024
-    ) throws -> (Process, Pipe) {
+    ) throws -> (ChildProcess, Pipe) {
         let process = Process()
         process.executableURL = try BuiltExecutable.url(named: "CacheStressTool")
         process.arguments = [directory.path, prefix, String(count), String(maxSize), String(variety), String(largestEntry)]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        return (process, output)
+        return (try ChildProcess(process), output)
     }
 
     /// Reads the child's output until it has reported `count` stores (or ended).
@@ -45,7 +44,8 @@ enum StressTool {
         return stored == computed && body.starts(with: Array(key.utf8) + [UInt8(ascii: "\n")])
     }
 
-    /// Runs `body` on a thread of its own (child-process waits block) and returns its value.
+    /// Runs `body` on a thread of its own (reading a child's output blocks) and returns its
+    /// value.
     static func runBlocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
