@@ -28,7 +28,6 @@ public final class LoopbackHTTPServer: Sendable {
         var requests: [LoopbackRequest] = []
         var abortedConnections = 0
         var connections: [ObjectIdentifier: any Channel] = [:]
-        var waiters: [(condition: @Sendable (State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     /// The port the server listens on.
@@ -36,7 +35,7 @@ public final class LoopbackHTTPServer: Sendable {
     /// `http` or `https`.
     public let scheme: String
     private let channel: any Channel
-    private let state = NIOLockedValueBox(State())
+    private let state = LoopbackWatchedValue(State())
 
     private init(channel: any Channel, scheme: String) {
         self.channel = channel
@@ -84,53 +83,58 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Registers `route` for requests whose path (without query) is `path`, replacing any earlier one.
     public func route(_ path: String, _ route: @escaping Route) {
-        state.withLockedValue { $0.routes[path] = route }
+        state.update { $0.routes[path] = route }
     }
 
     /// Every request received so far, in arrival order.
     public var requests: [LoopbackRequest] {
-        state.withLockedValue { $0.requests }
+        state.read { $0.requests }
     }
 
     /// How many requests for `path` arrived so far.
     public func requestCount(for path: String) -> Int {
-        state.withLockedValue { state in state.requests.count { $0.path == path } }
+        state.read { state in state.requests.count { $0.path == path } }
     }
 
     /// How many connections the client closed while their response was still under way.
     public var connectionsAbortedByClient: Int {
-        state.withLockedValue { $0.abortedConnections }
+        state.read { $0.abortedConnections }
     }
 
-    /// Returns once at least `count` requests for `path` have arrived.
-    public func waitForRequests(to path: String, count: Int = 1) async {
-        await waitUntil { state in state.requests.count { $0.path == path } >= count }
+    /// Returns once at least `count` requests for `path` have arrived; or, so that a test
+    /// that went wrong fails instead of hanging, once `timeout` has passed or the task is
+    /// cancelled. Returns whether the requests arrived.
+    @discardableResult
+    public func waitForRequests(to path: String, count: Int = 1, timeout: Duration = .seconds(300)) async -> Bool {
+        await state.wait(timeout: timeout) { state in state.requests.count { $0.path == path } >= count }
     }
 
-    /// Returns once the client has closed at least `count` connections mid-response.
-    public func waitForConnectionsAbortedByClient(count: Int = 1) async {
-        await waitUntil { $0.abortedConnections >= count }
+    /// Returns once the client has closed at least `count` connections mid-response; or
+    /// once `timeout` has passed or the task is cancelled. Returns whether they closed.
+    @discardableResult
+    public func waitForConnectionsAbortedByClient(count: Int = 1, timeout: Duration = .seconds(300)) async -> Bool {
+        await state.wait(timeout: timeout) { $0.abortedConnections >= count }
     }
 
     /// Stops listening and closes every open connection.
     public func stop() async throws {
         try await channel.close()
-        let connections = state.withLockedValue { Array($0.connections.values) }
+        let connections = state.read { Array($0.connections.values) }
         for connection in connections {
             try? await connection.close()
         }
     }
 
     func connectionOpened(_ connection: any Channel) {
-        state.withLockedValue { $0.connections[ObjectIdentifier(connection)] = connection }
+        state.update { $0.connections[ObjectIdentifier(connection)] = connection }
     }
 
     func connectionClosed(_ connection: any Channel) {
-        state.withLockedValue { _ = $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }
+        state.update { _ = $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }
     }
 
     func handle(_ request: LoopbackRequest, writer: LoopbackResponseWriter) {
-        let route = update { state in
+        let route = state.update { state in
             state.requests.append(request)
             return state.routes[request.path]
         }
@@ -144,39 +148,6 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     func recordConnectionAbortedByClient() {
-        update { $0.abortedConnections += 1 }
-    }
-
-    private func waitUntil(_ condition: @escaping @Sendable (State) -> Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let satisfied = state.withLockedValue { state in
-                if condition(state) { return true }
-                state.waiters.append((condition, continuation))
-                return false
-            }
-            if satisfied {
-                continuation.resume()
-            }
-        }
-    }
-
-    /// Changes the state, then wakes the waiters whose condition now holds.
-    @discardableResult
-    private func update<Result>(_ change: (inout State) -> Result) -> Result {
-        let (result, ready) = state.withLockedValue { state in
-            let result = change(&state)
-            let snapshot = state
-            var ready: [CheckedContinuation<Void, Never>] = []
-            state.waiters.removeAll { waiter in
-                guard waiter.condition(snapshot) else { return false }
-                ready.append(waiter.continuation)
-                return true
-            }
-            return (result, ready)
-        }
-        for continuation in ready {
-            continuation.resume()
-        }
-        return result
+        state.update { $0.abortedConnections += 1 }
     }
 }

@@ -1,55 +1,32 @@
-import NIOConcurrencyHelpers
+import LoopbackHTTPServer
 
 /// Values that arrive from other threads, kept in arrival order, and a way for a test to
 /// wait until enough of them (or the right ones) have arrived.
 final class ArrivalLog<Element: Sendable>: Sendable {
-    private struct State {
-        var elements: [Element] = []
-        var waiters: [(condition: @Sendable ([Element]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
-    }
-
-    private let state = NIOLockedValueBox(State())
+    private let arrived = LoopbackWatchedValue<[Element]>([])
 
     /// The values so far, in arrival order.
-    var elements: [Element] { state.withLockedValue { $0.elements } }
+    var elements: [Element] { arrived.read { $0 } }
 
     /// How many values arrived.
-    var count: Int { state.withLockedValue { $0.elements.count } }
+    var count: Int { arrived.read { $0.count } }
 
-    /// Records one value and wakes the waiters it satisfies.
+    /// Records one value and wakes the waits it satisfies.
     func append(_ element: Element) {
-        let ready = state.withLockedValue { state in
-            state.elements.append(element)
-            let elements = state.elements
-            var ready: [CheckedContinuation<Void, Never>] = []
-            state.waiters.removeAll { waiter in
-                guard waiter.condition(elements) else { return false }
-                ready.append(waiter.continuation)
-                return true
-            }
-            return ready
-        }
-        for continuation in ready {
-            continuation.resume()
-        }
+        arrived.update { $0.append(element) }
     }
 
-    /// Returns once `count` values have arrived.
-    func wait(for count: Int) async {
+    /// Returns once `count` values have arrived, or after five minutes (the test's own
+    /// checks then fail); returns whether they arrived.
+    @discardableResult
+    func wait(for count: Int) async -> Bool {
         await wait { $0.count >= count }
     }
 
-    /// Returns once `condition` holds for the values so far.
-    func wait(until condition: @escaping @Sendable ([Element]) -> Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLockedValue { state in
-                if condition(state.elements) { return true }
-                state.waiters.append((condition, continuation))
-                return false
-            }
-            if done {
-                continuation.resume()
-            }
-        }
+    /// Returns once `condition` holds for the values so far, or after five minutes; returns
+    /// whether it held.
+    @discardableResult
+    func wait(until condition: @escaping @Sendable ([Element]) -> Bool) async -> Bool {
+        await arrived.wait(until: condition)
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
+import NIOConcurrencyHelpers
+import Testing
 import WebImage
 @testable import WebImageServer
 
@@ -30,23 +32,40 @@ struct ImageServerHarness: Sendable {
         let sources = try await LoopbackHTTPServer.start()
         let client = ImageServerClient()
         let port = AsyncStream<Int>.makeStream()
-        let running = Task { try await server.run { port.continuation.yield($0) } }
+        let stopped = NIOLockedValueBox(false)
+        let running = Task {
+            // A server that fails to start ends the stream, so the wait below ends too.
+            defer {
+                port.continuation.finish()
+                stopped.withLockedValue { $0 = true }
+            }
+            try await server.run { port.continuation.yield($0) }
+        }
         var iterator = port.stream.makeAsyncIterator()
-        guard let bound = await iterator.next() else { throw ImageError(.cannotConnect, "the server did not start") }
+        let bound = await iterator.next()
+        /// Stops the server, waiting at most two minutes for it (a hung shutdown fails the
+        /// test instead of the whole run), then the client and the sources.
+        func stopEverything() async throws {
+            running.cancel()
+            if !(await eventually(within: 120) { stopped.withLockedValue { $0 } }) {
+                Issue.record("the image server did not stop within two minutes of its task's cancellation")
+            }
+            try await client.shutdown()
+            try await sources.stop()
+        }
+        guard let bound else {
+            try await stopEverything()
+            _ = try await running.value
+            throw ImageError(.cannotConnect, "the server did not start")
+        }
         let harness = ImageServerHarness(server: server, port: bound, sources: sources, client: client, folder: folder)
         do {
             try await body(harness)
         } catch {
-            running.cancel()
-            _ = try? await running.value
-            try await client.shutdown()
-            try await sources.stop()
+            try await stopEverything()
             throw error
         }
-        running.cancel()
-        _ = try? await running.value
-        try await client.shutdown()
-        try await sources.stop()
+        try await stopEverything()
     }
 
     /// Serves `data` at `path` on the source server.

@@ -85,11 +85,10 @@ struct ManagerTestHarness: Sendable {
 
     /// Returns once `operation` has ended and `callbackQueue` (the request's serial queue)
     /// has run everything queued on it by then. A load that ends without a last answer
-    /// (a 304 after the cached image) gives nothing to wait for but its state, so this polls.
+    /// (a 304 after the cached image) gives nothing to wait for but its state, so this polls
+    /// (for at most ``eventually(within:_:)``'s bound).
     func waitUntilFinished(_ operation: ImageLoadOperation, callbackQueue: DispatchQueue) async {
-        while !operation.isFinished {
-            try? await Task.sleep(for: .milliseconds(2))
-        }
+        await eventually { operation.isFinished }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             callbackQueue.async { continuation.resume() }
         }
