@@ -101,19 +101,17 @@ public final class LoopbackHTTPServer: Sendable {
         state.read { $0.abortedConnections }
     }
 
-    /// Returns once at least `count` requests for `path` have arrived; or, so that a test
-    /// that went wrong fails instead of hanging, once `timeout` has passed or the task is
-    /// cancelled. Returns whether the requests arrived.
-    @discardableResult
-    public func waitForRequests(to path: String, count: Int = 1, timeout: Duration = .seconds(300)) async -> Bool {
-        await state.wait(timeout: timeout) { state in state.requests.count { $0.path == path } >= count }
+    /// Returns once at least `count` requests for `path` have arrived. So that a test that
+    /// went wrong fails instead of hanging, throws ``LoopbackWaitTimedOut`` once `timeout`
+    /// has passed, and `CancellationError` when the task is cancelled.
+    public func waitForRequests(to path: String, count: Int = 1, timeout: Duration = .seconds(300)) async throws {
+        try await state.wait(timeout: timeout) { state in state.requests.count { $0.path == path } >= count }
     }
 
-    /// Returns once the client has closed at least `count` connections mid-response; or
-    /// once `timeout` has passed or the task is cancelled. Returns whether they closed.
-    @discardableResult
-    public func waitForConnectionsAbortedByClient(count: Int = 1, timeout: Duration = .seconds(300)) async -> Bool {
-        await state.wait(timeout: timeout) { $0.abortedConnections >= count }
+    /// Returns once the client has closed at least `count` connections mid-response; throws
+    /// as ``waitForRequests(to:count:timeout:)`` does.
+    public func waitForConnectionsAbortedByClient(count: Int = 1, timeout: Duration = .seconds(300)) async throws {
+        try await state.wait(timeout: timeout) { $0.abortedConnections >= count }
     }
 
     /// Stops listening and closes every open connection.

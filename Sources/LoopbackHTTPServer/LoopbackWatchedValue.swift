@@ -3,9 +3,10 @@ import NIOConcurrencyHelpers
 
 /// A value that changes on other threads, and tasks that wait for a condition on it.
 ///
-/// A wait ends when its condition holds, when its task is cancelled, or when its time is
-/// up, whichever comes first: a test whose request never arrives fails on its own checks
-/// instead of hanging the whole run.
+/// A wait ends when its condition holds, or throws when its task is cancelled or its time
+/// is up, whichever comes first: a test whose request never arrives fails with
+/// ``LoopbackWaitTimedOut`` instead of hanging the whole run, and the code after the wait
+/// never runs on a condition that does not hold.
 public final class LoopbackWatchedValue<Value: Sendable>: Sendable {
     private struct Waiter {
         let condition: @Sendable (Value) -> Bool
@@ -44,17 +45,16 @@ public final class LoopbackWatchedValue<Value: Sendable>: Sendable {
         return result
     }
 
-    /// Returns once `condition` holds for the value, with `true`; or with `false` once
-    /// `timeout` has passed or the task is cancelled.
-    @discardableResult
-    public func wait(timeout: Duration = .seconds(300), until condition: @escaping @Sendable (Value) -> Bool) async -> Bool {
+    /// Returns once `condition` holds for the value; throws ``LoopbackWaitTimedOut`` once
+    /// `timeout` has passed, or `CancellationError` when the task is cancelled.
+    public func wait(timeout: Duration = .seconds(300), until condition: @escaping @Sendable (Value) -> Bool) async throws {
         let id = state.withLockedValue { state in
             defer { state.nextWaiter += 1 }
             return state.nextWaiter
         }
         let timer = DispatchWorkItem { [weak self] in self?.release(id) }
         defer { timer.cancel() }
-        return await withTaskCancellationHandler {
+        let held = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 // Checked under the lock, so a cancellation handler that ran before the
                 // waiter was added cannot leave it waiting.
@@ -74,6 +74,10 @@ public final class LoopbackWatchedValue<Value: Sendable>: Sendable {
             }
         } onCancel: {
             release(id)
+        }
+        guard held else {
+            try Task.checkCancellation()
+            throw LoopbackWaitTimedOut(timeout: timeout)
         }
     }
 

@@ -39,7 +39,7 @@ final class SourceFetches: Sendable {
             return task
         }
         let result = await task.value
-        _ = running.withLockedValue { running in
+        running.withLockedValue { running in
             if running[url] == task { running[url] = nil }
         }
         try result.get()

@@ -5,7 +5,7 @@ import Testing
 /// ``AnimatedImagePlayer/extend(with:)`` on a ``ManualAnimationClock``: a player handed a
 /// longer version of its animation goes on from the frame showing, keeps its buffer, holds
 /// the last frame received while the animation is incomplete, and loops once it is whole.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(15)))
 struct AnimatedImagePlayerProgressiveTests {
     /// The fixture GIF's whole animation and the incomplete one of its first `frames` frames.
     static func animations(prefixFrames frames: Int) throws -> (partial: AnimatedImage, full: AnimatedImage) {

@@ -6,7 +6,7 @@ import Testing
 /// ``AnimatedImagePlayer`` on a ``ManualAnimationClock``: the frame order of every mode,
 /// durations and rate, loops and the stop on the last frame, seek, pause and resume,
 /// frames skipped while decoding lags, and the bounds of the buffer.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(15)))
 struct AnimatedImagePlayerTests {
     /// An animation of `durations.count` frames of 2×2 pixels, each its own colour.
     static func animation(_ durations: [Double], loopCount: Int = 0) -> AnimatedImage {

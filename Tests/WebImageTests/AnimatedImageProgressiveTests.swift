@@ -5,7 +5,7 @@ import Testing
 /// Progressive animation: an ``AnimatedImage`` over the bytes of an animated GIF, APNG or
 /// WebP received so far holds exactly the frames that have wholly arrived, decodes them
 /// as the whole file does, and says whether it is complete.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(15)))
 struct AnimatedImageProgressiveTests {
     @Test("progressive animation exposing more frames as bytes arrive", arguments: ProgressiveAnimationFixture.Format.allCases)
     func moreFramesAsBytesArrive(_ format: ProgressiveAnimationFixture.Format) throws {

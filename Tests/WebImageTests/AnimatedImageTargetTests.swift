@@ -5,7 +5,7 @@ import Testing
 
 /// ``AnimatedImageTarget``: it plays what it loads, stops off screen and on another image,
 /// and loads under its operation key like other targets.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(15)))
 struct AnimatedImageTargetTests {
     @Test func playsWhatItLoadsAndStopsOffScreenOrOnAnotherImage() async throws {
         try await ManagerTestHarness.run { harness in

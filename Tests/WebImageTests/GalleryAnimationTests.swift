@@ -6,7 +6,7 @@ import Testing
 /// A ``GalleryModel`` that plays animations: the cells on screen play theirs by the model's
 /// clock, a cell that scrolls away stops its animation and frees its frames, and stopping
 /// the model stops them all.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(15)))
 struct GalleryAnimationTests {
     @Test func visibleCellsPlayAndCellsThatScrollAwayStopAndFreeTheirFrames() async throws {
         try await ManagerTestHarness.run { harness in

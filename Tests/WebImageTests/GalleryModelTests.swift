@@ -12,7 +12,7 @@ import Testing
             let model = GalleryModel(urls: urls, columns: 4, rows: 3, manager: manager)
             let bound = model.layout.cellCount + model.layout.prefetchWindowSize
             model.start()
-            await server.waitForRequests(to: "/gallery/0.raw")
+            try await server.waitForRequests(to: "/gallery/0.raw")
 
             var steps = 0
             var violations: [String] = []
@@ -41,7 +41,7 @@ import Testing
             #expect(model.loadingItems == Set(988..<1000))
             #expect(scrolled.peakInFlight <= bound)
             #expect(scrolled.prefetchesCancelled > 0)
-            await server.waitForConnectionsAbortedByClient(count: 1)
+            try await server.waitForConnectionsAbortedByClient(count: 1)
 
             gate.open()
             await model.visibleLoadsSettled()

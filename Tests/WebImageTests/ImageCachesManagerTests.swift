@@ -104,7 +104,7 @@ struct ImageCachesManagerTests {
             let manager = ImageManager(cache: ImageCachesManager(caches: [low, high]), loader: harness.downloader)
             let url = harness.url("/a.png")
 
-            #expect(await harness.load(url, with: manager).cacheType == .none)
+            #expect(try await harness.load(url, with: manager).cacheType == .none)
             #expect(await high.containsImage(forKey: url.absoluteString, scope: .all) == .memory)
             #expect(await low.containsImage(forKey: url.absoluteString, scope: .all) == .none)
             // The synchronous memory hit answers through the caches manager too.
@@ -120,7 +120,7 @@ struct ImageCachesManagerTests {
                 originalStoreCacheType: .disk)
             request.cache = final
             request.originalCache = original
-            let response = await harness.load(request, with: manager)
+            let response = try await harness.load(request, with: manager)
             #expect(response.image?.pixelSize == PixelSize(width: 4, height: 3))
             let key = manager.cacheKey(for: request)
             #expect(await final.containsImage(forKey: key, scope: .disk) == .disk)
@@ -128,7 +128,7 @@ struct ImageCachesManagerTests {
             #expect(await final.containsImage(forKey: request.url!.absoluteString, scope: .all) == .none)
             #expect(await manager.cache.containsImage(forKey: key, scope: .all) == .none)
             // The next load of the request is a hit in its own cache.
-            #expect(await harness.load(request, with: manager).cacheType == .memory)
+            #expect(try await harness.load(request, with: manager).cacheType == .memory)
             #expect(harness.server.requestCount(for: "/b.png") == 1)
         }
     }

@@ -3,7 +3,7 @@ import LoopbackHTTPServer
 import Testing
 @testable import WebImage
 
-@Suite("ImageCoderOptions", .timeLimit(.minutes(1)))
+@Suite("ImageCoderOptions", .timeLimit(.minutes(15)))
 struct ImageCoderOptionsTests {
     private enum QualityKey: ImageCoderOptionKey {
         static let defaultValue = 3
@@ -33,13 +33,13 @@ struct ImageCoderOptionsTests {
             var request = ImageRequest(url: url)
             request.coderOptions[DecodeLabelKey.self] = "network"
             #expect(request.decodeOptions.coderOptions[DecodeLabelKey.self] == "network")
-            let downloaded = await harness.load(request, with: ImageManager(cache: cache, loader: harness.downloader))
+            let downloaded = try await harness.load(request, with: ImageManager(cache: cache, loader: harness.downloader))
             #expect(downloaded.cacheType == .none && downloaded.image?.pixelSize == PixelSize(width: 3, height: 2))
             #expect(coder.decodedLabels == ["network"])
 
             let fresh = ImageCache(namespace: "coder-options", directory: harness.folder.url, coders: coders)
             request.coderOptions[DecodeLabelKey.self] = "disk"
-            let fromDisk = await harness.load(request, with: ImageManager(cache: fresh, loader: harness.downloader))
+            let fromDisk = try await harness.load(request, with: ImageManager(cache: fresh, loader: harness.downloader))
             #expect(fromDisk.cacheType == .disk)
             #expect(coder.decodedLabels == ["network", "disk"])
             #expect(harness.manager.cacheKey(for: request) == url.absoluteString, "coder options do not change the key")

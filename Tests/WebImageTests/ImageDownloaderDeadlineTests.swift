@@ -70,7 +70,7 @@ struct ImageDownloaderDeadlineTests {
         }) { harness in
             let drip = Drip(server: harness.server, path: "/slow.png", interval: .milliseconds(200))
             let url = harness.url("/slow.png")
-            let response = await harness.load(url)
+            let response = try await harness.load(url)
             drip.stop()
             #expect(response.error?.code == .deadlineExceeded)
             #expect(!harness.manager.isFailedURL(url))

@@ -231,7 +231,7 @@ struct ImageDownloaderHTTPTests {
                 let error = await capturedError { () async throws(ImageError) in try await downloader.image(from: server.url(for: path)) }
                 #expect(error?.code == .responseTooLarge, "\(path)")
             }
-            await server.waitForConnectionsAbortedByClient(count: 1)
+            try await server.waitForConnectionsAbortedByClient(count: 1)
             gate.open()
         }
     }

@@ -140,7 +140,7 @@ struct ImageDownloaderHooksTests {
             }
             #expect(await eventually { server.requests.count == 2 })
             gate.open()
-            await collector.wait(for: 3)
+            try await collector.wait(for: 3)
             #expect(collector.images.count == 3)
             #expect(server.requests.count == 2, "the same modifier instance shares a transfer; another does not")
             #expect(Set(server.requests.compactMap { $0.header("X-Hook") }) == ["one", "two"])
@@ -187,7 +187,7 @@ struct ImageDownloaderHooksTests {
             #expect(token.response?.statusCode == 200)
             #expect(token.response?.eTag == "\"t1\"")
             rest.open()
-            await collector.wait(for: 1)
+            try await collector.wait(for: 1)
             #expect(collector.images.count == 1)
             #expect(token.response?.url == server.url(for: "/slow"))
         }

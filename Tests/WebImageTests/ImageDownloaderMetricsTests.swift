@@ -83,7 +83,7 @@ struct ImageDownloaderMetricsTests {
             server.route("/missing") { _, response in await response.respond(status: 404, body: Array("gone".utf8)) }
             let collector = DownloadResultCollector()
             let token = downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: "/missing")), completion: collector.record)
-            await collector.wait(for: 1)
+            try await collector.wait(for: 1)
             #expect(collector.errors.first?.code == .invalidStatusCode)
             let metrics = try #require(token.metrics)
             #expect(metrics.statusCode == 404)
@@ -99,7 +99,7 @@ struct ImageDownloaderMetricsTests {
             let downloaded = try await harness.manager.image(from: harness.url("/m.png"))
             #expect(downloaded.cacheType == .none)
             try Self.expectPlausible(downloaded.downloadMetrics, bytes: png.count, status: 200)
-            let callback = await harness.load(ImageRequest(url: harness.url("/m.png"), options: .fromLoaderOnly))
+            let callback = try await harness.load(ImageRequest(url: harness.url("/m.png"), options: .fromLoaderOnly))
             try Self.expectPlausible(callback.downloadMetrics, bytes: png.count, status: 200)
             let cached = try await harness.manager.image(from: harness.url("/m.png"))
             #expect(cached.cacheType == .memory)

@@ -23,7 +23,7 @@ struct ImageDownloaderPriorityTests {
             }
             let collector = DownloadResultCollector()
             downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: "/first"))) { collector.record($0) }
-            await server.waitForRequests(to: "/first")
+            try await server.waitForRequests(to: "/first")
             var tokens: [String: DownloadToken] = [:]
             for (path, options) in paths {
                 tokens[path] = downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: path), options: options)) {
@@ -32,7 +32,7 @@ struct ImageDownloaderPriorityTests {
             }
             change(downloader, tokens) { server.url(for: $0) }
             gate.open()
-            await collector.wait(for: paths.count + 1)
+            try await collector.wait(for: paths.count + 1)
             return server.requests.map(\.path)
         }
     }
@@ -66,9 +66,9 @@ struct ImageDownloaderPriorityTests {
             server.route("/r.raw") { _, response in await response.respondWithRawImage() }
             let collector = DownloadResultCollector()
             let token = downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: "/r.raw"))) { collector.record($0) }
-            await server.waitForRequests(to: "/r.raw")
+            try await server.waitForRequests(to: "/r.raw")
             token.setPriority(.high)
-            await collector.wait(for: 1)
+            try await collector.wait(for: 1)
             token.setPriority(.low)
             #expect(collector.images.count == 1)
         }

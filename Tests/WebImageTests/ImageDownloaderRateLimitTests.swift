@@ -35,12 +35,12 @@ struct ImageDownloaderRateLimitTests {
             for index in 0..<8 {
                 downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: "/r.raw?\(index)"))) { outcomes.append($0) }
             }
-            await outcomes.wait(for: 3)
+            try await outcomes.wait(for: 3)
             #expect(outcomes.elements.allSatisfy { (try? $0.get()) != nil })
             #expect(server.requestCount(for: "/r.raw") == 3)
             #expect(downloader.currentDownloadCount == 5)
             downloader.cancelAllDownloads()
-            await outcomes.wait(for: 8)
+            try await outcomes.wait(for: 8)
             #expect(server.requestCount(for: "/r.raw") == 3)
             #expect(outcomes.elements.dropFirst(3).allSatisfy { (try? $0.get()) == nil })
         }
@@ -59,7 +59,7 @@ struct ImageDownloaderRateLimitTests {
             server.route("/r.raw") { _, response in await response.respondWithRawImage() }
             let first = ArrivalLog<Result<ImageLoadResult, ImageError>>()
             downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: "/first.raw"))) { first.append($0) }
-            await server.waitForRequests(to: "/first.raw")
+            try await server.waitForRequests(to: "/first.raw")
             let tokens = (0..<5).map { index in
                 downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: "/r.raw?\(index)"))) { _ in }
             }
@@ -69,8 +69,8 @@ struct ImageDownloaderRateLimitTests {
             let last = ArrivalLog<Result<ImageLoadResult, ImageError>>()
             downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: "/r.raw?4"))) { last.append($0) }
             gate.open()
-            await first.wait(for: 1)
-            await last.wait(for: 1)
+            try await first.wait(for: 1)
+            try await last.wait(for: 1)
             #expect((try? last.elements[0].get())?.image != nil, "the second token went to the load that stayed")
             #expect(server.requests.map { $0.query ?? $0.path } == ["/first.raw", "4"])
         }

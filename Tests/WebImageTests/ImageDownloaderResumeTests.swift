@@ -46,7 +46,7 @@ struct ImageDownloaderResumeTests {
             #expect(requests[0].header("Range") == nil)
             #expect(requests[1].header("Range") == "bytes=\(half)-")
             #expect(requests[1].header("If-Range") == ifRange)
-            await log.retries.wait(for: 1)
+            try await log.retries.wait(for: 1)
             #expect(log.retries.elements.map(\.resumeOffset) == [half])
             #expect(downloader.keptResumableBytes == 0)
         }
@@ -144,7 +144,7 @@ struct ImageDownloaderResumeTests {
                 let result = try await downloader.image(from: server.url(for: "/whole.raw"))
                 #expect(result.data == Data(body))
                 #expect(server.requests.map { $0.header("Range") } == [nil, nil], "ranges \(allowsRanges), budget \(budget)")
-                await log.retries.wait(for: 1)
+                try await log.retries.wait(for: 1)
                 #expect(log.retries.elements.map(\.resumeOffset) == [0])
                 #expect(downloader.keptResumableBytes == 0)
             }
@@ -195,13 +195,13 @@ struct ImageDownloaderResumeTests {
                 #expect(result.image?.pixelSize == PixelSize(width: 24 + index % 40, height: 24 + index % 20))
             }
             // A route may still be returning after its client has the bytes.
-            await routesDone.wait(for: served.withLockedValue { $0.responses })
+            try await routesDone.wait(for: served.withLockedValue { $0.responses })
             let (responses, drops, bytes) = served.withLockedValue { ($0.responses, $0.drops, $0.bytes) }
             #expect(responses == 200 + drops)
             #expect(drops >= 40)
             // Every dropped response was retried (a connection the pool found closed may
             // add a retry that no response saw).
-            await log.retries.wait(for: drops)
+            try await log.retries.wait(for: drops)
             let resumed = log.retries.elements.count { $0.resumeOffset > 0 }
             if allowsRanges {
                 #expect(Double(bytes) <= 1.3 * Double(total), "sent \(bytes) bytes for \(total)")

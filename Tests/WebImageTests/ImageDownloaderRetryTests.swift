@@ -30,7 +30,7 @@ struct ImageDownloaderRetryTests {
             let gap = times[1] - times[0]
             #expect(gap >= .milliseconds(900), "waited \(gap)")
             #expect(gap < .seconds(60), "waited \(gap)")
-            await log.retries.wait(for: 1)
+            try await log.retries.wait(for: 1)
             let retry = try #require(log.retries.elements.first)
             #expect(retry.attempt == 2 && retry.delay == 1)
             #expect(retry.error.statusCode == 503)
@@ -67,7 +67,7 @@ struct ImageDownloaderRetryTests {
                 #expect(error?.statusCode == status)
                 #expect(server.requestCount(for: "/flaky") == 4 * (index + 1), "status \(status)")
             }
-            await log.retries.wait(for: 15)
+            try await log.retries.wait(for: 15)
             #expect(log.retriedAttempts == Array(repeating: [2, 3, 4], count: 5).flatMap { $0 })
         }
     }
@@ -95,7 +95,7 @@ struct ImageDownloaderRetryTests {
             #expect(result.data == Data(body))
             #expect(result.image?.pixelSize == PixelSize(width: 8, height: 8))
             #expect(server.requestCount(for: "/cut.raw") == 2)
-            await log.retries.wait(for: 1)
+            try await log.retries.wait(for: 1)
             #expect(log.retries.elements.first?.error.code == .connectionLost)
         }
     }
@@ -107,7 +107,7 @@ struct ImageDownloaderRetryTests {
             let log = DownloadEventLog(downloader)
             let error = await capturedError { () async throws(ImageError) in try await downloader.image(from: url) }
             #expect(error?.code == .cannotConnect)
-            await log.retries.wait(for: 2)
+            try await log.retries.wait(for: 2)
             #expect(log.retriedAttempts == [2, 3])
         }
     }
@@ -145,10 +145,10 @@ struct ImageDownloaderRetryTests {
             let log = DownloadEventLog(downloader)
             let outcome = ArrivalLog<Result<ImageLoadResult, ImageError>>()
             let token = downloader.downloadImage(with: ImageLoadRequest(url: server.url(for: "/busy"))) { outcome.append($0) }
-            await log.retries.wait(for: 1)
+            try await log.retries.wait(for: 1)
             #expect(downloader.currentDownloadCount == 1, "the waiting transfer keeps its slot")
             token.cancel()
-            await outcome.wait(for: 1)
+            try await outcome.wait(for: 1)
             #expect(throws: ImageError.self) { try outcome.elements[0].get() }
             if case .failure(let error) = outcome.elements[0] {
                 #expect(error.code == .cancelled)

@@ -5,7 +5,7 @@ import Testing
 /// ``ImageOptions/decodeFramesOnDemand``: the manager answers with an image standing for an
 /// ``AnimatedImage``, caches its bytes once, and never hands it to a request that wants
 /// every frame.
-@Suite("ImageManager animations", .timeLimit(.minutes(1)))
+@Suite("ImageManager animations", .timeLimit(.minutes(15)))
 struct ImageManagerAnimationTests {
     static func animatedGIF() throws -> (data: Data, frames: [ImageFrame]) {
         let frames = AnimatedImageTests.colors.map { ImageFrame(bitmap: APNGAnimationTests.solid($0, 8, 8), duration: 0.1) }
@@ -19,7 +19,7 @@ struct ImageManagerAnimationTests {
             harness.serve("/a.gif", gif.data, headers: [("Content-Type", "image/gif")])
             let url = harness.url("/a.gif")
 
-            let lazy = await harness.load(url, options: [.decodeFramesOnDemand])
+            let lazy = try await harness.load(url, options: [.decodeFramesOnDemand])
             let image = try #require(lazy.image)
             let animation = try #require(image.animation)
             #expect(image.frames.count == 1 && image.isAnimated)
@@ -28,12 +28,12 @@ struct ImageManagerAnimationTests {
             let key = harness.manager.cacheKey(for: url)
             #expect(harness.cache.imageFromMemory(forKey: key)?.animation === animation)
 
-            let again = await harness.load(url, options: [.decodeFramesOnDemand])
+            let again = try await harness.load(url, options: [.decodeFramesOnDemand])
             #expect(again.cacheType == .memory)
             #expect(again.image?.animation === animation)
 
             // A request for every frame does not take the lazy entry: the disk answers it.
-            let whole = await harness.load(url)
+            let whole = try await harness.load(url)
             #expect(whole.cacheType == .disk)
             #expect(whole.image?.animation == nil)
             #expect(whole.image?.frames.map(\.bitmap) == gif.frames.map(\.bitmap))
@@ -49,7 +49,7 @@ struct ImageManagerAnimationTests {
                 url: harness.url("/t.gif"), options: [.decodeFramesOnDemand],
                 thumbnailPixelSize: PixelSize(width: 4, height: 4)
             )
-            let response = await harness.load(request)
+            let response = try await harness.load(request)
             let animation = try #require(response.image?.animation)
             #expect(animation.frameSize == PixelSize(width: 4, height: 4))
             #expect(try animation.frame(at: 3).bitmap.size == PixelSize(width: 4, height: 4))

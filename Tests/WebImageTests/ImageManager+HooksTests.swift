@@ -15,7 +15,7 @@ struct ImageManagerHooksTests {
                 harness.serve(path, png)
             }
             let plain = harness.url("/plain.png")
-            #expect(await harness.load(plain).image != nil)
+            #expect(try await harness.load(plain).image != nil)
             #expect(harness.cache.diskStorage.data(forKey: plain.absoluteString) == png, "the downloaded bytes by default")
 
             let seen = ImageResponseRecorder()
@@ -24,7 +24,7 @@ struct ImageManagerHooksTests {
                 return try? ImageCodersManager.shared.encode(image, as: .gif)
             }
             let gif = harness.url("/gif.png")
-            #expect(await harness.load(gif).image?.format == .png)
+            #expect(try await harness.load(gif).image?.format == .png)
             let stored = try #require(harness.cache.diskStorage.data(forKey: gif.absoluteString))
             #expect(ImageFormat(sniffing: stored) == .gif)
             #expect(seen.responses.map(\.data) == [png] && seen.responses.map(\.url) == [gif])
@@ -32,11 +32,11 @@ struct ImageManagerHooksTests {
             // A request's serializer wins; one that returns nil lets the cache encode the image.
             var request = ImageRequest(url: harness.url("/request.png"))
             request.cacheSerializer = { _, _, _ in Data("not an image".utf8) }
-            _ = await harness.load(request)
+            _ = try await harness.load(request)
             #expect(harness.cache.diskStorage.data(forKey: request.url!.absoluteString) == Data("not an image".utf8))
             harness.manager.cacheSerializer = { _, _, _ in nil }
             let encoded = harness.url("/encoded.png")
-            _ = await harness.load(encoded)
+            _ = try await harness.load(encoded)
             let reencoded = try #require(harness.cache.diskStorage.data(forKey: encoded.absoluteString))
             let decoded = try ImageCodersManager.shared.decode(reencoded), original = try ImageCodersManager.shared.decode(png)
             #expect(decoded.pixelSize == original.pixelSize)
@@ -58,13 +58,13 @@ struct ImageManagerHooksTests {
                 return request
             }
             let thumb = harness.url("/thumbs/a.png")
-            #expect(await harness.load(thumb).image?.pixelSize == PixelSize(width: 4, height: 3))
+            #expect(try await harness.load(thumb).image?.pixelSize == PixelSize(width: 4, height: 3))
             #expect(try await harness.manager.image(from: harness.url("/full/a.png")).image?.pixelSize == PixelSize(width: 8, height: 6))
             // The synchronous memory hit looks up the processed request's key.
             let recorder = ImageResponseRecorder()
             harness.manager.loadImage(with: thumb, completion: recorder.record)
             #expect(recorder.responses.map { $0.image?.pixelSize } == [PixelSize(width: 4, height: 3)])
-            let offline = await harness.load(harness.url("/offline/a.png"))
+            let offline = try await harness.load(harness.url("/offline/a.png"))
             #expect(offline.error?.code == .notFound)
             #expect(harness.server.requestCount(for: "/offline/a.png") == 0)
             #expect(harness.server.requestCount(for: "/thumbs/a.png") == 1)
@@ -76,17 +76,17 @@ struct ImageManagerHooksTests {
             harness.serve("/a@2x.png", try ManagerTestImage.png())
             harness.serve("/b@2x.png", try ManagerTestImage.png())
             harness.serve("/c@2x.png", try ManagerTestImage.png())
-            #expect(await harness.load(harness.url("/a@2x.png")).image?.scale == 2)
+            #expect(try await harness.load(harness.url("/a@2x.png")).image?.scale == 2)
             var request = ImageRequest(url: harness.url("/b@2x.png"))
             request.scaleFactor = 3
-            #expect(await harness.load(request).image?.scale == 3)
+            #expect(try await harness.load(request).image?.scale == 3)
             // From disk too, in a manager that has not seen it in memory.
             let other = harness.makeManager()
-            #expect(await harness.load(request, with: other).cacheType == .disk)
-            #expect(await harness.load(request, with: other).image?.scale == 3)
+            #expect(try await harness.load(request, with: other).cacheType == .disk)
+            #expect(try await harness.load(request, with: other).image?.scale == 3)
             request.url = harness.url("/c@2x.png")
             request.scaleFactor = 0.5
-            #expect(await harness.load(request).image?.scale == 2, "below 1 is ignored")
+            #expect(try await harness.load(request).image?.scale == 2, "below 1 is ignored")
         }
     }
 }

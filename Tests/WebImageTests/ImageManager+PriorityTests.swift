@@ -20,11 +20,11 @@ struct ImageManagerPriorityTests {
                 // One at a time, so that the queue order is the order of the calls.
                 #expect(await eventually(within: 600) { harness.downloader.currentDownloadCount == index + 1 })
             }
-            await harness.server.waitForRequests(to: "/first.png")
+            try await harness.server.waitForRequests(to: "/first.png")
             operations[3].setPriority(.high)
             operations[1].setPriority(.low)
             gate.open()
-            await recorder.wait(for: 4)
+            try await recorder.wait(for: 4)
             #expect(harness.server.requests.map(\.path) == ["/first.png", "/c.png", "/b.png", "/a.png"])
         }
     }

@@ -6,7 +6,7 @@ import Testing
 /// Progressive animation end to end: an animated GIF (or APNG, or WebP) streamed over the
 /// loopback server in gated chunks gives partial answers with more and more frames, then the complete
 /// animation, and an ``AnimatedImageTarget`` plays it before the download ends.
-@Suite("ImageManager progressive animations", .timeLimit(.minutes(1)))
+@Suite("ImageManager progressive animations", .timeLimit(.minutes(15)))
 struct ImageManagerProgressiveAnimationTests {
     /// Serves the fixture file at `path` in three chunks, cut inside frames 1 and 3: each
     /// chunk after the first waits for its gate.
@@ -45,7 +45,7 @@ struct ImageManagerProgressiveAnimationTests {
                 if frames >= 1 { gates[0].open() }
                 if frames >= 3 { gates[1].open() }
             }
-            await recorder.waitForFinishedResponse()
+            try await recorder.waitForFinishedResponse()
 
             let partials = recorder.responses.filter { !$0.isFinished }.compactMap(\.image?.animation)
             let counts = partials.map(\.frameCount)
@@ -88,7 +88,7 @@ struct ImageManagerProgressiveAnimationTests {
             #expect(completed.count == 0)
 
             gates[1].open()
-            await completed.waitForFinishedResponse()
+            try await completed.waitForFinishedResponse()
             #expect(await eventually { player.animation.isComplete })
             #expect(target.animationPlayback.player === player)
             #expect(await eventually { player.bufferedFrameIndices.contains(2) })

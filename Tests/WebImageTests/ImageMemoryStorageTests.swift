@@ -21,10 +21,10 @@ struct ImageMemoryStorageTests {
             let a = harness.url("/a.png"), b = harness.url("/b.png")
 
             // A download, a direct store, and a disk hit promoted into memory: three stores.
-            #expect(await harness.load(a, with: manager).cacheType == .none)
+            #expect(try await harness.load(a, with: manager).cacheType == .none)
             try await cache.store(Image(bitmap: ManagerTestImage.bitmap(width: 2, height: 2, tint: 3)), forKey: "direct", scope: .memory)
             try await cache.store(nil, data: try ManagerTestImage.png(tint: 2), forKey: b.absoluteString, scope: .disk)
-            #expect(await harness.load(b, with: manager).cacheType == .disk)
+            #expect(try await harness.load(b, with: manager).cacheType == .disk)
             #expect(storage.stores == [a.absoluteString, "direct", b.absoluteString])
 
             // Hits come from the storage, synchronously through the manager too.

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImage
 
 /// A prefetch into the disk cache: bytes checked by their header, stored, never decoded.
-@Suite("ImagePrefetcher into the disk cache", .timeLimit(.minutes(1)))
+@Suite("ImagePrefetcher into the disk cache", .timeLimit(.minutes(15)))
 struct ImagePrefetcherDiskTests {
     /// A PNG signature and an `IHDR` chunk declaring `width` × `height`, and no pixels.
     static func pngHeader(width: UInt32, height: UInt32) -> Data {
@@ -45,7 +45,7 @@ struct ImagePrefetcherDiskTests {
             #expect(harness.server.requests.count == 2)
 
             // The later load decodes from disk without asking the server again.
-            let response = await harness.load(urls[0])
+            let response = try await harness.load(urls[0])
             #expect(response.cacheType == .disk)
             #expect(response.image?.pixelWidth == 12 && response.image?.pixelHeight == 7)
             #expect(await prefetcher.prefetch(urls).finished == 2)

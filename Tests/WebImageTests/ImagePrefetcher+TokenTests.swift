@@ -6,7 +6,7 @@ import Testing
 @testable import WebImage
 
 /// SDWebImage 5's prefetch tokens and per-URL callbacks.
-@Suite("ImagePrefetcher tokens", .timeLimit(.minutes(1)))
+@Suite("ImagePrefetcher tokens", .timeLimit(.minutes(15)))
 struct ImagePrefetcherTokenTests {
     @Test func aTokenCancelsItsOwnCallOnlyAndEachURLIsReported() async throws {
         try await ManagerTestHarness.run { harness in
@@ -33,8 +33,8 @@ struct ImagePrefetcherTokenTests {
                 completion: second.recordCompletion)
             #expect(tokenA.urls == aURLs && tokenB.urls == bURLs)
             #expect(prefetcher.runningTokens.map(\.urls) == [aURLs, bURLs])
-            await harness.server.waitForRequests(to: "/a0.png")
-            await harness.server.waitForRequests(to: "/b0.png")
+            try await harness.server.waitForRequests(to: "/a0.png")
+            try await harness.server.waitForRequests(to: "/b0.png")
 
             tokenA.cancel()
             #expect(tokenA.isCancelled && !tokenB.isCancelled)

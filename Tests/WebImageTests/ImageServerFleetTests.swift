@@ -5,7 +5,7 @@ import WebImage
 
 /// Three `webimage serve` processes behind nginx (deploy/nginx.conf), as scripts/fleet.sh
 /// runs them: routing by a consistent hash of the source sends each source to one instance.
-@Suite("webimage serve fleet behind nginx", .serialized, .timeLimit(.minutes(3)))
+@Suite("webimage serve fleet behind nginx", .serialized, .timeLimit(.minutes(15)))
 struct ImageServerFleetTests {
     static let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -110,7 +110,7 @@ struct ImageServerFleetTests {
         let client = ImageServerClient()
         let path = "/_/resize=25/" + ImageServerHarness.encodeSource(sources.url(for: "/slow.png").absoluteString)
         let inFlight = Task { try await client.get(port: port, path) }
-        await sources.waitForRequests(to: "/slow.png")
+        try await sources.waitForRequests(to: "/slow.png")
         let stopped = Task { await server.stop() }
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(server.isRunning, "the server waits for the request in flight")

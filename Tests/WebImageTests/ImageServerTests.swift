@@ -6,7 +6,7 @@ import WebImage
 @testable import WebImageServer
 
 /// `webimage serve`'s server, on a loopback port, against a loopback source server.
-@Suite("ImageServer", .serialized, .timeLimit(.minutes(2)))
+@Suite("ImageServer", .serialized, .timeLimit(.minutes(15)))
 struct ImageServerTests {
     static func png(width: Int = 64, height: Int = 48) throws -> Data {
         try ImageCodersManager.shared.encode(Image(bitmap: ManagerTestImage.bitmap(width: width, height: height, tint: 40)), as: .png)
@@ -77,7 +77,7 @@ struct ImageServerTests {
                     let path = harness.path("resize=\(10 + index)", source: "/shared.png")
                     group.addTask { try await harness.get(path).status }
                 }
-                await harness.sources.waitForRequests(to: "/shared.png")
+                try await harness.sources.waitForRequests(to: "/shared.png")
                 gate.open()
                 for try await status in group { #expect(status == 200) }
             }
@@ -133,7 +133,7 @@ struct ImageServerTests {
             let gate = LoopbackGate()
             harness.serve("/slow.png", try Self.png(), after: gate)
             let slow = Task { try await harness.get(harness.path("resize=10", source: "/slow.png")) }
-            await harness.sources.waitForRequests(to: "/slow.png")
+            try await harness.sources.waitForRequests(to: "/slow.png")
             let busy = try await harness.get(harness.path("resize=11", source: "/slow.png"))
             #expect(busy.status == 503 && busy.headers.first(name: "Retry-After") == "1")
             gate.open()

@@ -15,14 +15,14 @@ import Testing
             let first = ImageResponseRecorder(), second = ImageResponseRecorder()
 
             let operation = try #require(target.setImage(with: server.url(for: "/first.raw"), placeholder: grey, completed: first.handler))
-            await server.waitForRequests(to: "/first.raw")
+            try await server.waitForRequests(to: "/first.raw")
             target.setImage(with: server.url(for: "/second.raw"), placeholder: grey, completed: second.handler)
             #expect(operation.isCancelled)
-            await second.wait()
-            await server.waitForConnectionsAbortedByClient(count: 1)
+            try await second.wait()
+            try await server.waitForConnectionsAbortedByClient(count: 1)
             gate.open()
 
-            await first.wait()
+            try await first.wait()
             #expect(first.responses.map { $0.error?.code } == [.cancelled], "the replaced load answers once, cancelled")
             #expect(second.responses.map { $0.image?.testBlue } == [2])
             #expect(target.displayed.map { $0 === grey } == [true, true, false])
@@ -41,11 +41,11 @@ import Testing
 
             let slowLoad = target.setImage(with: ImageRequest(url: server.url(for: "/slow.raw")), operationKey: "a", completed: slow.handler)
             target.setImage(with: ImageRequest(url: server.url(for: "/fast.raw")), operationKey: "b", completed: fast.handler)
-            await fast.wait()
+            try await fast.wait()
             #expect(slowLoad?.isCancelled == false)
             #expect(target.imageOperations.isLoading(forKey: "a"))
             gate.open()
-            await slow.wait()
+            try await slow.wait()
 
             #expect(slow.responses.map { $0.image?.testBlue } == [1])
             #expect(fast.responses.map { $0.image?.testBlue } == [2])
@@ -65,7 +65,7 @@ import Testing
             #expect(target.displayed.count == 1)
             #expect(target.image === grey)
             gate.open()
-            await recorder.wait()
+            try await recorder.wait()
 
             #expect(target.displayed.count == 2)
             #expect(target.image?.testBlue == 3)
@@ -86,8 +86,8 @@ import Testing
             #expect(found.displayed.isEmpty)
             #expect(missing.displayed.isEmpty)
             gate.open()
-            await foundRecorder.wait()
-            await missingRecorder.wait()
+            try await foundRecorder.wait()
+            try await missingRecorder.wait()
 
             #expect(found.displayed.count == 1)
             #expect(found.image?.testBlue == 4)
@@ -104,7 +104,7 @@ import Testing
             let recorder = ImageResponseRecorder()
 
             target.setImage(with: server.url(for: "/manual.raw"), placeholder: grey, options: .avoidAutoSetImage, completed: recorder.handler)
-            await recorder.wait()
+            try await recorder.wait()
 
             #expect(target.displayed.count == 1)
             #expect(target.image === grey)
@@ -120,8 +120,8 @@ import Testing
 
             let operation = target.setImage(with: nil as URL?, placeholder: grey, completed: plain.handler)
             target.setImage(with: ImageRequest(url: nil, options: .delayPlaceholder), placeholder: grey, operationKey: "delayed", completed: delayed.handler)
-            await plain.wait()
-            await delayed.wait()
+            try await plain.wait()
+            try await delayed.wait()
 
             #expect(operation == nil)
             #expect(target.displayed.count == 2)
@@ -153,7 +153,7 @@ import Testing
             #expect(indicator.isAnimating)
             #expect(indicator.progress > 0 && indicator.progress < 1)
             gate.open()
-            await recorder.wait()
+            try await recorder.wait()
 
             #expect(!indicator.isAnimating)
             #expect(indicator.progress == 1)
@@ -170,16 +170,16 @@ import Testing
             let recorder = ImageResponseRecorder()
 
             let operation = try #require(target.setImage(with: server.url(for: "/cancelled.raw"), placeholder: grey, completed: recorder.handler))
-            await server.waitForRequests(to: "/cancelled.raw")
+            try await server.waitForRequests(to: "/cancelled.raw")
             #expect(indicator.isAnimating)
             target.cancelCurrentImageLoad()
-            await server.waitForConnectionsAbortedByClient(count: 1)
+            try await server.waitForConnectionsAbortedByClient(count: 1)
             gate.open()
 
             #expect(operation.isCancelled)
             #expect(!indicator.isAnimating)
             #expect(!target.imageOperations.isLoading(forKey: target.imageOperationKey))
-            await recorder.wait()
+            try await recorder.wait()
             #expect(recorder.responses.map { $0.error?.code } == [.cancelled])
             #expect(target.displayed.count == 1)
         }
@@ -197,10 +197,10 @@ import Testing
 
             let request = ImageRequest(url: server.url(for: "/delayed.raw"), options: .delayPlaceholder)
             let operation = try #require(target.setImage(with: request, placeholder: grey, completed: cancelled.handler))
-            await server.waitForRequests(to: "/delayed.raw")
+            try await server.waitForRequests(to: "/delayed.raw")
             #expect(target.displayed.isEmpty, "the placeholder waits for the load to end")
             operation.cancel()
-            await cancelled.wait()
+            try await cancelled.wait()
             #expect(cancelled.responses.map { $0.error?.code } == [.cancelled])
             #expect(target.displayed.count == 1 && target.image === grey, "the cancelled load shows its delayed placeholder")
             #expect(!indicator.isAnimating)
@@ -208,10 +208,10 @@ import Testing
             // A load replaced by another under the same key answers cancelled but leaves the target alone.
             let replacedRequest = ImageRequest(url: server.url(for: "/replaced.raw"), options: .delayPlaceholder)
             target.setImage(with: replacedRequest, placeholder: grey, completed: replaced.handler)
-            await server.waitForRequests(to: "/replaced.raw")
+            try await server.waitForRequests(to: "/replaced.raw")
             target.setImage(with: server.url(for: "/next.raw"), completed: next.handler)
-            await replaced.wait()
-            await next.wait()
+            try await replaced.wait()
+            try await next.wait()
             gate.open()
             #expect(replaced.responses.map { $0.error?.code } == [.cancelled])
             #expect(next.responses.map { $0.image?.testBlue } == [4])
@@ -227,7 +227,7 @@ import Testing
             let url = server.url(for: "/cached.raw")
             let warm = ImageResponseRecorder()
             RecordingImageTarget(manager: manager).setImage(with: url, completed: warm.handler)
-            await warm.wait()
+            try await warm.wait()
 
             let target = RecordingImageTarget(manager: manager)
             let recorder = ImageResponseRecorder()
@@ -253,7 +253,7 @@ import Testing
             #expect(target.displayed.count == 1)
             #expect(target.image?.testBlue == 9)
             gate.open()
-            await recorder.wait()
+            try await recorder.wait()
 
             #expect(target.displayed.map { $0?.testBlue } == [9, 10])
             #expect(recorder.responses.map(\.cacheType) == [.none])
@@ -268,13 +268,13 @@ import Testing
             let recorder = ImageResponseRecorder()
 
             target.setImage(with: server.url(for: "/progressive.raw"), placeholder: grey, options: .progressiveDownload, completed: recorder.handler)
-            await target.waitForDisplays(2)
+            try await target.waitForDisplays(2)
             let partial = try #require(target.displayed[1])
             #expect(recorder.responses.isEmpty)
             #expect(partial.bitmap.rgba8(x: 3, y: 0) == RGBA8(red: 3, green: 0, blue: 11))
             #expect(partial.bitmap.rgba8(x: 0, y: 2).alpha == 0)
             gate.open()
-            await recorder.wait()
+            try await recorder.wait()
 
             #expect(recorder.responses.map(\.isFinished) == [true])
             #expect(target.image?.bitmap.rgba8(x: 0, y: 2) == RGBA8(red: 0, green: 2, blue: 11))

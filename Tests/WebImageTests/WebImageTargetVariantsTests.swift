@@ -18,10 +18,10 @@ import Testing
             button.setImage(with: server.url(for: "/highlighted.raw"), for: .highlighted, completed: others.handler)
             button.setBackgroundImage(with: server.url(for: "/background.raw"), for: .normal, completed: others.handler)
             button.setBackgroundImage(with: server.url(for: "/selected-background.raw"), for: .selected, completed: others.handler)
-            await others.wait(for: 3)
+            try await others.wait(for: 3)
             #expect(normalLoad?.isCancelled == false)
             gate.open()
-            await normal.wait()
+            try await normal.wait()
 
             #expect(button.image(for: .normal)?.testBlue == 1)
             #expect(button.image(for: .highlighted)?.testBlue == 2)
@@ -46,15 +46,15 @@ import Testing
 
             let oldLoad = try #require(button.setImage(with: server.url(for: "/old.raw"), for: .disabled, completed: old.handler))
             let backgroundLoad = try #require(button.setBackgroundImage(with: server.url(for: "/background.raw"), for: .disabled, completed: background.handler))
-            await server.waitForRequests(to: "/old.raw")
+            try await server.waitForRequests(to: "/old.raw")
             button.setImage(with: server.url(for: "/new.raw"), for: .disabled, completed: new.handler)
-            await new.wait()
+            try await new.wait()
             #expect(oldLoad.isCancelled)
             #expect(!backgroundLoad.isCancelled)
             gate.open()
-            await background.wait()
+            try await background.wait()
 
-            await old.wait()
+            try await old.wait()
             #expect(old.responses.map { $0.error?.code } == [.cancelled], "the replaced load answers once, cancelled")
             #expect(background.count == 1 && new.count == 1)
             #expect(button.image(for: .disabled)?.testBlue == 3)
@@ -72,10 +72,10 @@ import Testing
 
             let mainLoad = target.setImage(with: server.url(for: "/main.raw"), completed: main.handler)
             target.setHighlightedImage(with: server.url(for: "/pressed.raw"), completed: highlighted.handler)
-            await highlighted.wait()
+            try await highlighted.wait()
             #expect(mainLoad?.isCancelled == false)
             gate.open()
-            await main.wait()
+            try await main.wait()
 
             #expect(target.image?.testBlue == 5)
             #expect(target.displayedHighlighted.map { $0?.testBlue } == [nil, 6])
@@ -92,7 +92,7 @@ import Testing
             let recorder = ImageResponseRecorder()
 
             marker.setImage(with: server.url(for: "/pin.raw"), completed: recorder.handler)
-            await recorder.wait()
+            try await recorder.wait()
 
             #expect(marker.image?.testBlue == 7)
             #expect(marker.centerOffset.x == 0)

@@ -16,17 +16,14 @@ final class ArrivalLog<Element: Sendable>: Sendable {
         arrived.update { $0.append(element) }
     }
 
-    /// Returns once `count` values have arrived, or after five minutes (the test's own
-    /// checks then fail); returns whether they arrived.
-    @discardableResult
-    func wait(for count: Int) async -> Bool {
-        await wait { $0.count >= count }
+    /// Returns once `count` values have arrived; throws after five minutes without them
+    /// (`LoopbackWaitTimedOut`) or when the task is cancelled.
+    func wait(for count: Int) async throws {
+        try await wait { $0.count >= count }
     }
 
-    /// Returns once `condition` holds for the values so far, or after five minutes; returns
-    /// whether it held.
-    @discardableResult
-    func wait(until condition: @escaping @Sendable ([Element]) -> Bool) async -> Bool {
-        await arrived.wait(until: condition)
+    /// Returns once `condition` holds for the values so far; throws as ``wait(for:)`` does.
+    func wait(until condition: @escaping @Sendable ([Element]) -> Bool) async throws {
+        try await arrived.wait(until: condition)
     }
 }

@@ -28,7 +28,7 @@ final class CountingImageLoader: ImageLoader {
     }
 
     /// Returns once `count` loads have reached the loader.
-    func wait(forLoads count: Int) async {
-        await loads.wait(for: count)
+    func wait(forLoads count: Int) async throws {
+        try await loads.wait(for: count)
     }
 }

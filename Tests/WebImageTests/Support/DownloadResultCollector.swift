@@ -21,8 +21,8 @@ final class DownloadResultCollector: Sendable {
         log.append(result)
     }
 
-    /// Returns once `count` results have arrived.
-    func wait(for count: Int) async {
-        await log.wait(for: count)
+    /// Returns once `count` results have arrived; throws as `ArrivalLog.wait(for:)` does.
+    func wait(for count: Int) async throws {
+        try await log.wait(for: count)
     }
 }

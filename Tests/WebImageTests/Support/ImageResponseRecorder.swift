@@ -21,18 +21,18 @@ final class ImageResponseRecorder: Sendable {
         log.append(response)
     }
 
-    /// Returns once `count` answers have arrived.
-    func wait(for count: Int = 1) async {
-        await log.wait(for: count)
+    /// Returns once `count` answers have arrived; throws as `ArrivalLog.wait(for:)` does.
+    func wait(for count: Int = 1) async throws {
+        try await log.wait(for: count)
     }
 
     /// Returns once an answer with ``ImageResponse/isFinished`` has arrived.
-    func waitForFinishedResponse() async {
-        await log.wait { $0.contains(where: \.isFinished) }
+    func waitForFinishedResponse() async throws {
+        try await log.wait { $0.contains(where: \.isFinished) }
     }
 
     /// Returns once `condition` holds for the answers so far.
-    func wait(until condition: @escaping @Sendable ([ImageResponse]) -> Bool) async {
-        await log.wait(until: condition)
+    func wait(until condition: @escaping @Sendable ([ImageResponse]) -> Bool) async throws {
+        try await log.wait(until: condition)
     }
 }

@@ -70,17 +70,18 @@ struct ManagerTestHarness: Sendable {
         }
     }
 
-    /// Loads `request` with the callback API and returns its first answer.
-    func load(_ request: ImageRequest, with manager: ImageManager? = nil) async -> ImageResponse {
+    /// Loads `request` with the callback API and returns its first answer; throws when none
+    /// comes within five minutes.
+    func load(_ request: ImageRequest, with manager: ImageManager? = nil) async throws -> ImageResponse {
         let recorder = ImageResponseRecorder()
         (manager ?? self.manager).loadImage(with: request, completion: recorder.record)
-        await recorder.wait(for: 1)
+        try await recorder.wait(for: 1)
         return recorder.responses[0]
     }
 
     /// Loads `url` with `options` with the callback API and returns its first answer.
-    func load(_ url: URL, options: ImageOptions = [], with manager: ImageManager? = nil) async -> ImageResponse {
-        await load(ImageRequest(url: url, options: options), with: manager)
+    func load(_ url: URL, options: ImageOptions = [], with manager: ImageManager? = nil) async throws -> ImageResponse {
+        try await load(ImageRequest(url: url, options: options), with: manager)
     }
 
     /// Returns once `operation` has ended and `callbackQueue` (the request's serial queue)

@@ -25,8 +25,8 @@ final class RecordingImageTarget: HighlightedWebImageTarget {
     }
 
     /// Returns once `count` main images have been shown.
-    func waitForDisplays(_ count: Int) async {
-        await shownMain.wait(for: count)
+    func waitForDisplays(_ count: Int) async throws {
+        try await shownMain.wait(for: count)
     }
 
     func displayHighlighted(_ image: Image?) {
