@@ -17,7 +17,7 @@ struct ImagePrefetcherTests {
             let report = PrefetchReport()
             let queue = DispatchQueue(label: "prefetch-test.callbacks")
             prefetcher.prefetch(urls, callbackQueue: queue, progress: report.recordProgress, completion: report.recordCompletion)
-            await report.waitForCompletion()
+            try await report.waitForCompletion()
             #expect(report.completions.values == [[6, 2]])
             #expect(report.progress.values == (1...6).map { [$0, 6] })
             for url in urls.prefix(4) {
@@ -27,7 +27,7 @@ struct ImagePrefetcherTests {
 
             let second = PrefetchReport()
             prefetcher.prefetch(Array(urls.prefix(2)), callbackQueue: queue, progress: second.recordProgress, completion: second.recordCompletion)
-            await second.waitForCompletion()
+            try await second.waitForCompletion()
             #expect(second.completions.values == [[2, 0]])
             #expect(report.completions.values.count == 1, "the first completion ran exactly once")
             #expect(harness.server.requests.count == 6, "cached URLs are not fetched again")
@@ -53,7 +53,7 @@ struct ImagePrefetcherTests {
         try await ManagerTestHarness.run { harness in
             let report = PrefetchReport()
             ImagePrefetcher(manager: harness.manager).prefetch([], progress: report.recordProgress, completion: report.recordCompletion)
-            await report.waitForCompletion()
+            try await report.waitForCompletion()
             #expect(report.completions.values == [[0, 0]])
             #expect(report.progress.values.isEmpty)
         }
@@ -91,7 +91,7 @@ struct ImagePrefetcherTests {
             #expect(loader.loadCount == 3)
             #expect(harness.server.requests.count == 3)
             gate.open()
-            await report.waitForCompletion()
+            try await report.waitForCompletion()
             #expect(report.completions.values == [[8, 0]])
             #expect(inFlight.withLockedValue { $0.highest } == 2)
             #expect(harness.server.requests.count == 9)
@@ -109,7 +109,7 @@ struct ImagePrefetcherTests {
             prefetcher.prefetch([harness.url("/stalled.png"), harness.url("/b.png")], progress: report.recordProgress, completion: report.recordCompletion)
             try await harness.server.waitForRequests(to: "/stalled.png")
             harness.downloader.cancelAllDownloads()
-            await report.waitForCompletion()
+            try await report.waitForCompletion()
             #expect(report.completions.values == [[2, 1]])
             #expect(report.progress.values == [[1, 2], [2, 2]])
             #expect(await harness.cache.diskImageExists(forKey: harness.url("/b.png").absoluteString))
@@ -136,7 +136,7 @@ struct ImagePrefetcherTests {
             prefetcher.prefetch([shared, harness.url("/b.png"), harness.url("/c.png")], progress: report.recordProgress, completion: report.recordCompletion)
             try await loader.wait(forLoads: 2)
             prefetcher.cancelPrefetching()
-            await report.waitForCompletion()
+            try await report.waitForCompletion()
             #expect(report.completions.values == [[0, 0]])
             #expect(report.progress.values.isEmpty)
 

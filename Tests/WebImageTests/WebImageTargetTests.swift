@@ -141,15 +141,15 @@ import Testing
             let indicator = ProgressImageIndicator()
             let target = RecordingImageTarget(manager: manager, indicator: indicator)
             let recorder = ImageResponseRecorder()
-            let receiving = LoopbackGate()
+            let received = ArrivalLog<Int64>()
 
             target.setImage(
                 with: server.url(for: "/progress.raw"),
-                progress: { received, _ in if received > 0 { receiving.open() } },
+                progress: { bytes, _ in if bytes > 0 { received.append(bytes) } },
                 completed: recorder.handler
             )
             #expect(indicator.isAnimating)
-            await receiving.wait()
+            try await received.wait(for: 1)
             #expect(indicator.isAnimating)
             #expect(indicator.progress > 0 && indicator.progress < 1)
             gate.open()

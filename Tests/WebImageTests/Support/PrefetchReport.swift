@@ -1,5 +1,3 @@
-import LoopbackHTTPServer
-
 /// What a callback-API prefetch reported: its progress calls, its completions, and a way
 /// to wait for the first completion.
 final class PrefetchReport: Sendable {
@@ -7,7 +5,7 @@ final class PrefetchReport: Sendable {
     let progress = DownloadCallbackRecorder<[Int]>()
     /// Each completion as `[finished, skipped]`.
     let completions = DownloadCallbackRecorder<[Int]>()
-    private let done = LoopbackGate()
+    private let completed = ArrivalLog<Bool>()
 
     func recordProgress(_ finished: Int, _ total: Int) {
         progress.append([finished, total])
@@ -15,11 +13,11 @@ final class PrefetchReport: Sendable {
 
     func recordCompletion(_ finished: Int, _ skipped: Int) {
         completions.append([finished, skipped])
-        done.open()
+        completed.append(true)
     }
 
-    /// Returns once a completion has arrived.
-    func waitForCompletion() async {
-        await done.wait()
+    /// Returns once a completion has arrived; throws as `ArrivalLog.wait(for:)` does.
+    func waitForCompletion() async throws {
+        try await completed.wait(for: 1)
     }
 }
