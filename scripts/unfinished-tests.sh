@@ -11,5 +11,5 @@ awk '
         name = $0; sub(/^.* Test /, "", name); sub(/ (passed|failed|skipped).*$/, "", name); sub(/ with [0-9]+ test cases?$/, "", name)
         delete running[name]
     }
-    END { for (name in running) print "  " name }
+    END { n = 0; for (name in running) { print "  " name; n++ }; if (n == 0) print "  (none)" }
 ' "$1"
