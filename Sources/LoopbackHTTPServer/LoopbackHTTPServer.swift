@@ -104,13 +104,13 @@ public final class LoopbackHTTPServer: Sendable {
     /// Returns once at least `count` requests for `path` have arrived. So that a test that
     /// went wrong fails instead of hanging, throws ``LoopbackWaitTimedOut`` once `timeout`
     /// has passed, and `CancellationError` when the task is cancelled.
-    public func waitForRequests(to path: String, count: Int = 1, timeout: Duration = .seconds(300)) async throws {
+    public func waitForRequests(to path: String, count: Int = 1, timeout: Duration = .seconds(900)) async throws {
         try await state.wait(timeout: timeout) { state in state.requests.count { $0.path == path } >= count }
     }
 
     /// Returns once the client has closed at least `count` connections mid-response; throws
     /// as ``waitForRequests(to:count:timeout:)`` does.
-    public func waitForConnectionsAbortedByClient(count: Int = 1, timeout: Duration = .seconds(300)) async throws {
+    public func waitForConnectionsAbortedByClient(count: Int = 1, timeout: Duration = .seconds(900)) async throws {
         try await state.wait(timeout: timeout) { $0.abortedConnections >= count }
     }
 

@@ -47,7 +47,7 @@ public final class LoopbackWatchedValue<Value: Sendable>: Sendable {
 
     /// Returns once `condition` holds for the value; throws ``LoopbackWaitTimedOut`` once
     /// `timeout` has passed, or `CancellationError` when the task is cancelled.
-    public func wait(timeout: Duration = .seconds(300), until condition: @escaping @Sendable (Value) -> Bool) async throws {
+    public func wait(timeout: Duration = .seconds(900), until condition: @escaping @Sendable (Value) -> Bool) async throws {
         let id = state.withLockedValue { state in
             defer { state.nextWaiter += 1 }
             return state.nextWaiter

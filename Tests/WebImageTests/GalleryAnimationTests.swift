@@ -22,7 +22,7 @@ struct GalleryAnimationTests {
             )
             model.start()
             await model.visibleLoadsSettled()
-            #expect(await eventually(within: 300) { model.playingItems == [0, 1] })
+            #expect(await eventually { model.playingItems == [0, 1] })
             let firstPlayers = model.cells.compactMap { $0.animationPlayback.player }
             #expect(firstPlayers.count == 2)
             for player in firstPlayers {
@@ -33,7 +33,7 @@ struct GalleryAnimationTests {
             }
 
             // Once frame 1 is decoded ahead, the clock moving past frame 0 shows it in both cells.
-            #expect(await eventually(within: 300) { firstPlayers.allSatisfy { $0.bufferedFrameIndices.contains(1) } })
+            #expect(await eventually { firstPlayers.allSatisfy { $0.bufferedFrameIndices.contains(1) } })
             let shownBefore = model.animationFramesShown
             clock.advance(by: 0.1)
             #expect(model.animationFramesShown == shownBefore + 2)
@@ -50,7 +50,7 @@ struct GalleryAnimationTests {
                 #expect(player.bufferedByteCount == 0)
             }
             await model.visibleLoadsSettled()
-            #expect(await eventually(within: 300) { model.playingItems == [2, 3] })
+            #expect(await eventually { model.playingItems == [2, 3] })
 
             model.stop()
             #expect(model.playingItems.isEmpty)

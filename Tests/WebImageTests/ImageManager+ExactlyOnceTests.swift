@@ -109,14 +109,14 @@ struct ImageManagerExactlyOnceTests {
                     for load in loads { mayBeCancelled[load] = true }
                 }
                 // A load that never answers fails here instead of hanging the suite.
-                guard try await Self.waitUpTo(.seconds(120), until: { tally.answered(loads) }) else {
+                guard try await Self.waitUpTo(.seconds(600), until: { tally.answered(loads) }) else {
                     Issue.record("loads \(loads) did not all answer")
                     return
                 }
             }
 
             // Late answers would land on the callback queue after the last load ended.
-            let settled = try await Self.waitUpTo(.seconds(120)) { !harness.manager.isRunning }
+            let settled = try await Self.waitUpTo(.seconds(600)) { !harness.manager.isRunning }
             #expect(settled)
             for operation in operations { operation.cancel() }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

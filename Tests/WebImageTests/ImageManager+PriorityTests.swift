@@ -18,7 +18,7 @@ struct ImageManagerPriorityTests {
             for (index, name) in ["first", "a", "b", "c"].enumerated() {
                 operations.append(harness.manager.loadImage(with: harness.url("/\(name).png"), completion: recorder.record))
                 // One at a time, so that the queue order is the order of the calls.
-                #expect(await eventually(within: 600) { harness.downloader.currentDownloadCount == index + 1 })
+                #expect(await eventually { harness.downloader.currentDownloadCount == index + 1 })
             }
             try await harness.server.waitForRequests(to: "/first.png")
             operations[3].setPriority(.high)

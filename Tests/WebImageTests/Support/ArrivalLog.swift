@@ -16,7 +16,7 @@ final class ArrivalLog<Element: Sendable>: Sendable {
         arrived.update { $0.append(element) }
     }
 
-    /// Returns once `count` values have arrived; throws after five minutes without them
+    /// Returns once `count` values have arrived; throws after fifteen minutes without them
     /// (`LoopbackWaitTimedOut`) or when the task is cancelled.
     func wait(for count: Int) async throws {
         try await wait { $0.count >= count }

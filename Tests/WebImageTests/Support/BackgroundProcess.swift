@@ -48,11 +48,11 @@ final class BackgroundProcess: @unchecked Sendable {
     var isRunning: Bool { child.isRunning }
 
     /// Sends SIGTERM and waits for the program to exit; returns its status. A program still
-    /// running a minute later is killed, and the call returns -1.
+    /// running five minutes later is killed, and the call returns -1.
     @discardableResult
     func stop() async -> Int32 {
         child.send(SIGTERM)
-        let status = (try? await child.waitForExit(within: 60)) ?? -1
+        let status = (try? await child.waitForExit(within: 300)) ?? -1
         output.fileHandleForReading.readabilityHandler = nil
         return status
     }

@@ -50,7 +50,7 @@ final class ChildProcess: @unchecked Sendable {
     /// running after `seconds` gets SIGTERM, and SIGKILL `grace` seconds later; the wait
     /// then throws ``DidNotExit``. Cancelling the waiting task kills the child.
     @discardableResult
-    func waitForExit(within seconds: Double = 120, grace: Double = 10) async throws -> Int32 {
+    func waitForExit(within seconds: Double = 600, grace: Double = 10) async throws -> Int32 {
         var deadline = ContinuousClock.now + .seconds(seconds)
         var signalled: Int32?
         while true {

@@ -35,7 +35,7 @@ enum CommandLineTool {
 
     /// Runs the tool with `arguments` and waits for it to exit. `XDG_CACHE_HOME` points
     /// into `scratch`, so a run never touches the user's own cache; a run still going after
-    /// two minutes is terminated, and the call throws. Standard input reads `input`, or
+    /// ten minutes is terminated, and the call throws. Standard input reads `input`, or
     /// nothing.
     static func run(_ arguments: [String], scratch: URL, input: Data? = nil) async throws -> Output {
         let process = Process()
@@ -61,7 +61,7 @@ enum CommandLineTool {
         }
 
         let child = try ChildProcess(process)
-        let status = try await child.waitForExit(within: 120)
+        let status = try await child.waitForExit(within: 600)
         try output.close()
         try error.close()
         defer {

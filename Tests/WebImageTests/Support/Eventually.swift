@@ -7,7 +7,7 @@ import Foundation
 /// running in parallel on two cores (under ThreadSanitizer in CI), a test can wait minutes
 /// for a thread of the cooperative pool.
 @discardableResult
-func eventually(within seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
+func eventually(within seconds: Double = 900, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline { return false }

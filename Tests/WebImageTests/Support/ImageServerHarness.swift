@@ -43,12 +43,13 @@ struct ImageServerHarness: Sendable {
         }
         var iterator = port.stream.makeAsyncIterator()
         let bound = await iterator.next()
-        /// Stops the server, waiting at most two minutes for it (a hung shutdown fails the
-        /// test instead of the whole run), then the client and the sources.
+        /// Stops the server, waiting at most ``eventually(within:_:)``'s bound for it (a hung
+        /// shutdown fails the test instead of the whole run), then the client and the
+        /// sources.
         func stopEverything() async throws {
             running.cancel()
-            if !(await eventually(within: 120) { stopped.withLockedValue { $0 } }) {
-                Issue.record("the image server did not stop within two minutes of its task's cancellation")
+            if !(await eventually { stopped.withLockedValue { $0 } }) {
+                Issue.record("the image server did not stop after its task's cancellation")
             }
             try await client.shutdown()
             try await sources.stop()

@@ -71,7 +71,7 @@ struct ManagerTestHarness: Sendable {
     }
 
     /// Loads `request` with the callback API and returns its first answer; throws when none
-    /// comes within five minutes.
+    /// comes within fifteen minutes.
     func load(_ request: ImageRequest, with manager: ImageManager? = nil) async throws -> ImageResponse {
         let recorder = ImageResponseRecorder()
         (manager ?? self.manager).loadImage(with: request, completion: recorder.record)
