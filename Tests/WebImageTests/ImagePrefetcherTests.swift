@@ -18,7 +18,7 @@ struct ImagePrefetcherTests {
             let queue = DispatchQueue(label: "prefetch-test.callbacks")
             prefetcher.prefetch(urls, callbackQueue: queue, progress: report.recordProgress, completion: report.recordCompletion)
             try await report.waitForCompletion()
-            #expect(report.completions.values == [[6, 2]])
+            #expect(report.completions.elements == [[6, 2]])
             #expect(report.progress.values == (1...6).map { [$0, 6] })
             for url in urls.prefix(4) {
                 #expect(await harness.cache.diskImageExists(forKey: url.absoluteString))
@@ -28,8 +28,8 @@ struct ImagePrefetcherTests {
             let second = PrefetchReport()
             prefetcher.prefetch(Array(urls.prefix(2)), callbackQueue: queue, progress: second.recordProgress, completion: second.recordCompletion)
             try await second.waitForCompletion()
-            #expect(second.completions.values == [[2, 0]])
-            #expect(report.completions.values.count == 1, "the first completion ran exactly once")
+            #expect(second.completions.elements == [[2, 0]])
+            #expect(report.completions.elements.count == 1, "the first completion ran exactly once")
             #expect(harness.server.requests.count == 6, "cached URLs are not fetched again")
         }
     }
@@ -54,7 +54,7 @@ struct ImagePrefetcherTests {
             let report = PrefetchReport()
             ImagePrefetcher(manager: harness.manager).prefetch([], progress: report.recordProgress, completion: report.recordCompletion)
             try await report.waitForCompletion()
-            #expect(report.completions.values == [[0, 0]])
+            #expect(report.completions.elements == [[0, 0]])
             #expect(report.progress.values.isEmpty)
         }
     }
@@ -92,7 +92,7 @@ struct ImagePrefetcherTests {
             #expect(harness.server.requests.count == 3)
             gate.open()
             try await report.waitForCompletion()
-            #expect(report.completions.values == [[8, 0]])
+            #expect(report.completions.elements == [[8, 0]])
             #expect(inFlight.withLockedValue { $0.highest } == 2)
             #expect(harness.server.requests.count == 9)
         }
@@ -110,7 +110,7 @@ struct ImagePrefetcherTests {
             try await harness.server.waitForRequests(to: "/stalled.png")
             harness.downloader.cancelAllDownloads()
             try await report.waitForCompletion()
-            #expect(report.completions.values == [[2, 1]])
+            #expect(report.completions.elements == [[2, 1]])
             #expect(report.progress.values == [[1, 2], [2, 2]])
             #expect(await harness.cache.diskImageExists(forKey: harness.url("/b.png").absoluteString))
             gate.open()
@@ -137,7 +137,7 @@ struct ImagePrefetcherTests {
             try await loader.wait(forLoads: 2)
             prefetcher.cancelPrefetching()
             try await report.waitForCompletion()
-            #expect(report.completions.values == [[0, 0]])
+            #expect(report.completions.elements == [[0, 0]])
             #expect(report.progress.values.isEmpty)
 
             gate.open()

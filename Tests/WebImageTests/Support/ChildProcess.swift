@@ -34,9 +34,6 @@ final class ChildProcess: @unchecked Sendable {
         try process.run()
     }
 
-    /// The child's process identifier.
-    var processIdentifier: Int32 { process.processIdentifier }
-
     /// Whether the child is still running.
     var isRunning: Bool { exitStatus() == nil }
 
@@ -55,9 +52,7 @@ final class ChildProcess: @unchecked Sendable {
         var signalled: Int32?
         while true {
             if let status = exitStatus() {
-                if signalled != nil {
-                    throw DidNotExit(executable: process.executableURL?.lastPathComponent ?? "?", seconds: seconds)
-                }
+                guard signalled == nil else { throw didNotExit(within: seconds) }
                 return status
             }
             if ContinuousClock.now > deadline {
@@ -65,7 +60,7 @@ final class ChildProcess: @unchecked Sendable {
                 switch signalled {
                 case nil: next = SIGTERM
                 case SIGTERM: next = SIGKILL
-                default: throw DidNotExit(executable: process.executableURL?.lastPathComponent ?? "?", seconds: seconds)
+                default: throw didNotExit(within: seconds)
                 }
                 send(next)
                 signalled = next
@@ -78,6 +73,10 @@ final class ChildProcess: @unchecked Sendable {
                 throw error
             }
         }
+    }
+
+    private func didNotExit(within seconds: Double) -> DidNotExit {
+        DidNotExit(executable: process.executableURL?.lastPathComponent ?? "?", seconds: seconds)
     }
 
     /// The child's status once it has exited; `nil` while it runs.

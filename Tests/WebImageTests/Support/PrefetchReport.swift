@@ -4,8 +4,7 @@ final class PrefetchReport: Sendable {
     /// Each progress call as `[finished, total]`.
     let progress = DownloadCallbackRecorder<[Int]>()
     /// Each completion as `[finished, skipped]`.
-    let completions = DownloadCallbackRecorder<[Int]>()
-    private let completed = ArrivalLog<Bool>()
+    let completions = ArrivalLog<[Int]>()
 
     func recordProgress(_ finished: Int, _ total: Int) {
         progress.append([finished, total])
@@ -13,11 +12,10 @@ final class PrefetchReport: Sendable {
 
     func recordCompletion(_ finished: Int, _ skipped: Int) {
         completions.append([finished, skipped])
-        completed.append(true)
     }
 
     /// Returns once a completion has arrived; throws as `ArrivalLog.wait(for:)` does.
     func waitForCompletion() async throws {
-        try await completed.wait(for: 1)
+        try await completions.wait(for: 1)
     }
 }
