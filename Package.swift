@@ -1,6 +1,33 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+// MARK: - Products of other packages used by several targets
+
+let nioConcurrencyHelpers: Target.Dependency = .product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
+let nioPosix: Target.Dependency = .product(name: "NIOPosix", package: "swift-nio")
+let nioHTTP1: Target.Dependency = .product(name: "NIOHTTP1", package: "swift-nio")
+let nioFoundationCompat: Target.Dependency = .product(name: "NIOFoundationCompat", package: "swift-nio")
+let nioSSL: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
+let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let coreMetrics: Target.Dependency = .product(name: "CoreMetrics", package: "swift-metrics")
+
+/// The codec targets every layer above WebImageCore builds on; the optional ones only with their trait.
+let codecs: [Target.Dependency] = [
+    "WebImageJPEG", "WebImagePNG", "WebImageGIF", "WebImageWebP", "WebImageBMP",
+    .target(name: "WebImageTIFF", condition: .when(traits: ["TIFF"])),
+    .target(name: "WebImageAVIF", condition: .when(traits: ["AVIF"])),
+    .target(name: "WebImageHEIF", condition: .when(traits: ["HEIF"])),
+    .target(name: "WebImageJXL", condition: .when(traits: ["JXL"])),
+]
+
+/// What every test target builds on: the support code that needs no HTTP stack.
+let testSupport: [Target.Dependency] = ["WebImageTestSupport", nioConcurrencyHelpers]
+
+/// What the tests above the codecs build on: a loopback HTTP server and the loading harnesses.
+let loadingTestSupport: [Target.Dependency] = testSupport + ["WebImageLoadingTestSupport", "LoopbackHTTPServer", "WebImage"]
+
 let package = Package(
     name: "SwiftWebImage",
     products: [
@@ -11,10 +38,26 @@ let package = Package(
         .library(name: "WebImagePNG", targets: ["WebImagePNG"]),
         .library(name: "WebImageGIF", targets: ["WebImageGIF"]),
         .library(name: "WebImageWebP", targets: ["WebImageWebP"]),
+        .library(name: "WebImageCoders", targets: ["WebImageCoders"]),
+        .library(name: "WebImageConversion", targets: ["WebImageConversion"]),
         .library(name: "WebImageTerminal", targets: ["WebImageTerminal"]),
         .executable(name: "webimage", targets: ["webimage"]),
         .library(name: "LoopbackHTTPServer", targets: ["LoopbackHTTPServer"]),
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
+    ],
+    traits: [
+        .default(enabledTraits: ["Server", "TIFF", "AVIF", "HEIF", "JXL"]),
+        .init(
+            name: "Server",
+            description: "The image server, `webimage serve` (Hummingbird and swift-prometheus); the demo builds without it."
+        ),
+        .init(name: "TIFF", description: "Decode and encode TIFF with the system's libtiff (apt: libtiff-dev)."),
+        .init(name: "AVIF", description: "Decode and encode AVIF with the system's libavif (apt: libavif-dev)."),
+        .init(
+            name: "HEIF",
+            description: "Decode HEIC/HEIF, and encode HEIC where it has an encoder, with the system's libheif (apt: libheif-dev)."
+        ),
+        .init(name: "JXL", description: "Decode and encode JPEG XL with the system's libjxl (apt: libjxl-dev)."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -23,158 +66,89 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CJPEG",
-            pkgConfig: "libturbojpeg",
-            providers: [.apt(["libturbojpeg0-dev"])]
-        ),
-        .target(
-            name: "CJPEGShim",
-            linkerSettings: [.linkedLibrary("jpeg")]
-        ),
-        .systemLibrary(
-            name: "CPNG",
-            pkgConfig: "spng",
-            providers: [.apt(["libspng-dev"])]
-        ),
-        .systemLibrary(
-            name: "CGIF",
-            providers: [.apt(["libgif-dev"])]
-        ),
-        .systemLibrary(
-            name: "CWebP",
-            pkgConfig: "libwebp",
-            providers: [.apt(["libwebp-dev"])]
-        ),
+        // MARK: C libraries
+
+        .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .target(name: "CJPEGShim", linkerSettings: [.linkedLibrary("jpeg")]),
+        .systemLibrary(name: "CPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
+        .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         .systemLibrary(name: "CXattr"),
-        .target(
-            name: "WebImageCore",
-            dependencies: [.product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
-        ),
+
+        // MARK: Image model and codecs
+
+        .target(name: "WebImageCore", dependencies: [nioConcurrencyHelpers]),
         .target(name: "WebImageJPEG", dependencies: ["WebImageCore", "CJPEG", "CJPEGShim"]),
         .target(name: "WebImagePNG", dependencies: ["WebImageCore", "CPNG"]),
         .target(name: "WebImageGIF", dependencies: ["WebImageCore", "CGIF"]),
         .target(name: "WebImageWebP", dependencies: ["WebImageCore", "CWebP"]),
+        .target(name: "WebImageBMP", dependencies: ["WebImageCore", "WebImagePNG"]),
+        .target(name: "WebImageTIFF", dependencies: ["WebImageCore", "CTIFF"]),
+        .target(name: "WebImageAVIF", dependencies: ["WebImageCore", "CAVIF"]),
+        .target(name: "WebImageHEIF", dependencies: ["WebImageCore", "CHEIF"]),
+        .target(name: "WebImageJXL", dependencies: ["WebImageCore", "CJXL"]),
+        .target(name: "WebImageCoders", dependencies: ["WebImageCore"] + codecs),
+        .target(name: "WebImageConversion", dependencies: ["WebImageCore", "WebImageJPEG", "WebImagePNG", nioConcurrencyHelpers]),
+
+        // MARK: Library
+
         .target(
             name: "WebImage",
             dependencies: [
-                "WebImageCore", "WebImageJPEG", "WebImagePNG", "WebImageGIF", "WebImageWebP", "CXattr",
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
+                "WebImageCore", "WebImageCoders", "CXattr", nioConcurrencyHelpers, asyncHTTPClient, nioCore, nioPosix, nioHTTP1, nioFoundationCompat, nioSSL, logging, coreMetrics,
             ]
+                + codecs
         ),
-        .target(
-            name: "WebImageTerminal",
-            dependencies: ["WebImage", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
-        ),
-        .target(
-            name: "LoopbackHTTPServer",
-            dependencies: [
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
-        ),
+        .target(name: "WebImageTerminal", dependencies: ["WebImage", nioConcurrencyHelpers]),
+        .target(name: "LoopbackHTTPServer", dependencies: [nioConcurrencyHelpers, nioCore, nioPosix, nioHTTP1, nioSSL]),
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage",
+                "WebImage", nioConcurrencyHelpers, logging, coreMetrics,
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+
+        // MARK: Apps
+
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage",
-                "WebImageServer",
-                "WebImageTerminal",
-                "LoopbackHTTPServer",
+                "WebImage", "WebImageConversion", "WebImageTerminal", "LoopbackHTTPServer",
+                .target(name: "WebImageServer", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(
-            name: "CacheStressTool",
-            dependencies: ["WebImage"],
-            path: "Tests/CacheStressTool"
+        .executableTarget(name: "CacheStressTool", dependencies: ["WebImage"], path: "Tests/CacheStressTool"),
+
+        // MARK: Tests
+
+        .target(name: "WebImageTestSupport", dependencies: ["WebImageCore", "WebImagePNG", "WebImageGIF", nioConcurrencyHelpers], path: "Tests/WebImageTestSupport"),
+        .target(
+            name: "WebImageLoadingTestSupport",
+            dependencies: [
+                "WebImageTestSupport", "WebImage", "LoopbackHTTPServer", nioConcurrencyHelpers, nioCore, nioHTTP1, asyncHTTPClient, logging, coreMetrics,
+            ],
+            path: "Tests/WebImageLoadingTestSupport"
         ),
         .testTarget(
-            name: "WebImageTests",
-            dependencies: [
-                "WebImage",
-                "WebImageServer",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                "WebImageTerminal",
-                "CacheStressTool",
-                "webimage",
-                "LoopbackHTTPServer",
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-            ]
+            name: "WebImageCodecTests",
+            dependencies: ["WebImageCore", "WebImageCoders", "WebImageConversion", "CJPEG", "CPNG"] + codecs + testSupport
         ),
+        .testTarget(name: "WebImageTests", dependencies: loadingTestSupport + [nioCore, logging, coreMetrics]),
+        .testTarget(name: "WebImageTerminalTests", dependencies: loadingTestSupport + ["WebImageTerminal"]),
+        .testTarget(name: "WebImageServerTests", dependencies: loadingTestSupport + ["WebImageServer", asyncHTTPClient, nioCore, nioHTTP1]),
+        .testTarget(name: "WebImageCLITests", dependencies: loadingTestSupport + ["webimage", "CacheStressTool"]),
     ],
     swiftLanguageModes: [.v6]
 )
-
-// MARK: - BMP and ICO (always built) and TIFF (the `TIFF` trait, on by default)
-
-package.traits.formUnion([
-    .default(enabledTraits: ["TIFF", "AVIF", "HEIF", "JXL"]),
-    .init(name: "TIFF", description: "Decode and encode TIFF with the system's libtiff (apt: libtiff-dev)."),
-])
-package.targets += [
-    .target(name: "WebImageBMP", dependencies: ["WebImageCore", "WebImagePNG"]),
-    .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
-    .target(name: "WebImageTIFF", dependencies: ["WebImageCore", "CTIFF"]),
-]
-for name in ["WebImage", "WebImageTests"] {
-    package.targets.first { $0.name == name }?.dependencies += [
-        "WebImageBMP",
-        .target(name: "WebImageTIFF", condition: .when(traits: ["TIFF"])),
-    ]
-}
-
-// MARK: - AVIF, HEIF and JPEG XL (the `AVIF`, `HEIF` and `JXL` traits, on by default)
-
-package.traits.formUnion([
-    .init(name: "AVIF", description: "Decode and encode AVIF with the system's libavif (apt: libavif-dev)."),
-    .init(name: "HEIF", description: "Decode HEIC/HEIF, and encode HEIC where it has an encoder, with the system's libheif (apt: libheif-dev)."),
-    .init(name: "JXL", description: "Decode and encode JPEG XL with the system's libjxl (apt: libjxl-dev)."),
-])
-package.targets += [
-    .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
-    .target(name: "WebImageAVIF", dependencies: ["WebImageCore", "CAVIF"]),
-    .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
-    .target(name: "WebImageHEIF", dependencies: ["WebImageCore", "CHEIF"]),
-    .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
-    .target(name: "WebImageJXL", dependencies: ["WebImageCore", "CJXL"]),
-]
-for name in ["WebImage", "WebImageTests"] {
-    package.targets.first { $0.name == name }?.dependencies += [
-        .target(name: "WebImageAVIF", condition: .when(traits: ["AVIF"])),
-        .target(name: "WebImageHEIF", condition: .when(traits: ["HEIF"])),
-        .target(name: "WebImageJXL", condition: .when(traits: ["JXL"])),
-    ]
-}

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-system-packages.sh
-for target in WebImageCore WebImage WebImageTerminal WebImageServer LoopbackHTTPServer; do
+for target in WebImageCore WebImageConversion WebImage WebImageTerminal WebImageServer LoopbackHTTPServer; do
     echo "== $target" >&2
     swift package generate-documentation --target "$target" --warnings-as-errors "$@"
 done

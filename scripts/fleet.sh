@@ -7,7 +7,8 @@
 #
 # Arguments after N go to every instance (default: --insecure-unsigned). Each instance
 # caches in $FLEET_DIR/instance-K (default FLEET_DIR: a new temporary folder). Stops
-# everything on Ctrl-C or SIGTERM. Installs nginx (Debian's nginx-light) when missing.
+# everything on Ctrl-C or SIGTERM. Builds `webimage` in the release configuration.
+# Installs nginx (Debian's nginx-light) when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${1:?usage: scripts/fleet.sh N [serve options…]}
@@ -16,8 +17,11 @@ shift
 port=${PORT:-8080}
 scripts/install-system-packages.sh
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
-swift build --product webimage >&2
-tool="$(swift build --show-bin-path)/webimage"
+# The release configuration, as a deployment runs it (WEBIMAGE=PATH uses a binary built already).
+if [ -z "${WEBIMAGE:-}" ]; then
+    swift build -c release --product webimage >&2
+fi
+tool=${WEBIMAGE:-$(swift build -c release --show-bin-path)/webimage}
 run_dir=${FLEET_DIR:-$(mktemp -d)}
 mkdir -p "$run_dir"
 chmod 755 "$run_dir"

@@ -1,20 +1,5 @@
 // `import WebImage` brings the whole library: the image types and coder protocols of
-// WebImageCore and the built-in coders, as it did before they became targets of their own.
-@_exported import WebImageBMP
+// WebImageCore and the built-in coders of WebImageCoders, as it did before they became
+// targets of their own.
+@_exported import WebImageCoders
 @_exported import WebImageCore
-@_exported import WebImageGIF
-@_exported import WebImageJPEG
-@_exported import WebImagePNG
-@_exported import WebImageWebP
-#if TIFF
-@_exported import WebImageTIFF
-#endif
-#if AVIF
-@_exported import WebImageAVIF
-#endif
-#if JXL
-@_exported import WebImageJXL
-#endif
-#if HEIF
-@_exported import WebImageHEIF
-#endif

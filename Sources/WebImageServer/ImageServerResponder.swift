@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -173,7 +172,7 @@ struct ImageServerResponder: HTTPResponder {
             (encoded, digest) = try await DecodingWorkers.run { () throws(ImageError) -> (Data, String) in
                 let transformed = spec.pipeline.transform(image) ?? image
                 let data = try coders.encode(transformed, as: format, options: spec.encodeOptions ?? ImageEncodeOptions())
-                return (data, SHA256.hash(data: data).prefix(16).map { String(format: "%02x", $0) }.joined())
+                return (data, SHA256.hash(data).prefix(16).map { String(format: "%02x", $0) }.joined())
             }
         } catch {
             throw ImageServerError(.unprocessableContent, "the result could not be written as \(format.rawValue): \(error.message)")

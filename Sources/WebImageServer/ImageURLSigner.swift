@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Signs and checks the image server's URLs: the signature segment is the base64url
@@ -18,8 +17,7 @@ public struct ImageURLSigner: Sendable {
     public func signature(for path: String) -> String {
         var message = salt
         message += Array(path.utf8)
-        let code = HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: key))
-        return Base64URL.encode(Array(code))
+        return Base64URL.encode(HMACSHA256.authenticationCode(for: message, key: key))
     }
 
     /// Whether `signature` signs `path`, compared in constant time.
@@ -27,6 +25,6 @@ public struct ImageURLSigner: Sendable {
         guard let given = Base64URL.decode(signature) else { return false }
         var message = salt
         message += Array(path.utf8)
-        return HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: message, using: SymmetricKey(data: key))
+        return HMACSHA256.isValid(Array(given), for: message, key: key)
     }
 }

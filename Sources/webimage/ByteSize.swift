@@ -21,4 +21,12 @@ struct ByteSize: ExpressibleByArgument, Equatable {
         guard let value = Double(text), value >= 0, value * Double(multiplier) < Double(Int.max) else { return nil }
         bytes = Int(value * Double(multiplier))
     }
+
+    /// How `--help` shows a default: in the largest unit that divides it exactly (`32M`).
+    var defaultValueDescription: String {
+        for (unit, power) in [("T", 4), ("G", 3), ("M", 2), ("K", 1)] where bytes > 0 && bytes % (1 << (10 * power)) == 0 {
+            return "\(bytes >> (10 * power))\(unit)"
+        }
+        return String(bytes)
+    }
 }

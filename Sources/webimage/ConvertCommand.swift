@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WebImage
+import WebImageConversion
 
 /// `webimage convert`: decodes one image and writes it in another format or size,
 /// optionally through a transform spec.

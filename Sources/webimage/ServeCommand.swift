@@ -1,3 +1,4 @@
+#if Server
 import ArgumentParser
 import Foundation
 import WebImage
@@ -9,10 +10,10 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve resized and converted images: GET /<signature>/<spec>/<source>.",
         discussion: """
-            The source is plain/<percent-encoded URL> or the URL in base64url; the spec is a \\
-            transform spec (resize=400x300|format=webp,q=80; format=auto picks AVIF or WebP from \\
-            Accept). The signature is the base64url HMAC-SHA256, under --key, of --salt followed \\
-            by /<spec>/<source> as sent; with --insecure-unsigned it may be '_'. Stops on SIGTERM \\
+            The source is plain/<percent-encoded URL> or the URL in base64url; the spec is a \
+            transform spec (resize=400x300|format=webp,q=80; format=auto picks AVIF or WebP from \
+            Accept). The signature is the base64url HMAC-SHA256, under --key, of --salt followed \
+            by /<spec>/<source> as sent; with --insecure-unsigned it may be '_'. Stops on SIGTERM \
             or SIGINT after finishing the requests in flight.
             """
     )
@@ -126,3 +127,4 @@ struct ServeCommand: AsyncParsableCommand {
         return bytes
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import WebImage
 import WebImageServer
@@ -51,3 +52,4 @@ enum ServerDemoPage {
             .replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
+#endif

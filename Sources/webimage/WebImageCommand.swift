@@ -6,9 +6,18 @@ struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
         abstract: "Load, decode and cache images with SwiftWebImage.",
-        subcommands: [
-            DemoCommand.self, FetchCommand.self, PrefetchCommand.self, CacheCommand.self, GalleryCommand.self,
-            InfoCommand.self, ConvertCommand.self, SamplesCommand.self, PlayCommand.self, ServeCommand.self,
-        ]
+        subcommands: subcommands
     )
+
+    /// Every command; `serve` only in a build with the `Server` trait (the default).
+    private static var subcommands: [any ParsableCommand.Type] {
+        var commands: [any ParsableCommand.Type] = [
+            DemoCommand.self, FetchCommand.self, PrefetchCommand.self, CacheCommand.self, GalleryCommand.self,
+            InfoCommand.self, ConvertCommand.self, SamplesCommand.self, PlayCommand.self,
+        ]
+        #if Server
+        commands.append(ServeCommand.self)
+        #endif
+        return commands
+    }
 }

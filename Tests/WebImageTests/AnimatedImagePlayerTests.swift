@@ -2,6 +2,8 @@ import Foundation
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
 
 /// ``AnimatedImagePlayer`` on a ``ManualAnimationClock``: the frame order of every mode,
 /// durations and rate, loops and the stop on the last frame, seek, pause and resume,
@@ -11,7 +13,7 @@ struct AnimatedImagePlayerTests {
     /// An animation of `durations.count` frames of 2×2 pixels, each its own colour.
     static func animation(_ durations: [Double], loopCount: Int = 0) -> AnimatedImage {
         let frames = durations.indices.map { index in
-            ImageFrame(bitmap: APNGAnimationTests.solid(RGBA8(red: UInt8(index * 40), green: 0, blue: 0), 2, 2), duration: durations[index])
+            ImageFrame(bitmap: Bitmap.solid(2, 2, RGBA8(red: UInt8(index * 40), green: 0, blue: 0)), duration: durations[index])
         }
         return AnimatedImage(Image(frames: frames, loopCount: loopCount, format: .gif))
     }
@@ -19,7 +21,7 @@ struct AnimatedImagePlayerTests {
     /// A GIF animation whose frames after the poster decode only when `coder` allows.
     static func gatedAnimation(frameCount: Int, coder: CountingFrameCoder) throws -> AnimatedImage {
         let frames = (0..<frameCount).map { index in
-            ImageFrame(bitmap: APNGAnimationTests.solid(RGBA8(red: UInt8(index * 40), green: 0, blue: 0), 2, 2), duration: 0.1)
+            ImageFrame(bitmap: Bitmap.solid(2, 2, RGBA8(red: UInt8(index * 40), green: 0, blue: 0)), duration: 0.1)
         }
         let data = try GIFCoder().encode(Image(frames: frames, format: .gif), as: .gif, options: ImageEncodeOptions())
         return try AnimatedImage(data: data, coder: coder)
@@ -178,7 +180,7 @@ struct AnimatedImagePlayerTests {
         player.stop()
         coder.allow(1)
         #expect(await eventually { coder.decodedFrames.withLockedValue { $0.count } == 2 })
-        try await Task.sleep(nanoseconds: 20_000_000)
+        #expect(await eventually { player.settledDecodeCount == 2 }, "the decode in flight has returned to the player")
         #expect(player.bufferedFrameIndices.isEmpty)
         #expect(player.bufferedByteCount == 0)
     }

@@ -2,6 +2,8 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 @testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
 
 /// ``AnimatedImageTarget``: it plays what it loads, stops off screen and on another image,
 /// and loads under its operation key like other targets.
@@ -9,7 +11,7 @@ import Testing
 struct AnimatedImageTargetTests {
     @Test func playsWhatItLoadsAndStopsOffScreenOrOnAnotherImage() async throws {
         try await ManagerTestHarness.run { harness in
-            let gif = try ImageManagerAnimationTests.animatedGIF()
+            let gif = try TestImages.animatedGIF()
             harness.serve("/a.gif", gif.data, headers: [("Content-Type", "image/gif")])
             let clock = ManualAnimationClock()
             let target = RecordingAnimatedTarget(manager: harness.manager, clock: clock)
@@ -31,7 +33,7 @@ struct AnimatedImageTargetTests {
             target.animationPlayback.isOnScreen = true
             #expect(player.isPlaying)
 
-            let still = Image(bitmap: APNGAnimationTests.solid(AnimatedImageTests.colors[3], 8, 8))
+            let still = Image(bitmap: Bitmap.solid(8, 8, TestImages.colors[3]))
             target.play(still)
             #expect(target.animationPlayback.player == nil)
             #expect(!player.isPlaying)
@@ -42,7 +44,7 @@ struct AnimatedImageTargetTests {
 
     @Test func aNewLoadCancelsTheOneUnderTheSameKey() async throws {
         try await ManagerTestHarness.run { harness in
-            let gif = try ImageManagerAnimationTests.animatedGIF()
+            let gif = try TestImages.animatedGIF()
             let gate = LoopbackGate()
             harness.serve("/slow.gif", gif.data, headers: [("Content-Type", "image/gif")], after: gate)
             harness.serve("/b.gif", gif.data, headers: [("Content-Type", "image/gif")])
@@ -54,7 +56,9 @@ struct AnimatedImageTargetTests {
             #expect(target.imageURL == harness.url("/b.gif"))
             let shown = target.displayed.count
             gate.open()
-            try await Task.sleep(nanoseconds: 50_000_000)
+            #expect(
+                await eventually { harness.downloader.currentDownloadCount == 0 && !harness.manager.isRunning },
+                "the slow download and the cancelled load have ended")
             #expect(target.displayed.count == shown, "the cancelled load shows nothing")
             #expect(target.animationPlayback.player === player)
         }

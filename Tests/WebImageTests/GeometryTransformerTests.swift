@@ -1,5 +1,7 @@
 import Testing
 @testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
 
 /// Resize, crop, rounded corners, circle, rotation, flip and overlay, pixel by pixel.
 @Suite struct GeometryTransformerTests {

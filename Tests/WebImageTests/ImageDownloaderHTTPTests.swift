@@ -2,6 +2,8 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 @testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
 
 @Suite("ImageDownloader HTTP rules")
 struct ImageDownloaderHTTPTests {
@@ -159,19 +161,23 @@ struct ImageDownloaderHTTPTests {
     }
 
     @Test func aSlowButSteadyBodyOutlastsTheTimeout() async throws {
-        // The timeout bounds silence, not the whole download: twelve pieces 0.15 s apart
-        // take longer than the 1 s timeout, but no gap comes near it.
-        try await withDownloader(configure: { $0.downloadTimeout = 1 }) { server, downloader, _ in
+        // The timeout bounds silence, not the whole download: twelve pieces take longer
+        // than the timeout in all, while each gap is a tenth of it, so even a starved run
+        // (a gap stretched tenfold) keeps every silence within the bound.
+        let gap = Duration.milliseconds(500)
+        try await withDownloader(configure: { $0.downloadTimeout = 5 }) { server, downloader, _ in
             server.route("/steady") { _, response in
                 await response.writeHead(status: 200, headers: [("Content-Length", "1200")])
                 for _ in 0..<12 {
-                    try? await Task.sleep(for: .milliseconds(150))
+                    try? await Task.sleep(for: gap)
                     await response.writeBody([UInt8](repeating: 7, count: 100))
                 }
                 await response.end()
             }
+            let started = ContinuousClock.now
             let result = try await downloader.data(from: server.url(for: "/steady"))
             #expect(result.data == Data(repeating: 7, count: 1200))
+            #expect(ContinuousClock.now - started > .seconds(5), "the whole download outlasted the timeout")
         }
     }
 

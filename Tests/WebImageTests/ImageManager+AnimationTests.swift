@@ -1,21 +1,17 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
 
 /// ``ImageOptions/decodeFramesOnDemand``: the manager answers with an image standing for an
 /// ``AnimatedImage``, caches its bytes once, and never hands it to a request that wants
 /// every frame.
 @Suite("ImageManager animations", .timeLimit(.minutes(15)))
 struct ImageManagerAnimationTests {
-    static func animatedGIF() throws -> (data: Data, frames: [ImageFrame]) {
-        let frames = AnimatedImageTests.colors.map { ImageFrame(bitmap: APNGAnimationTests.solid($0, 8, 8), duration: 0.1) }
-        let data = try GIFCoder().encode(Image(frames: frames, format: .gif), as: .gif, options: ImageEncodeOptions())
-        return (data, frames)
-    }
-
     @Test func framesOnDemandComeAsAnAnimatedImage() async throws {
         try await ManagerTestHarness.run { harness in
-            let gif = try Self.animatedGIF()
+            let gif = try TestImages.animatedGIF()
             harness.serve("/a.gif", gif.data, headers: [("Content-Type", "image/gif")])
             let url = harness.url("/a.gif")
 
@@ -43,7 +39,7 @@ struct ImageManagerAnimationTests {
 
     @Test func aThumbnailDecodedOnDemandStoresTheAnimationsBytes() async throws {
         try await ManagerTestHarness.run { harness in
-            let gif = try Self.animatedGIF()
+            let gif = try TestImages.animatedGIF()
             harness.serve("/t.gif", gif.data, headers: [("Content-Type", "image/gif")])
             let request = ImageRequest(
                 url: harness.url("/t.gif"), options: [.decodeFramesOnDemand],

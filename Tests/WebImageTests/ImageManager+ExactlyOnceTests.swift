@@ -3,6 +3,8 @@ import LoopbackHTTPServer
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
 
 /// Every load answers exactly once, however and whenever it is cancelled.
 @Suite("ImageManager answers every load exactly once", .timeLimit(.minutes(15)))
@@ -109,14 +111,14 @@ struct ImageManagerExactlyOnceTests {
                     for load in loads { mayBeCancelled[load] = true }
                 }
                 // A load that never answers fails here instead of hanging the suite.
-                guard try await Self.waitUpTo(.seconds(600), until: { tally.answered(loads) }) else {
+                guard await eventually(within: 600, { tally.answered(loads) }) else {
                     Issue.record("loads \(loads) did not all answer")
                     return
                 }
             }
 
             // Late answers would land on the callback queue after the last load ended.
-            let settled = try await Self.waitUpTo(.seconds(600)) { !harness.manager.isRunning }
+            let settled = await eventually(within: 600) { !harness.manager.isRunning }
             #expect(settled)
             for operation in operations { operation.cancel() }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -138,17 +140,6 @@ struct ImageManagerExactlyOnceTests {
             #expect(Set(images.map(\.cacheType)) == [.memory, .disk, .none])
             #expect(Set(cancelled.compactMap { answers[$0][0].url?.path.hasPrefix("/network") }) == [true, false])
         }
-    }
-
-    /// Polls `condition` until it holds (`true`) or `limit` has passed (`false`): a generous
-    /// bound that only a broken load reaches, never a measurement.
-    private static func waitUpTo(_ limit: Duration, until condition: () -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        return true
     }
 
     @Test func aTransformedImageKeepsTheFormatOfTheImageItCameFrom() async throws {

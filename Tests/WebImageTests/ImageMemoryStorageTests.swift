@@ -3,6 +3,8 @@ import LoopbackHTTPServer
 import Testing
 
 @testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
 
 /// A memory level named in the configuration replaces the built-in one.
 @Suite("ImageMemoryStorage")

@@ -2,20 +2,13 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 @testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
 
 /// A prefetch into the disk cache: bytes checked by their header, stored, never decoded.
 @Suite("ImagePrefetcher into the disk cache", .timeLimit(.minutes(15)))
 struct ImagePrefetcherDiskTests {
     /// A PNG signature and an `IHDR` chunk declaring `width` × `height`, and no pixels.
-    static func pngHeader(width: UInt32, height: UInt32) -> Data {
-        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
-        bytes += Array("IHDR".utf8)
-        for value in [width, height] {
-            bytes += withUnsafeBytes(of: value.bigEndian, Array.init)
-        }
-        bytes += [8, 6, 0, 0, 0, 0, 0, 0, 0]
-        return Data(bytes)
-    }
 
     /// The code `body` fails with; `nil` when it succeeds.
     static func failure(_ body: () async throws(ImageError) -> Void) async -> ImageError.Code? {
@@ -55,7 +48,7 @@ struct ImagePrefetcherDiskTests {
 
     @Test func refusesHeadersOverThePixelLimitAndBytesNoCoderAccepts() async throws {
         try await ManagerTestHarness.run { harness in
-            harness.serve("/huge.png", Self.pngHeader(width: 100_000, height: 100_000))
+            harness.serve("/huge.png", TestImages.pngHeader(width: 100_000, height: 100_000))
             harness.serve("/text.png", Data("not an image at all".utf8))
             let huge = harness.url("/huge.png"), text = harness.url("/text.png")
             await #expect(throws: ImageError.self) {

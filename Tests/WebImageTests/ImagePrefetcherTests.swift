@@ -3,6 +3,8 @@ import LoopbackHTTPServer
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
 
 @Suite("ImagePrefetcher", .timeLimit(.minutes(15)))
 struct ImagePrefetcherTests {

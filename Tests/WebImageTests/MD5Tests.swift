@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
 
 @Suite("MD5")
 struct MD5Tests {

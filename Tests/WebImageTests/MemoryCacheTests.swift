@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
 
 @Suite("MemoryCache")
 struct MemoryCacheTests {

@@ -4,6 +4,8 @@ import Logging
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
 
 @Suite("Telemetry: logs and metrics per component, on backends injected per test")
 struct TelemetryTests {

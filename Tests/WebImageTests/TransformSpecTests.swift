@@ -1,5 +1,7 @@
 import Testing
 @testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
 
 @Suite struct TransformSpecTests {
     @Test func theIssueExampleWorksAsWritten() throws {

@@ -73,12 +73,15 @@ let benchmarks: @Sendable () -> Void = {
     let rawFile = folder.appendingPathComponent("raw.jpg")
     pairedBenchmark(
         "Disk hit 400×300 JPEG · ImageCache vs raw read + decode",
-        configuration: .init(scalingFactor: .one, setup: {
-            try await cache.store(nil, data: photo, forKey: "photo", scope: .disk)
-            try photo.write(to: rawFile)
-        }, teardown: {
-            try? FileManager.default.removeItem(at: folder)
-        })
+        configuration: .init(
+            scalingFactor: .one,
+            setup: {
+                try await cache.store(nil, data: photo, forKey: "photo", scope: .disk)
+                try photo.write(to: rawFile)
+            },
+            teardown: {
+                try? FileManager.default.removeItem(at: folder)
+            })
     ) { repetitions in
         for _ in 0..<repetitions {
             let data = try Data(contentsOf: rawFile)
@@ -91,16 +94,19 @@ let benchmarks: @Sendable () -> Void = {
     let crowded = uniqueTemporaryFolder(named: "webimage-bench-crowded")
     Benchmark(
         "Open a 100,000-entry disk cache and answer the first query",
-        configuration: .init(scalingFactor: .one, maxIterations: 10, setup: {
-            try? FileManager.default.createDirectory(at: crowded, withIntermediateDirectories: true)
-            let bytes = Data(repeating: 7, count: 512)
-            for index in 0..<100_000 {
-                let name = DiskCache.fileName(forKey: "https://images.example.com/\(index).jpg")
-                FileManager.default.createFile(atPath: crowded.appendingPathComponent(name).path, contents: bytes)
-            }
-        }, teardown: {
-            try? FileManager.default.removeItem(at: crowded)
-        })
+        configuration: .init(
+            scalingFactor: .one, maxIterations: 10,
+            setup: {
+                try? FileManager.default.createDirectory(at: crowded, withIntermediateDirectories: true)
+                let bytes = Data(repeating: 7, count: 512)
+                for index in 0..<100_000 {
+                    let name = DiskCache.fileName(forKey: "https://images.example.com/\(index).jpg")
+                    FileManager.default.createFile(atPath: crowded.appendingPathComponent(name).path, contents: bytes)
+                }
+            },
+            teardown: {
+                try? FileManager.default.removeItem(at: crowded)
+            })
     ) { benchmark in
         for _ in benchmark.scaledIterations {
             let disk = DiskCache(directory: crowded)

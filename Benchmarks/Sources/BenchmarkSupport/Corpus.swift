@@ -6,9 +6,9 @@ import Foundation
 /// naming the missing file.
 public func corpusData(_ relativePath: String) -> Data {
     let projectRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent() // BenchmarkSupport
-        .deletingLastPathComponent() // Sources
-        .deletingLastPathComponent() // Benchmarks
+        .deletingLastPathComponent()  // BenchmarkSupport
+        .deletingLastPathComponent()  // Sources
+        .deletingLastPathComponent()  // Benchmarks
         .deletingLastPathComponent()
     let url = projectRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora/\(relativePath)")
     guard let data = FileManager.default.contents(atPath: url.path) else {

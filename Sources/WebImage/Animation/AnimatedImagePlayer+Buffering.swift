@@ -69,6 +69,7 @@ extension AnimatedImagePlayer {
             decoded = nil
         }
         let effects = state.withLockedValue { state -> [PlayerEffect] in
+            state.settledDecodeCount += 1
             guard state.generation == generation, state.decodingFrame == index else { return [] }
             state.decodingFrame = nil
             if let decoded {

@@ -192,6 +192,11 @@ public final class AnimatedImagePlayer: Sendable {
         state.withLockedValue { $0.skippedFrames }
     }
 
+    /// The decodes that have returned, kept or dropped.
+    var settledDecodeCount: Int {
+        state.withLockedValue { $0.settledDecodeCount }
+    }
+
     /// The indices of the frames decoded ahead, in ascending order.
     public var bufferedFrameIndices: [Int] {
         state.withLockedValue { $0.buffer.keys.sorted() }

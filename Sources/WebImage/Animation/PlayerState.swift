@@ -45,6 +45,9 @@ struct PlayerState: Sendable {
     var decodingFrame: Int?
     /// Bumped by `stop`, so decodes started before it are dropped.
     var generation = 0
+    /// The decodes that have returned, whether their frame was kept or dropped (so a test
+    /// can wait for a decode to land instead of sleeping).
+    var settledDecodeCount = 0
     var failedFrames: Set<Int> = []
     var skippedFrames = 0
     /// The bytes of a decoded (and transformed) frame, once one has been seen.

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
+
+/// Four `webimage prefetch --max-disk-size` processes racing into one folder.
+@Suite("webimage prefetch racing into one folder", .serialized)
+struct CLIPrefetchRaceTests {
+    @Test func fourRacingProcessesKeepTheFolderUnderTheLimit() async throws {
+        // 4 × 40 distinct noise PNGs of about 9 KB: each process alone writes six times
+        // the limit, so each trims, and only the shared count keeps the sum in check.
+        let images = try (0..<160).map { try Self.noisePNG(seed: $0) }
+        let limit = 60_000
+        try await CLIImageServer.run { server, scratch in
+            for (index, png) in images.enumerated() {
+                server.server.route("/noise-\(index).png") { _, response in
+                    await response.respond(headers: [("Content-Type", "image/png")], body: png)
+                }
+            }
+            for round in 0..<5 {
+                let cache = scratch.appending("cache-\(round)")
+                let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
+                    for process in 0..<4 {
+                        let urls = (0..<40).map { server.url("/noise-\(process * 40 + $0).png") }
+                        group.addTask {
+                            try await CommandLineTool.run(
+                                ["prefetch", "--cache-dir", cache.path, "--max-disk-size", String(limit), "--concurrency", "4"] + urls,
+                                scratch: scratch.url
+                            ).status
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(statuses == [0, 0, 0, 0])
+                let folder = cache.appendingPathComponent("default").path
+                let entries = FileSystem.scan(directory: folder).visible
+                let size = entries.reduce(0) { $0 + $1.size }
+                #expect(size <= limit, "round \(round): \(entries.count) entries, \(size) bytes over \(limit)")
+                #expect(!entries.isEmpty)
+            }
+        }
+    }
+
+    /// A 48×48 PNG of noise, which does not compress: about 9 KB.
+    static func noisePNG(seed: Int) throws -> [UInt8] {
+        var bitmap = Bitmap(width: 48, height: 48)
+        var state = UInt64(seed + 1) &* 0x9E37_79B9_7F4A_7C15
+        for index in bitmap.pixels.indices {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            bitmap.pixels[index] = UInt8(truncatingIfNeeded: state >> 56)
+        }
+        return Array(try ImageCodersManager.shared.encode(Image(bitmap: bitmap), as: .png))
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import LoopbackHTTPServer
+import Testing
+import WebImage
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
+
+/// Three `webimage serve` processes behind nginx (deploy/nginx.conf), as scripts/fleet.sh
+/// runs them: routing by a consistent hash of the source sends each source to one instance.
+@Suite("webimage serve fleet behind nginx", .serialized, .timeLimit(.minutes(15)))
+struct ImageServerFleetTests {
+    static let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test(.enabled(if: nginx != nil, "needs nginx (scripts/install-system-packages.sh installs it)"))
+    func threeInstancesFetchEachSourceOnce() async throws {
+        let scratch = TemporaryDirectory(prefix: "fleet")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.url.path)
+        let sources = try await LoopbackHTTPServer.start()
+        for index in 0..<50 {
+            let png = try ImageCodersManager.shared.encode(
+                Image(bitmap: ManagerTestImage.bitmap(width: 90, height: 60, tint: UInt8(index * 5))), as: .png)
+            sources.route("/s\(index).png") { _, response in
+                await response.respond(headers: [("Content-Type", "image/png")], body: Array(png))
+            }
+        }
+        let tool = try BuiltExecutable.url(named: "webimage")
+        var instances: [BackgroundProcess] = []
+        var upstreams = ""
+        for index in 0..<3 {
+            let instance = try BackgroundProcess(
+                tool,
+                [
+                    "serve", "--port", "0", "--insecure-unsigned", "--allow-private-sources",
+                    "--cache-dir", scratch.appending("instance-\(index)").path,
+                ])
+            instances.append(instance)
+            let line = try await instance.waitForLine(containing: "listening on")
+            let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
+            upstreams += "        server 127.0.0.1:\(port);\n"
+        }
+        // A port that was free a moment ago, released for nginx to take.
+        let nginxPort = try RefusingPort().port
+        let template = try String(contentsOf: Self.projectRoot.appendingPathComponent("deploy/nginx.conf"), encoding: .utf8)
+        let config =
+            template
+            .replacingOccurrences(of: "@RUN_DIR@", with: scratch.url.path)
+            .replacingOccurrences(of: "@LISTEN@", with: "127.0.0.1:\(nginxPort)")
+            .replacingOccurrences(of: "@UPSTREAMS@\n", with: upstreams)
+        try config.write(to: scratch.appending("nginx.conf"), atomically: true, encoding: .utf8)
+        let proxy = try BackgroundProcess(URL(fileURLWithPath: try #require(Self.nginx)), ["-c", scratch.appending("nginx.conf").path, "-p", scratch.url.path])
+
+        let client = ImageServerClient()
+        do {
+            try await client.waitUntilReachable(port: nginxPort)
+            // 300 requests: 50 sources × 3 sizes, each asked twice, from 10 clients at once.
+            let jobs = (0..<300).map { (source: $0 % 50, width: [20, 40, 80][($0 / 50) % 3]) }
+            let results = try await withThrowingTaskGroup(of: (Int, Int, Int).self) { group in
+                var pending = jobs.makeIterator()
+                var answers: [(Int, Int, Int)] = []
+                func start() {
+                    guard let job = pending.next() else { return }
+                    let path = "/_/resize=\(job.width)/" + ImageServerClient.plainSource(sources.url(for: "/s\(job.source).png").absoluteString)
+                    group.addTask {
+                        let answer = try await client.get(port: nginxPort, path)
+                        let width = answer.status == 200 ? try answer.image().pixelWidth : -1
+                        return (answer.status, width, job.width)
+                    }
+                }
+                for _ in 0..<10 { start() }
+                while let answer = try await group.next() {
+                    answers.append(answer)
+                    start()
+                }
+                return answers
+            }
+            #expect(results.count == 300)
+            #expect(results.allSatisfy { $0.0 == 200 && $0.1 == $0.2 })
+            #expect(sources.requests.count == 50, "each source is fetched by exactly one instance, once")
+            #expect((0..<50).allSatisfy { sources.requestCount(for: "/s\($0).png") == 1 })
+        } catch {
+            try? await client.shutdown()
+            await proxy.stop()
+            for instance in instances { await instance.stop() }
+            try await sources.stop()
+            throw error
+        }
+        try await client.shutdown()
+        await proxy.stop()
+        for instance in instances {
+            #expect(await instance.stop() == 0, "an instance stops cleanly on SIGTERM")
+        }
+        try await sources.stop()
+    }
+
+    @Test func finishesInFlightRequestsOnSIGTERM() async throws {
+        let scratch = TemporaryDirectory(prefix: "serve-sigterm")
+        let sources = try await LoopbackHTTPServer.start()
+        let gate = LoopbackGate()
+        let png = try ImageCodersManager.shared.encode(Image(bitmap: ManagerTestImage.bitmap(width: 50, height: 40, tint: 3)), as: .png)
+        sources.route("/slow.png") { _, response in
+            await gate.wait()
+            await response.respond(headers: [("Content-Type", "image/png")], body: Array(png))
+        }
+        let server = try BackgroundProcess(
+            try BuiltExecutable.url(named: "webimage"),
+            [
+                "serve", "--port", "0", "--insecure-unsigned", "--allow-private-sources", "--cache-dir", scratch.url.path,
+            ])
+        let line = try await server.waitForLine(containing: "listening on")
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
+        let client = ImageServerClient()
+        let path = "/_/resize=25/" + ImageServerClient.plainSource(sources.url(for: "/slow.png").absoluteString)
+        let inFlight = Task { try await client.get(port: port, path) }
+        try await sources.waitForRequests(to: "/slow.png")
+        let stopped = Task { await server.stop() }
+        #expect(await eventually { !LoopbackPortProbe.accepts(port: port) }, "the server stops accepting")
+        #expect(server.isRunning, "the server waits for the request in flight")
+        gate.open()
+        let answer = try await inFlight.value
+        #expect(answer.status == 200)
+        #expect(try answer.image().pixelWidth == 25)
+        #expect(await stopped.value == 0)
+        try await client.shutdown()
+        try await sources.stop()
+    }
+
+    @Test func theDemoPageShowsSamplesThroughTheServer() async throws {
+        let scratch = TemporaryDirectory(prefix: "serve-demo")
+        let server = try BackgroundProcess(
+            try BuiltExecutable.url(named: "webimage"),
+            [
+                "serve", "--demo", "--port", "0", "--key", "00112233", "--cache-dir", scratch.url.path,
+            ])
+        let line = try await server.waitForLine(containing: "listening on")
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
+        let client = ImageServerClient()
+        let page = try await client.get(port: port, "/")
+        #expect(page.status == 200 && page.headers.first(name: "Content-Type")?.hasPrefix("text/html") == true)
+        let html = String(decoding: page.body, as: UTF8.self)
+        let sources = html.components(separatedBy: "src=\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+        #expect(sources.count == 24 * 4)
+        // The first sample, in every variant, signed with the key.
+        for source in sources.prefix(4) {
+            let answer = try await client.get(port: port, source.replacingOccurrences(of: "&amp;", with: "&"), headers: [("Accept", "image/webp")])
+            #expect(answer.status == 200, "\(source)")
+            #expect((try? answer.image()) != nil)
+        }
+        try await client.shutdown()
+        #expect(await server.stop() == 0)
+    }
+}

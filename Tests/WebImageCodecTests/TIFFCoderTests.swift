@@ -1,0 +1,86 @@
+#if TIFF
+import Foundation
+import Testing
+@testable import WebImageCore
+import WebImageCoders
+import WebImageTIFF
+@testable import WebImageTestSupport
+
+/// The TIFF coder on bytes made here: round trips through libtiff, hostile headers.
+struct TIFFCoderTests {
+    @Test(arguments: [false, true])
+    func encodeDecodeRoundTripIsExact(_ alpha: Bool) throws {
+        let bitmap = BMPCoderTests.gradient(width: 41, height: 23, alpha: alpha)
+        let data = try TIFFCoder().encode(Image(bitmap: bitmap), as: .tiff, options: ImageEncodeOptions())
+        #expect(ImageFormat(sniffing: data) == .tiff)
+        let decoded = try TIFFCoder().decode(data, options: ImageDecodeOptions())
+        #expect(decoded.bitmap == bitmap)
+    }
+
+    @Test func everyFrameBecomesAPage() throws {
+        let frames = (0..<3).map { index in
+            ImageFrame(
+                bitmap: Bitmap(width: 5, height: 4, pixels: [UInt8](repeating: UInt8(40 * index + 10), count: 80).enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }))
+        }
+        let data = try TIFFCoder().encode(Image(frames: frames), as: .tiff, options: ImageEncodeOptions())
+        let decoded = try TIFFCoder().decode(data, options: ImageDecodeOptions())
+        #expect(decoded.frames.map(\.bitmap) == frames.map(\.bitmap))
+        let first = try TIFFCoder().decode(data, options: ImageDecodeOptions(firstFrameOnly: true))
+        #expect(first.frames.count == 1)
+        let single = try TIFFCoder().encode(Image(frames: frames), as: .tiff, options: ImageEncodeOptions(firstFrameOnly: true))
+        #expect(try TIFFCoder().decode(single, options: ImageDecodeOptions()).frames.count == 1)
+    }
+
+    @Test func sixteenBitImagesRoundTripAtSixteenBits() throws {
+        var samples: [UInt16] = []
+        for index in 0..<12 { samples += [UInt16(index * 5000), 0x1234, 0xFEDC, 0xFFFF] }
+        let pixels = samples.withUnsafeBytes { Array($0) }
+        let bitmap = Bitmap(width: 4, height: 3, pixelFormat: .rgba16, pixels: pixels)
+        let data = try TIFFCoder().encode(Image(bitmap: bitmap), as: .tiff, options: ImageEncodeOptions())
+        let decoded = try TIFFCoder().decode(data, options: ImageDecodeOptions())
+        #expect(decoded.bitmap == bitmap)
+    }
+
+    /// A little-endian TIFF whose one directory claims `width` × `height` 8-bit grey
+    /// pixels in one strip of 1 byte.
+    static func header(width: UInt32, height: UInt32) -> Data {
+        var bytes: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
+        func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        let entries: [(UInt16, UInt16, UInt32)] = [
+            (256, 4, width), (257, 4, height), (258, 3, 8), (259, 3, 1), (262, 3, 1),
+            (273, 4, 8 + 2 + 8 * 12 + 4), (278, 4, height), (279, 4, 1),
+        ]
+        append(UInt16(entries.count))
+        for (tag, type, value) in entries {
+            append(tag)
+            append(type)
+            append(UInt32(1))
+            if type == 3 {
+                append(UInt16(value))
+                append(UInt16(0))
+            } else {
+                append(value)
+            }
+        }
+        append(UInt32(0))
+        bytes.append(0x80)
+        return Data(bytes)
+    }
+
+    @Test func headerClaimingTenGigapixelsIsRefusedBeforeAllocating() {
+        do {
+            _ = try TIFFCoder().decode(Self.header(width: 100_000, height: 100_000), options: ImageDecodeOptions())
+            Issue.record("a 100,000 × 100,000 TIFF decoded")
+        } catch {
+            #expect(error.code == .imageTooLarge)
+        }
+    }
+
+    @Test func truncatedFileIsBadDataAndPrintsNothing() throws {
+        let data = try TIFFCoder().encode(Image(bitmap: BMPCoderTests.gradient(width: 64, height: 64, alpha: false)), as: .tiff, options: ImageEncodeOptions())
+        for length in [8, 16, data.count / 2] {
+            #expect(throws: ImageError.self, "\(length) bytes") { try TIFFCoder().decode(data.prefix(length), options: ImageDecodeOptions()) }
+        }
+    }
+}
+#endif

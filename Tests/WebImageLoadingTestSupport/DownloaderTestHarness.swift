@@ -1,0 +1,43 @@
+import Foundation
+import LoopbackHTTPServer
+@testable import WebImage
+@testable import WebImageTestSupport
+
+/// Runs `body` with a fresh loopback server and a downloader that decodes the raw test
+/// format, then shuts both down.
+func withDownloader<Value: Sendable>(
+    tls: LoopbackTLSIdentity? = nil,
+    configure: (inout ImageDownloaderConfig) -> Void = { _ in },
+    _ body: (LoopbackHTTPServer, ImageDownloader, RawRGBATestCoder) async throws -> Value
+) async throws -> Value {
+    let server = try await LoopbackHTTPServer.start(tls: tls)
+    let coder = RawRGBATestCoder()
+    var config = ImageDownloaderConfig()
+    // Tests stall transfers on purpose; a suite under ThreadSanitizer can starve the
+    // cooperative pool for longer than the default idle timeout. Tests of timeouts set their own.
+    config.downloadTimeout = 300
+    config.downloadDeadline = 600
+    config.coders = ImageCodersManager(coders: [coder])
+    configure(&config)
+    let downloader = ImageDownloader(config: config)
+    do {
+        let result = try await body(server, downloader, coder)
+        try await downloader.shutdown()
+        try await server.stop()
+        return result
+    } catch {
+        try? await downloader.shutdown()
+        try? await server.stop()
+        throw error
+    }
+}
+
+/// Runs `body` and returns the ``ImageError`` it throws (failing the test when it does not).
+func capturedError<Value>(_ body: () async throws(ImageError) -> Value) async -> ImageError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error
+    }
+}

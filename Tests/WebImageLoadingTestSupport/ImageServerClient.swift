@@ -1,0 +1,59 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import WebImage
+@testable import WebImageTestSupport
+
+/// An HTTP client for the image server's tests.
+struct ImageServerClient: Sendable {
+    /// An answer of the image server.
+    struct Answer: Sendable {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: Data
+
+        /// The decoded image in the body.
+        func image() throws -> Image { try ImageCodersManager.shared.decode(body) }
+    }
+
+    /// A client that waits as long as a busy test machine needs for one of its connections
+    /// (AsyncHTTPClient fails a request queued for a connection longer than its connect
+    /// timeout, ten seconds by default).
+    let client = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(
+            timeout: .init(connect: .seconds(90), read: .seconds(90)),
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
+        )
+    )
+
+    /// The source segment of an image-server path for `url` in its plain form:
+    /// `plain/<percent-encoded URL>`.
+    static func plainSource(_ url: String) -> String {
+        "plain/" + (url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url)
+    }
+
+    /// GETs `path` from the server on `port` of 127.0.0.1.
+    func get(port: Int, _ path: String, headers: [(String, String)] = []) async throws -> Answer {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 64 << 20)
+        return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+    }
+
+    /// Waits until `/health` on `port` answers, for up to ten seconds.
+    func waitUntilReachable(port: Int) async throws {
+        for _ in 0..<200 {
+            if let answer = try? await get(port: port, "/health"), answer.status == 200 { return }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        throw ImageError(.cannotConnect, "nothing answers on port \(port)")
+    }
+
+    /// Closes the client.
+    func shutdown() async throws {
+        try await client.shutdown()
+    }
+}

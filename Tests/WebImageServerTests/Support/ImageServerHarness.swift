@@ -1,0 +1,103 @@
+import Foundation
+import LoopbackHTTPServer
+import NIOConcurrencyHelpers
+import Testing
+import WebImage
+@testable import WebImageServer
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
+
+/// An ``ImageServer`` on a loopback port in this process, a loopback source server, and an
+/// HTTP client, for one test.
+struct ImageServerHarness: Sendable {
+    let server: ImageServer
+    let port: Int
+    let sources: LoopbackHTTPServer
+    let client: ImageServerClient
+    let folder: TemporaryDirectory
+
+    /// Runs `body` with a server configured by `configure` (unsigned URLs and private
+    /// sources allowed unless it says otherwise), then stops everything.
+    static func run(
+        configure: (inout ImageServerConfiguration) -> Void = { _ in },
+        _ body: (ImageServerHarness) async throws -> Void
+    ) async throws {
+        let folder = TemporaryDirectory(prefix: "image-server")
+        var configuration = ImageServerConfiguration(cacheDirectory: folder.url)
+        configuration.port = 0
+        configuration.allowsUnsignedURLs = true
+        configuration.allowsPrivateSources = true
+        // One access-log line per request would bury the test output.
+        configuration.logLevel = .error
+        configure(&configuration)
+        let server = ImageServer(configuration: configuration)
+        let sources = try await LoopbackHTTPServer.start()
+        let client = ImageServerClient()
+        let port = AsyncStream<Int>.makeStream()
+        let stopped = NIOLockedValueBox(false)
+        let running = Task {
+            // A server that fails to start ends the stream, so the wait below ends too.
+            defer {
+                port.continuation.finish()
+                stopped.withLockedValue { $0 = true }
+            }
+            try await server.run { port.continuation.yield($0) }
+        }
+        var iterator = port.stream.makeAsyncIterator()
+        let bound = await iterator.next()
+        /// Stops the server, waiting at most ``eventually(within:_:)``'s bound for it (a hung
+        /// shutdown fails the test instead of the whole run), then the client and the
+        /// sources.
+        func stopEverything() async throws {
+            running.cancel()
+            if !(await eventually { stopped.withLockedValue { $0 } }) {
+                Issue.record("the image server did not stop after its task's cancellation")
+            }
+            try await client.shutdown()
+            try await sources.stop()
+        }
+        guard let bound else {
+            try await stopEverything()
+            _ = try await running.value
+            throw ImageError(.cannotConnect, "the server did not start")
+        }
+        let harness = ImageServerHarness(server: server, port: bound, sources: sources, client: client, folder: folder)
+        do {
+            try await body(harness)
+        } catch {
+            try await stopEverything()
+            throw error
+        }
+        try await stopEverything()
+    }
+
+    /// Serves `data` at `path` on the source server.
+    func serve(_ path: String, _ data: Data, contentType: String = "image/png", after gate: LoopbackGate? = nil) {
+        sources.route(path) { _, response in
+            await gate?.wait()
+            await response.respond(headers: [("Content-Type", contentType)], body: Array(data))
+        }
+    }
+
+    /// The server path for `spec` over the source at `path`, unsigned, with the source
+    /// written `plain/…` (or in base64url).
+    func path(_ spec: String, source path: String, base64: Bool = false, signature: String = "_") -> String {
+        "/\(signature)/\(Self.encode(spec))/\(Self.encodeSource(sources.url(for: path).absoluteString, base64: base64))"
+    }
+
+    /// `spec` percent-encoded for a path segment.
+    static func encode(_ spec: String) -> String {
+        spec.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~=,"))) ?? spec
+    }
+
+    /// A source URL as the server's last segment: `plain/<percent-encoded>` or base64url.
+    static func encodeSource(_ url: String, base64: Bool = false) -> String {
+        if base64 { return Base64URL.encode(Array(url.utf8)) }
+        return ImageServerClient.plainSource(url)
+    }
+
+    /// GETs `path` from the image server.
+    func get(_ path: String, headers: [(String, String)] = []) async throws -> ImageServerClient.Answer {
+        try await client.get(port: port, path, headers: headers)
+    }
+}

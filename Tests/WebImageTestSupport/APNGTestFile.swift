@@ -1,0 +1,103 @@
+import Foundation
+@testable import WebImageCore
+@testable import WebImagePNG
+
+/// Animated PNGs written chunk by chunk for tests: frames at offsets, delays, disposal and
+/// blending, hidden default images and corrupt frame data.
+enum APNGTestFile {
+    /// One frame of a generated APNG.
+    struct FrameSpec {
+        var bitmap: Bitmap
+        var x = 0
+        var y = 0
+        var delay: (UInt16, UInt16) = (1, 10)
+        var disposal: UInt8 = 0
+        var blending: UInt8 = 0
+    }
+
+    /// The 26 data bytes of an fcTL chunk.
+    static func frameControlBytes(
+        sequence: UInt32, width: Int, height: Int, x: Int = 0, y: Int = 0,
+        delay: (UInt16, UInt16) = (1, 10), disposal: UInt8 = 0, blending: UInt8 = 0
+    ) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for word in [sequence, UInt32(width), UInt32(height), UInt32(x), UInt32(y)] {
+            withUnsafeBytes(of: word.bigEndian) { bytes += $0 }
+        }
+        for half in [delay.0, delay.1] {
+            withUnsafeBytes(of: half.bigEndian) { bytes += $0 }
+        }
+        return bytes + [disposal, blending]
+    }
+
+    static func frameControl(
+        width: Int, height: Int, x: Int = 0, y: Int = 0, disposal: UInt8 = 0, blending: UInt8 = 0
+    ) throws -> APNGFrameControl {
+        let bytes = frameControlBytes(sequence: 0, width: width, height: height, x: x, y: y, disposal: disposal, blending: blending)
+        return try bytes.withUnsafeBytes { raw in try APNGFrameControl(raw) }
+    }
+
+    /// The IDAT payloads and IHDR data libspng writes for `bitmap` (RGBA).
+    static func compressed(_ bitmap: Bitmap) throws -> (header: [UInt8], payloads: [[UInt8]]) {
+        let png = try PNGCoder.encodeStill(bitmap, keepingAlpha: true)
+        return try png.withImageBytes { stream throws(ImageError) in
+            var reader = try PNGChunkReader(stream)
+            var header: [UInt8] = []
+            var payloads: [[UInt8]] = []
+            while let chunk = try reader.next() {
+                if chunk.type == .header { header = Array(stream[chunk.data]) }
+                if chunk.type == .imageData { payloads.append(Array(stream[chunk.data])) }
+            }
+            return (header, payloads)
+        }
+    }
+
+    /// An APNG of `frames` on a `canvas`; with `hiddenDefault` the IDAT holds that image
+    /// and is not part of the animation.
+    static func make(
+        canvas: PixelSize, frames: [FrameSpec], loops: UInt32 = 0, announced: Int? = nil,
+        hiddenDefault: Bitmap? = nil, corruptLastFrameData: Bool = false
+    ) throws -> Data {
+        var writer = PNGChunkWriter()
+        let first = try compressed(hiddenDefault ?? frames[0].bitmap)
+        var header = first.header
+        withUnsafeBytes(of: UInt32(canvas.width).bigEndian) { header.replaceSubrange(0..<4, with: $0) }
+        withUnsafeBytes(of: UInt32(canvas.height).bigEndian) { header.replaceSubrange(4..<8, with: $0) }
+        writer.append(.header, header)
+        var actl: [UInt8] = []
+        for word in [UInt32(announced ?? frames.count), loops] {
+            withUnsafeBytes(of: word.bigEndian) { actl += $0 }
+        }
+        writer.append(.animationControl, actl)
+        var sequence: UInt32 = 0
+        if hiddenDefault != nil {
+            for payload in first.payloads { writer.append(.imageData, payload) }
+        }
+        for (index, frame) in frames.enumerated() {
+            writer.append(
+                .frameControl,
+                frameControlBytes(
+                    sequence: sequence, width: frame.bitmap.width, height: frame.bitmap.height, x: frame.x, y: frame.y,
+                    delay: frame.delay, disposal: frame.disposal, blending: frame.blending
+                ))
+            sequence += 1
+            if index == 0 && hiddenDefault == nil {
+                for payload in first.payloads { writer.append(.imageData, payload) }
+                continue
+            }
+            for payload in try compressed(frame.bitmap).payloads {
+                let start = writer.bytes.count
+                payload.withUnsafeBytes { writer.append(.frameData, prefix: sequence, $0) }
+                sequence += 1
+                if corruptLastFrameData && index == frames.count - 1 {
+                    var bytes = writer.bytes
+                    bytes[start + 14] ^= 0xFF
+                    writer = PNGChunkWriter()
+                    writer.appendVerbatim(bytes.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[8...]) })
+                }
+            }
+        }
+        writer.appendEnd()
+        return Data(writer.bytes)
+    }
+}

@@ -1,0 +1,44 @@
+@testable import WebImageCore
+
+extension Bitmap {
+    /// A bitmap of one colour.
+    static func solid(_ width: Int, _ height: Int, _ colour: RGBA8) -> Bitmap {
+        Bitmap(
+            width: width, height: height,
+            pixels: (0..<width * height).flatMap { _ in [colour.red, colour.green, colour.blue, colour.alpha] })
+    }
+
+    /// A bitmap whose pixels come from `colour(x, y)`.
+    static func painted(_ width: Int, _ height: Int, _ colour: (Int, Int) -> RGBA8) -> Bitmap {
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let pixel = colour(x, y)
+                pixels += [pixel.red, pixel.green, pixel.blue, pixel.alpha]
+            }
+        }
+        return Bitmap(width: width, height: height, pixels: pixels)
+    }
+
+    /// A 16-bit bitmap whose channels come from `channels(x, y)`.
+    static func painted16(_ width: Int, _ height: Int, _ channels: (Int, Int) -> [UInt16]) -> Bitmap {
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(width * height * 8)
+        for y in 0..<height {
+            for x in 0..<width {
+                for value in channels(x, y) { withUnsafeBytes(of: value) { pixels += $0 } }
+            }
+        }
+        return Bitmap(width: width, height: height, pixelFormat: .rgba16, pixels: pixels)
+    }
+
+    /// The four 16-bit channels of the pixel at (`x`, `y`) of a 16-bit bitmap.
+    func channels16(x: Int, y: Int) -> [UInt16] {
+        pixels.withUnsafeBytes { raw in
+            let channels = raw.bindMemory(to: UInt16.self)
+            let start = (y * width + x) * 4
+            return Array(channels[start..<start + 4])
+        }
+    }
+}

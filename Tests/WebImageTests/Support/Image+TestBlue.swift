@@ -1,6 +1,0 @@
-@testable import WebImage
-
-extension Image {
-    /// The blue channel of the top-left pixel: the raw test images' identity.
-    var testBlue: UInt8 { bitmap.rgba8(x: 0, y: 0).blue }
-}
