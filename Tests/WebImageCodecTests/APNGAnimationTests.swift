@@ -13,7 +13,6 @@ struct APNGAnimationTests {
 
     typealias FrameSpec = APNGTestFile.FrameSpec
 
-
     static let red = RGBA8(red: 255, green: 0, blue: 0)
     static let green = RGBA8(red: 0, green: 255, blue: 0)
     static let blue = RGBA8(red: 0, green: 0, blue: 255)
