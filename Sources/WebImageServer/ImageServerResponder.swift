@@ -156,6 +156,9 @@ struct ImageServerResponder: HTTPResponder {
         let image: Image
         do throws(ImageError) {
             try await sourceFetches.ensureOnDisk(request)
+            if let lossless = try await losslessJPEG(source, spec: spec, options: decodeOptions) {
+                return await keep(lossless.data, digest: lossless.digest, format: .jpeg, forKey: key)
+            }
             guard let hit = try await manager.cache.image(forKey: manager.cacheKey(for: source), scope: .all, decodeOptions: decodeOptions) else {
                 throw ImageError(.badImageData, "the cached source does not decode")
             }
@@ -172,18 +175,47 @@ struct ImageServerResponder: HTTPResponder {
             (encoded, digest) = try await DecodingWorkers.run { () throws(ImageError) -> (Data, String) in
                 let transformed = spec.pipeline.transform(image) ?? image
                 let data = try coders.encode(transformed, as: format, options: spec.encodeOptions ?? ImageEncodeOptions())
-                return (data, SHA256.hash(data).prefix(16).map { String(format: "%02x", $0) }.joined())
+                return (data, Self.digest(of: data))
             }
         } catch {
             throw ImageServerError(.unprocessableContent, "the result could not be written as \(format.rawValue): \(error.message)")
         }
+        return await keep(encoded, digest: digest, format: format, forKey: key)
+    }
+
+    /// The source turned or mirrored without re-encoding, with its digest, when the spec
+    /// is only quarter turns and flips of a JPEG written as JPEG (see
+    /// `TransformSpec.losslessJPEG(from:writing:decodeOptions:)`); `nil` otherwise.
+    private func losslessJPEG(
+        _ source: URL, spec: TransformSpec, options: ImageDecodeOptions
+    ) async throws(ImageError) -> (data: Data, digest: String)? {
+        guard spec.format == nil || spec.format == .jpeg, spec.isLosslessForJPEG,
+            let storage = (manager.cache as? ImageCache)?.diskStorage
+        else { return nil }
+        let sourceKey = manager.cacheKey(for: source)
+        return try await DecodingWorkers.run { () throws(ImageError) -> (data: Data, digest: String)? in
+            guard let data = storage.data(forKey: sourceKey),
+                let turned = try spec.losslessJPEG(from: data, writing: .jpeg, decodeOptions: options)
+            else { return nil }
+            return (turned, Self.digest(of: turned))
+        }
+    }
+
+    /// Keeps a result in the result cache (a result that cannot be kept is still answered).
+    private func keep(
+        _ encoded: Data, digest: String, format: ImageFormat, forKey key: String
+    ) async -> (data: Data, metadata: DiskCacheEntryMetadata) {
         let metadata = DiskCacheEntryMetadata(contentType: format.mimeType, entityTag: "\"\(digest)\"")
         let results = self.results
         try? await Self.blocking { () throws(ImageServerError) in
-            // A result that cannot be kept is still answered.
             try? results.store(encoded, forKey: key, metadata: metadata)
         }
         return (encoded, metadata)
+    }
+
+    /// The entity tag's digest of a result: the first 16 bytes of its SHA-256, in hex.
+    private static func digest(of data: Data) -> String {
+        SHA256.hash(data).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
     // MARK: Helpers

@@ -14,7 +14,10 @@ struct ConvertCommand: ParsableCommand {
             extension (jpg, png, gif, webp). A spec is operations separated by '|', such as \
             'resize=400x300,fill|round=12|blur=2|format=webp,q=80'; the README lists them all. \
             Without a spec or thumbnail, a JPEG to JPEG or PNG conversion streams: rows are \
-            encoded as they are decoded, on two threads, without holding the whole picture.
+            encoded as they are decoded, on two threads, without holding the whole picture. \
+            A JPEG to JPEG conversion whose spec is only quarter turns and flips is done \
+            without re-encoding (libjpeg-turbo's lossless transform) when the picture's edges \
+            allow it exactly; the source's quality is then kept.
             """
     )
 
@@ -56,6 +59,16 @@ struct ConvertCommand: ParsableCommand {
                 ?? spec?.decodeOptions ?? ImageDecodeOptions()
             guard let data = FileManager.default.contents(atPath: input) else {
                 throw ImageError(.fileSystem, "cannot read \(input)")
+            }
+            if thumbnail == nil, let spec,
+                let turned = try spec.losslessJPEG(from: data, writing: format, decodeOptions: decodeOptions)
+            {
+                guard FileManager.default.createFile(atPath: output, contents: turned) else {
+                    throw ImageError(.fileSystem, "cannot write \(output)")
+                }
+                let size = try ImageCodersManager.shared.checkHeader(of: turned).map { " \($0.width)×\($0.height)" } ?? ""
+                print("\(output): \(format.rawValue)\(size), \(turned.count) bytes, turned without re-encoding")
+                return
             }
             if spec == nil,
                 let size = try StreamingImageConverter.convert(

@@ -81,6 +81,35 @@ public struct ResizingImageTransformer: ImageTransformer {
         }
     }
 
+    /// Decode options that make a coder produce the picture this resize would scale to
+    /// (never larger than the source), so that the resize itself then only crops or pads;
+    /// with `swappingSides`, for a picture turned a quarter before the resize.
+    func decodeOptions(swappingSides: Bool) -> ImageDecodeOptions {
+        guard (width ?? 1) > 0, (height ?? 1) > 0 else { return ImageDecodeOptions() }
+        let unbounded = Int(Int32.max)
+        var options: ImageDecodeOptions
+        switch (width, height, contentMode) {
+        case let (width?, nil, _):
+            options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: width, height: unbounded))
+        case let (nil, height?, _):
+            options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: unbounded, height: height))
+        case let (width?, height?, .aspectFit):
+            options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: width, height: height))
+        case let (width?, height?, .aspectFill):
+            options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: width, height: height))
+            options.coversThumbnailBox = true
+        case let (width?, height?, .fill):
+            options = ImageDecodeOptions(
+                thumbnailPixelSize: PixelSize(width: width, height: height), preserveAspectRatio: false)
+        case (nil, nil, _):
+            return ImageDecodeOptions()
+        }
+        if swappingSides, let box = options.thumbnailPixelSize {
+            options.thumbnailPixelSize = box.transposed
+        }
+        return options
+    }
+
     /// The size the picture is scaled to and the size of the result.
     private func plan(for source: PixelSize) -> (scaled: PixelSize, canvas: PixelSize)? {
         guard source.width > 0, source.height > 0, (width ?? 1) > 0, (height ?? 1) > 0, width != nil || height != nil

@@ -35,6 +35,20 @@ public struct RotatingImageTransformer: ImageTransformer {
         return turned < 0 ? turned + 360 : turned
     }
 
+    /// The number of clockwise quarter turns this rotation is, when it moves whole pixels
+    /// and keeps a turned picture whole (any quarter turn with ``fitsCanvas``, else only
+    /// a half turn); `nil` for any other angle.
+    package var quarterTurns: Int? {
+        guard degrees.isFinite else { return nil }
+        switch normalisedDegrees {
+        case 0: return 0
+        case 90 where fitsCanvas: return 1
+        case 180: return 2
+        case 270 where fitsCanvas: return 3
+        default: return nil
+        }
+    }
+
     /// The image turned; `nil` for a whole number of turns or an angle that is not finite.
     public func transform(_ image: Image) -> Image? {
         guard degrees.isFinite else { return nil }

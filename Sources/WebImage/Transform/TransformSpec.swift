@@ -65,21 +65,30 @@ public struct TransformSpec: Sendable {
         }
     }
 
-    /// Decode options that let a coder produce the size the first operation asks for while
-    /// decoding (a JPEG is then decoded at a reduced scale), when that operation is a
-    /// resize that keeps the aspect ratio and never crops; plain options otherwise.
+    /// Decode options that let a coder produce, while decoding, the size the spec's first
+    /// resize asks for (shrink-on-load: a JPEG is decoded at a reduced DCT scale, a WebP
+    /// by libwebp's scaler, and every other format is resampled to that size before the
+    /// rest of the chain runs); plain options when the chain does not start with a resize.
+    ///
+    /// Quarter turns and flips before the resize are looked through (a quarter turn swaps
+    /// the box's sides), since they commute with scaling. The result of the chain is the
+    /// one a full-size decode gives: exactly for formats the coder resamples with the
+    /// chain's own filter, and within the difference between libjpeg's (or libwebp's)
+    /// reduced decode and that filter for JPEG and WebP — see the article on
+    /// shrink-on-load for the measured figures. A fill resize decodes to the size that
+    /// covers its box (``ImageDecodeOptions/coversThumbnailBox``) and is cropped after; a
+    /// stretch decodes to its box.
     public var decodeOptions: ImageDecodeOptions {
-        guard let resize = transformers.first as? ResizingImageTransformer else { return ImageDecodeOptions() }
-        let unbounded = Int(Int32.max)
-        switch (resize.width, resize.height, resize.contentMode) {
-        case let (width?, nil, _):
-            return ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: width, height: unbounded))
-        case let (nil, height?, _):
-            return ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: unbounded, height: height))
-        case let (width?, height?, .aspectFit):
-            return ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: width, height: height))
-        default:
-            return ImageDecodeOptions()
+        var swapsSides = false
+        for transformer in transformers {
+            if transformer is FlippingImageTransformer { continue }
+            if let rotation = transformer as? RotatingImageTransformer, let turns = rotation.quarterTurns {
+                if !turns.isMultiple(of: 2) { swapsSides.toggle() }
+                continue
+            }
+            guard let resize = transformer as? ResizingImageTransformer else { break }
+            return resize.decodeOptions(swappingSides: swapsSides)
         }
+        return ImageDecodeOptions()
     }
 }

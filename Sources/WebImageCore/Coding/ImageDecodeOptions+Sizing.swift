@@ -3,15 +3,18 @@ extension ImageDecodeOptions {
     /// pixels (as displayed) with `frameCount` frames of `bytesPerPixel` bytes each.
     ///
     /// Applies ``thumbnailPixelSize`` (never scaling up; aspect fit when
-    /// ``preserveAspectRatio``) and then ``scaleDownLimitBytes``. Every coder uses this
-    /// one rule so that all formats agree on output sizes.
+    /// ``preserveAspectRatio``, aspect cover with ``coversThumbnailBox`` too) and then
+    /// ``scaleDownLimitBytes``. Every coder uses this one rule so that all formats agree
+    /// on output sizes.
     public func targetSize(forSource source: PixelSize, frameCount: Int = 1, bytesPerPixel: Int = 4) -> PixelSize {
         var size = source
         if let box = thumbnailPixelSize, box.width > 0, box.height > 0,
             source.width > box.width || source.height > box.height
         {
             if preserveAspectRatio {
-                let ratio = min(Double(box.width) / Double(source.width), Double(box.height) / Double(source.height))
+                let ratioX = Double(box.width) / Double(source.width)
+                let ratioY = Double(box.height) / Double(source.height)
+                let ratio = coversThumbnailBox ? min(1, max(ratioX, ratioY)) : min(ratioX, ratioY)
                 size = PixelSize(
                     width: max(1, Int((Double(source.width) * ratio).rounded())),
                     height: max(1, Int((Double(source.height) * ratio).rounded()))

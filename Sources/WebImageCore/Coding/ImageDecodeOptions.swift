@@ -26,6 +26,10 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// With ``thumbnailPixelSize``: keep the aspect ratio and fit inside the box (`true`),
     /// or fill the box exactly (`false`).
     public var preserveAspectRatio = true
+    /// With ``thumbnailPixelSize`` and ``preserveAspectRatio``: scale to the smallest size
+    /// that covers the box (each side at least the box's, as an aspect-fill resize needs
+    /// before it crops) instead of the largest that fits inside it. Never scales up.
+    public var coversThumbnailBox = false
     /// Scale every frame down, keeping the aspect ratio, until the pixel memory of all
     /// frames fits in this many bytes.
     public var scaleDownLimitBytes: Int?
