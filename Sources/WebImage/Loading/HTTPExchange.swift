@@ -192,7 +192,8 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         if let host = url.host {
             let name = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
             if name != address {
-                configuration.dnsOverride = [host: address, host.lowercased(): address]
+                configuration.dnsOverride[host] = address
+                configuration.dnsOverride[host.lowercased()] = address
             }
         }
         return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
