@@ -86,7 +86,7 @@ struct IPAddress: Sendable, Hashable, CustomStringConvertible {
             return false  // 64:ff9b::/96 NAT64 and 64:ff9b:1::/48 local-use NAT64
         }
         if bytes[0..<8] == [0x01, 0x00, 0, 0, 0, 0, 0, 0] { return false }  // 100::/64 discard-only
-        if bytes[0] == 0x20, bytes[1] == 0x01, bytes[2] == 0x00, bytes[3] & 0xFE == 0 {
+        if bytes[0] == 0x20, bytes[1] == 0x01, bytes[2] & 0xFE == 0 {
             return false  // 2001::/23 IETF protocol assignments (Teredo, benchmarking, ORCHID)
         }
         if bytes[0..<4] == [0x20, 0x01, 0x0D, 0xB8] { return false }  // 2001:db8::/32 documentation
