@@ -115,6 +115,7 @@ let package = Package(
             dependencies: [
                 "WebImage", nioConcurrencyHelpers, logging, coreMetrics,
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
@@ -141,14 +142,19 @@ let package = Package(
             ],
             path: "Tests/WebImageLoadingTestSupport"
         ),
+        .target(
+            name: "WebImageServerTestSupport",
+            dependencies: ["WebImageLoadingTestSupport", "WebImageServer"] + loadingTestSupport,
+            path: "Tests/WebImageServerTestSupport"
+        ),
         .testTarget(
             name: "WebImageCodecTests",
             dependencies: ["WebImageCore", "WebImageCoders", "WebImageConversion", "CJPEG", "CPNG"] + codecs + testSupport
         ),
         .testTarget(name: "WebImageTests", dependencies: loadingTestSupport + [nioCore, logging, coreMetrics]),
         .testTarget(name: "WebImageTerminalTests", dependencies: loadingTestSupport + ["WebImageTerminal"]),
-        .testTarget(name: "WebImageServerTests", dependencies: loadingTestSupport + ["WebImageServer", asyncHTTPClient, nioCore, nioHTTP1]),
-        .testTarget(name: "WebImageCLITests", dependencies: loadingTestSupport + ["webimage", "CacheStressTool"]),
+        .testTarget(name: "WebImageServerTests", dependencies: loadingTestSupport + ["WebImageServer", "WebImageServerTestSupport", asyncHTTPClient, nioCore, nioHTTP1]),
+        .testTarget(name: "WebImageCLITests", dependencies: loadingTestSupport + ["webimage", "CacheStressTool", "WebImageServer", "WebImageServerTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,17 +34,21 @@ public final class LoopbackHTTPServer: Sendable {
     public let port: Int
     /// `http` or `https`.
     public let scheme: String
+    /// The loopback address the server listens on.
+    public let host: String
     private let channel: any Channel
     private let state = LoopbackWatchedValue(State())
 
-    private init(channel: any Channel, scheme: String) {
+    private init(channel: any Channel, scheme: String, host: String) {
         self.channel = channel
         self.scheme = scheme
+        self.host = host
         port = channel.localAddress?.port ?? 0
     }
 
-    /// Starts a server on 127.0.0.1 on a free port; HTTPS when `tls` is given.
-    public static func start(tls: LoopbackTLSIdentity? = nil) async throws -> LoopbackHTTPServer {
+    /// Starts a server on `host` (127.0.0.1 unless another loopback address is named) on
+    /// `port` (0: a free one); HTTPS when `tls` is given.
+    public static func start(tls: LoopbackTLSIdentity? = nil, host: String = "127.0.0.1", port: Int = 0) async throws -> LoopbackHTTPServer {
         let sslContext = try tls.map { try NIOSSLContext(configuration: $0.configuration) }
         let box = NIOLockedValueBox<LoopbackHTTPServer?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -64,21 +68,21 @@ public final class LoopbackHTTPServer: Sendable {
                     try pipeline.addHandler(LoopbackChannelHandler(server: server))
                 })
             }
-            .bind(host: "127.0.0.1", port: 0)
+            .bind(host: host, port: port)
             .get()
-        let server = LoopbackHTTPServer(channel: channel, scheme: tls == nil ? "http" : "https")
+        let server = LoopbackHTTPServer(channel: channel, scheme: tls == nil ? "http" : "https", host: host)
         box.withLockedValue { $0 = server }
         return server
     }
 
-    /// `http://127.0.0.1:<port>` (or `https://…`).
+    /// `http://<host>:<port>` (or `https://…`).
     public var baseURL: URL {
-        URL(string: "\(scheme)://127.0.0.1:\(port)")!
+        URL(string: "\(scheme)://\(host):\(port)")!
     }
 
     /// The full URL of `path` (which starts with `/` and may carry a query).
     public func url(for path: String) -> URL {
-        URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")!
+        URL(string: "\(scheme)://\(host):\(port)\(path)")!
     }
 
     /// Registers `route` for requests whose path (without query) is `path`, replacing any earlier one.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import WebImage
@@ -12,10 +13,11 @@ import WebImage
 /// GET /<signature>/<spec>/plain/<percent-encoded source URL>
 /// GET /<signature>/<spec>/<base64url source URL>
 /// GET /health
-/// GET /metrics       (Prometheus text format)
+/// GET /metrics       (Prometheus text format, on the metrics listener only)
 /// ```
 ///
-/// See ``ImageURLSigner`` for the signature and ``ImageServerConfiguration`` for the limits.
+/// See ``ImageURLSigner`` for the signature, ``ImageServerConfiguration`` for the limits
+/// and <doc:Security> for the rules that keep it safe to face the internet.
 public struct ImageServer: Sendable {
     /// The server's configuration.
     public let configuration: ImageServerConfiguration
@@ -27,22 +29,36 @@ public struct ImageServer: Sendable {
     public let sources: ImageCache
     /// The cache of results, by spec and source.
     public let results: ImageCache
-    /// What the server counts, served at `/metrics`.
+    /// What the server counts, served at `/metrics` on the metrics listener.
     public let metrics = ImageServerMetrics()
+    /// What sources may be fetched, checked at every connection.
+    let policy: SourceAddressPolicy
 
-    /// A server as `configuration` describes; nothing listens until ``run(onRunning:)``.
+    /// A server as `configuration` describes; nothing listens until ``run(onRunning:onMetricsRunning:)``.
     public init(configuration: ImageServerConfiguration) {
         self.configuration = configuration
         var sourceConfig = ImageCacheConfig()
         sourceConfig.maxMemoryCost = configuration.memoryLimit
+        sourceConfig.maxDiskSize = configuration.maxSourceCacheBytes
         sources = ImageCache(namespace: "sources", directory: configuration.cacheDirectory, config: sourceConfig)
         var resultConfig = ImageCacheConfig()
         resultConfig.shouldCacheImagesInMemory = false
+        resultConfig.maxDiskSize = configuration.maxResultCacheBytes
         results = ImageCache(namespace: "results", directory: configuration.cacheDirectory, config: resultConfig)
+        let policy = SourceAddressPolicy(
+            allowedHosts: configuration.allowedHosts,
+            allowsPrivateAddresses: configuration.allowsPrivateSources,
+            allowedAddresses: Set(configuration.allowedSourceAddresses.compactMap(IPAddress.init)),
+            resolver: configuration.resolver
+        )
+        self.policy = policy
         var downloaderConfig = ImageDownloaderConfig()
         downloaderConfig.maximumResponseSize = configuration.maxSourceBytes
         downloaderConfig.downloadDeadline = configuration.sourceTimeout
         downloaderConfig.downloadTimeout = min(configuration.sourceTimeout, downloaderConfig.downloadTimeout)
+        // Every URL fetched, the first and each redirect's target, is checked where it
+        // connects, and connected to at the address checked.
+        downloaderConfig.addressGate = DownloadAddressGate { url throws(ImageError) in try await policy.address(for: url) }
         downloader = ImageDownloader(config: downloaderConfig)
         // Sources come from the network only: no file: or data: loader.
         manager = ImageManager(cache: sources, loader: ImageLoadersManager(loaders: [downloader]))
@@ -52,14 +68,27 @@ public struct ImageServer: Sendable {
     /// cancelled; then it stops accepting, finishes the requests in flight, and closes the
     /// downloader and the caches.
     ///
-    /// - Parameter onRunning: Called with the bound port once the server listens.
-    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        var logger = Logger(label: "webimage")
+    /// - Parameters:
+    ///   - onRunning: Called with the bound port once the server listens.
+    ///   - onMetricsRunning: Called with the metrics listener's port once it listens (when
+    ///     ``ImageServerConfiguration/metricsPort`` is set).
+    public func run(
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        var logger = configuration.makeLogHandler.map { Logger(label: "webimage", factory: $0) } ?? Logger(label: "webimage")
         logger.logLevel = configuration.logLevel
         let responder = ImageServerResponder(
-            configuration: configuration, manager: manager, coders: sources.coders, results: results.diskStorage, metrics: metrics)
+            configuration: configuration, manager: manager, coders: sources.coders, results: results.diskStorage, metrics: metrics,
+            policy: policy)
+        let connections = ConnectionLimit(maximum: configuration.maxConnections)
         let application = Application(
             responder: responder,
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(
+                    additionalChannelHandlers: [ConnectionLimitHandler(limit: connections)],
+                    idleTimeout: .nanoseconds(Int64(configuration.idleTimeout * 1_000_000_000))
+                )),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "webimage"
@@ -68,7 +97,25 @@ public struct ImageServer: Sendable {
             logger: logger
         )
         do {
-            try await application.runService()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await application.runService() }
+                if let metricsPort = configuration.metricsPort {
+                    let metricsApplication = Application(
+                        responder: MetricsResponder(metrics: metrics),
+                        configuration: ApplicationConfiguration(
+                            address: .hostname(configuration.metricsHost, port: metricsPort),
+                            serverName: "webimage"
+                        ),
+                        onServerRunning: { channel in await onMetricsRunning(channel.localAddress?.port ?? 0) },
+                        logger: logger
+                    )
+                    group.addTask { try await metricsApplication.runService() }
+                }
+                // When one listener stops (a signal, or a failure), the other stops too.
+                try await group.next()
+                group.cancelAll()
+                try await group.waitForAll()
+            }
         } catch {
             await close()
             throw error

@@ -10,12 +10,26 @@ public struct ImageServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The port to listen on; 0 picks a free one.
     public var port = 8080
+    /// The port `/metrics` is served on, apart from the images; `nil`, the default, serves
+    /// no metrics. 0 picks a free one.
+    public var metricsPort: Int?
+    /// The address the metrics listener listens on (loopback by default).
+    public var metricsHost = "127.0.0.1"
+    /// The most connections held at once; a connection beyond it is closed as soon as it
+    /// is accepted.
+    public var maxConnections = 1024
+    /// Seconds a connection may wait for a complete request head — from its opening, and
+    /// from the end of its previous response while kept alive — before it is closed.
+    public var idleTimeout: TimeInterval = 10
     /// The folder holding the source cache and the result cache.
     public var cacheDirectory: URL
     /// The key URLs are signed with (HMAC-SHA256); `nil` with ``allowsUnsignedURLs``.
     public var signingKey: [UInt8]?
     /// The salt put in front of what is signed.
     public var signingSalt: [UInt8] = []
+    /// More signers whose signatures are accepted too, for key rotation: a URL verifies
+    /// when any one key and salt sign it.
+    public var additionalSigners: [ImageURLSigner] = []
     /// Accept `_` as the signature segment (for local use only).
     public var allowsUnsignedURLs = false
     /// The hosts sources may come from; empty means any public host.
@@ -23,6 +37,12 @@ public struct ImageServerConfiguration: Sendable {
     /// Fetch sources whose host resolves to a private, loopback or link-local address
     /// (for tests and local use).
     public var allowsPrivateSources = false
+    /// Addresses sources may come from although they are not public (an image store on
+    /// the server's own network), as IPv4 or IPv6 text.
+    public var allowedSourceAddresses: Set<String> = []
+    /// How source host names are resolved; the connection goes to an address it answered,
+    /// once checked.
+    public var resolver = SourceHostResolver.system
     /// The most bytes a source may have.
     public var maxSourceBytes = 32 << 20
     /// The most pixels a source may have.
@@ -31,12 +51,33 @@ public struct ImageServerConfiguration: Sendable {
     public var sourceTimeout: TimeInterval = 20
     /// How many image requests are worked on at once; more are answered 503.
     public var maxConcurrentRequests = 64
+    /// The most pixels a result, and every intermediate canvas of its transform, may have;
+    /// `nil` means ``maxSourcePixels``. More is answered 413 before the work starts.
+    public var maxResultPixels: Int?
+    /// The most operations one spec may have (format included); more are answered 400.
+    public var maxOperations = 16
+    /// The most frames an animated source may have.
+    public var maxAnimationFrames = 100
+    /// The most frames × pixels per frame an animated source may have.
+    public var maxAnimationPixels = 500_000_000
+    /// The pixel memory one request's transform may take, estimated for each step from
+    /// the canvases it reads and writes before the step runs; more is answered 413.
+    public var requestMemoryBudget = 1 << 30
+    /// The most bytes the disk cache of sources keeps; older entries are removed as it
+    /// fills.
+    public var maxSourceCacheBytes = 1 << 30
+    /// The most bytes the disk cache of results keeps.
+    public var maxResultCacheBytes = 1 << 30
     /// The `max-age` of `Cache-Control` on results, in seconds.
     public var resultMaxAge = 31_536_000
     /// The decoded bytes the memory cache of sources keeps.
     public var memoryLimit = 128 << 20
     /// The least severe log level written: `.info` writes one access-log line per request.
     public var logLevel = Logger.Level.info
+    /// Makes the handler of the server's logger, by label; `nil`, the default, uses the
+    /// process's logging system. The access-log line of a failed request carries the
+    /// failure's full detail in its `detail` metadata.
+    public var makeLogHandler: (@Sendable (String) -> any LogHandler)?
     /// An HTML page answered at `/` (the tool's `--demo` page); without one, `/` is refused
     /// like any other path that names no image.
     public var homePage: String?

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -20,8 +21,11 @@ struct ImageServerResponder: HTTPResponder {
     let configuration: ImageServerConfiguration
     let manager: ImageManager
     let results: any ImageDiskStorage
-    let signer: ImageURLSigner?
+    /// The signers whose signatures are accepted: the configured key first, then the
+    /// additional ones (key rotation).
+    let signers: [ImageURLSigner]
     let policy: SourceAddressPolicy
+    let budget: TransformBudget
     let coders: ImageCodersManager
     let sourceFetches: SourceFetches
     let metrics: ImageServerMetrics
@@ -29,63 +33,70 @@ struct ImageServerResponder: HTTPResponder {
 
     init(
         configuration: ImageServerConfiguration, manager: ImageManager, coders: ImageCodersManager, results: any ImageDiskStorage,
-        metrics: ImageServerMetrics
+        metrics: ImageServerMetrics, policy: SourceAddressPolicy
     ) {
         self.configuration = configuration
         self.metrics = metrics
         self.manager = manager
         self.results = results
-        signer = configuration.signingKey.map { ImageURLSigner(key: $0, salt: configuration.signingSalt) }
-        policy = SourceAddressPolicy(allowedHosts: configuration.allowedHosts, allowsPrivateAddresses: configuration.allowsPrivateSources)
+        signers =
+            (configuration.signingKey.map { [ImageURLSigner(key: $0, salt: configuration.signingSalt)] } ?? [])
+            + configuration.additionalSigners
+        self.policy = policy
+        budget = TransformBudget(configuration)
         self.coders = coders
         sourceFetches = SourceFetches(manager: manager, metrics: metrics)
     }
 
-    /// Answers `request`, then counts it and writes its access-log line.
+    /// Answers `request`, then counts it and writes its access-log line: the client hears
+    /// the class of a failure, the log keeps its detail.
     func respond(to request: Request, context: Context) async throws -> Response {
         let start = ContinuousClock.now
-        let response = await answer(request)
+        let (answered, failure) = await answer(request)
+        var response = answered
+        response.headers[.xContentTypeOptions] = "nosniff"
         let duration = ContinuousClock.now - start
         let bytes = response.headers[.contentLength].flatMap { Int($0) } ?? 0
         metrics.recordRequest(status: Int(response.status.code), duration: duration, bytes: bytes)
-        context.logger.info(
-            "request",
-            metadata: [
-                "method": "\(request.method)",
-                "path": "\(request.uri.path)",
-                "status": "\(response.status.code)",
-                "ms": "\(String(format: "%.1f", Double(duration.nanoseconds) / 1e6))",
-                "bytes": "\(bytes)",
-            ])
+        var metadata: Logger.Metadata = [
+            "method": "\(request.method)",
+            "path": "\(request.uri.path)",
+            "status": "\(response.status.code)",
+            "ms": "\(String(format: "%.1f", Double(duration.nanoseconds) / 1e6))",
+            "bytes": "\(bytes)",
+        ]
+        if let failure {
+            metadata["error"] = "\(failure.message)"
+            if let detail = failure.detail { metadata["detail"] = "\(detail)" }
+        }
+        context.logger.info("request", metadata: metadata)
         return response
     }
 
-    private func answer(_ request: Request) async -> Response {
+    /// The response to `request`, and the failure it reports, if any.
+    private func answer(_ request: Request) async -> (Response, ImageServerError?) {
         guard request.method == .get || request.method == .head else {
-            return Self.refusal(ImageServerError(.methodNotAllowed, "only GET and HEAD are served"))
+            let error = ImageServerError(.methodNotAllowed, "only GET and HEAD are served")
+            return (Self.refusal(error), error)
         }
         let path = request.uri.path
         if path == "/health" {
-            return Self.text("{\"status\":\"ok\"}\n", contentType: "application/json")
+            return (Self.text("{\"status\":\"ok\"}\n", contentType: "application/json"), nil)
         }
         if path == "/", let page = configuration.homePage {
-            return Self.text(page, contentType: "text/html; charset=utf-8")
-        }
-        if path == "/metrics" {
-            var response = Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
-            response.headers[.contentType] = "text/plain; version=0.0.4"
-            return response
+            return (Self.text(page, contentType: "text/html; charset=utf-8"), nil)
         }
         guard acquireSlot() else {
-            var response = Self.refusal(ImageServerError(.serviceUnavailable, "the server is busy; try again shortly"))
+            let error = ImageServerError(.serviceUnavailable, "the server is busy; try again shortly")
+            var response = Self.refusal(error)
             response.headers[.retryAfter] = "1"
-            return response
+            return (response, error)
         }
         defer { releaseSlot() }
         do throws(ImageServerError) {
-            return try await image(for: request, path: path)
+            return (try await image(for: request, path: path), nil)
         } catch {
-            return Self.refusal(error)
+            return (Self.refusal(error), error)
         }
     }
 
@@ -101,6 +112,8 @@ struct ImageServerResponder: HTTPResponder {
         } catch {
             throw ImageServerError(.badRequest, "bad spec: \(error)")
         }
+        try budget.check(spec, operationCount: choice.spec.split(separator: "|").count)
+        try policy.checkHost(of: parsed.source)
         let key = "\(choice.spec)\n\(parsed.source.absoluteString)"
         let result: (data: Data, metadata: DiskCacheEntryMetadata)
         let cached = try await cachedResult(forKey: key)
@@ -126,10 +139,10 @@ struct ImageServerResponder: HTTPResponder {
 
     private func checkSignature(_ request: ImageServerRequest) throws(ImageServerError) {
         if request.signature == "_", configuration.allowsUnsignedURLs { return }
-        guard let signer else {
+        guard !signers.isEmpty else {
             throw ImageServerError(.forbidden, "unsigned URLs are not accepted and the server has no signing key")
         }
-        guard signer.isValid(request.signature, for: request.signedPath) else {
+        guard signers.contains(where: { $0.isValid(request.signature, for: request.signedPath) }) else {
             throw ImageServerError(.forbidden, "the signature does not match")
         }
     }
@@ -143,8 +156,8 @@ struct ImageServerResponder: HTTPResponder {
     }
 
     private func makeResult(_ source: URL, spec: TransformSpec, key: String) async throws(ImageServerError) -> (data: Data, metadata: DiskCacheEntryMetadata) {
-        let policy = self.policy
-        try await Self.blocking { () throws(ImageServerError) in try policy.check(source) }
+        // The host was checked against the allow-list; its addresses are checked where the
+        // downloader connects, for the first URL and every redirect (``SourceAddressPolicy``).
         // The source's bytes go to the disk cache once (concurrent requests share the
         // transfer, and the header is checked against the pixel limit before anything is
         // decoded); each request then decodes them at the size its spec needs.
@@ -153,6 +166,8 @@ struct ImageServerResponder: HTTPResponder {
         request.maxPixelCount = configuration.maxSourcePixels
         var decodeOptions = spec.decodeOptions
         decodeOptions.maxPixelCount = configuration.maxSourcePixels
+        decodeOptions.maxFrameCount = configuration.maxAnimationFrames
+        decodeOptions.maxAnimationWork = configuration.maxAnimationPixels
         let image: Image
         do throws(ImageError) {
             try await sourceFetches.ensureOnDisk(request)
@@ -168,18 +183,31 @@ struct ImageServerResponder: HTTPResponder {
         }
         let coders = self.coders
         let format = spec.format ?? (coders.canEncode(to: image.format) ? image.format : coders.preferredFormat(for: image))
+        // Every canvas the transform makes is checked before it runs.
+        let planned = try budget.plan(spec.transformers, source: image.pixelSize, frames: image.frames.count)
         // Transforming, encoding and hashing the result all run on a decoding thread.
-        let encoded: Data
-        let digest: String
+        let outcome: Result<(Data, String), ImageServerError>
         do {
-            (encoded, digest) = try await DecodingWorkers.run { () throws(ImageError) -> (Data, String) in
-                let transformed = spec.pipeline.transform(image) ?? image
+            outcome = try await DecodingWorkers.run { () throws(ImageError) -> Result<(Data, String), ImageServerError> in
+                var transformed = image
+                for transformer in spec.transformers {
+                    // `nil` is a transformer's "nothing to change"; the plan already
+                    // refused what cannot apply.
+                    transformed = transformer.transform(transformed) ?? transformed
+                }
+                guard transformed.pixelSize == planned else {
+                    return .failure(
+                        ImageServerError(
+                            .unprocessableContent, "the transform failed",
+                            detail: "planned \(planned.width)x\(planned.height), made \(transformed.pixelWidth)x\(transformed.pixelHeight)"))
+                }
                 let data = try coders.encode(transformed, as: format, options: spec.encodeOptions ?? ImageEncodeOptions())
-                return (data, Self.digest(of: data))
+                return .success((data, Self.digest(of: data)))
             }
         } catch {
-            throw ImageServerError(.unprocessableContent, "the result could not be written as \(format.rawValue): \(error.message)")
+            throw ImageServerError(.unprocessableContent, "the result could not be written as \(format.rawValue)", detail: error.message)
         }
+        let (encoded, digest) = try outcome.get()
         return await keep(encoded, digest: digest, format: format, forKey: key)
     }
 
@@ -249,20 +277,23 @@ struct ImageServerResponder: HTTPResponder {
         return try result.get()
     }
 
-    /// The status a failed source load answers with.
+    /// The status a failed source load answers with, and the class of the failure the
+    /// client hears; the error's message (which may name URLs, hosts, addresses and
+    /// upstream statuses) goes to the log only.
     static func sourceFailure(_ error: ImageError) -> ImageServerError {
-        switch error.code {
-        case .responseTooLarge:
-            ImageServerError(.contentTooLarge, "the source is too large: \(error.message)")
-        case .imageTooLarge, .badImageData, .emptyData, .unsupportedFormat:
-            ImageServerError(.unprocessableContent, "the source cannot be used: \(error.message)")
-        case .timedOut, .deadlineExceeded:
-            ImageServerError(.gatewayTimeout, "the source did not answer in time: \(error.message)")
-        case .invalidURL, .refused, .blacklisted:
-            ImageServerError(.badRequest, error.message)
-        default:
-            ImageServerError(.badGateway, "the source failed: \(error.message)")
-        }
+        let (status, message): (HTTPResponse.Status, String) =
+            switch error.code {
+            case .responseTooLarge: (.contentTooLarge, "source too large")
+            case .imageTooLarge: (.unprocessableContent, "source image too large")
+            case .badImageData, .emptyData, .unsupportedFormat: (.unprocessableContent, "source not an image")
+            case .timedOut, .deadlineExceeded: (.gatewayTimeout, "source timed out")
+            case .refused: (.forbidden, "address not allowed")
+            case .invalidURL, .blacklisted: (.badRequest, "bad source URL")
+            case .cannotFindHost: (.notFound, "source not found")
+            case .invalidStatusCode where error.statusCode == 404 || error.statusCode == 410: (.notFound, "source not found")
+            default: (.badGateway, "source refused")
+            }
+        return ImageServerError(status, message, detail: error.description)
     }
 
     /// Whether an `If-None-Match` value names `eTag` (or is `*`).

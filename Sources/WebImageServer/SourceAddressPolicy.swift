@@ -1,59 +1,74 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import WebImage
 
-/// Decides whether the server may fetch a source URL: `http` or `https`, a host on the
-/// allowed list (when there is one), and — unless private sources are allowed — a host
-/// whose every address is public (not loopback, private, link-local, unspecified or
-/// multicast), so that a signed URL cannot reach the server's own network.
+/// Decides whether the server may fetch a source URL, and where it connects for it:
+/// `http` or `https`, a host on the allowed list (when there is one), and — unless private
+/// sources are allowed — a host whose every address is public (see ``IPAddress/isPublic``)
+/// or one of the addresses allowed by name, so that a signed URL cannot reach the server's
+/// own network.
+///
+/// The same rules apply to the first URL and to every redirect's target, at the moment of
+/// connecting: ``address(for:)`` is the downloader's ``DownloadAddressGate``, and the
+/// connection goes to the address it checked.
 struct SourceAddressPolicy: Sendable {
     /// The hosts allowed; empty allows any.
     let allowedHosts: Set<String>
     /// Whether private addresses may be fetched.
     let allowsPrivateAddresses: Bool
+    /// Addresses allowed although they are not public.
+    let allowedAddresses: Set<IPAddress>
+    /// How host names become addresses.
+    let resolver: SourceHostResolver
 
-    /// Checks `url`, resolving its host on the calling thread (call it off the event loops).
+    /// Checks what can be checked of `url` without resolving it: the scheme, the host and
+    /// the allow-list.
     ///
-    /// - Throws: ``ImageServerError`` 400 for a URL that is not http(s) or has no host,
-    ///   403 for a host that is not allowed or resolves to a private address, 502 for a
-    ///   host that does not resolve.
-    func check(_ url: URL) throws(ImageServerError) {
+    /// - Returns: The host, lowercased and without brackets.
+    /// - Throws: ``ImageServerError`` 400 for a URL that is not http(s) or has no host, 403
+    ///   for a host that is not allowed.
+    @discardableResult
+    func checkHost(of url: URL) throws(ImageServerError) -> String {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host?.lowercased(), !host.isEmpty
         else {
-            throw ImageServerError(.badRequest, "the source must be an http or https URL with a host")
+            throw ImageServerError(.badRequest, "bad source URL", detail: "not an http or https URL with a host: \(url.absoluteString)")
         }
         let bareHost = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         if !allowedHosts.isEmpty, !allowedHosts.contains(bareHost) {
-            throw ImageServerError(.forbidden, "the source host \(bareHost) is not allowed")
+            throw ImageServerError(.forbidden, "address not allowed", detail: "the source host \(bareHost) is not on the allow-list")
         }
-        guard !allowsPrivateAddresses else { return }
-        let addresses = Self.resolve(bareHost)
-        guard !addresses.isEmpty else {
-            throw ImageServerError(.badGateway, "the source host \(bareHost) does not resolve")
-        }
-        if let address = addresses.first(where: { !$0.isPublic }) {
-            throw ImageServerError(.forbidden, "the source host \(bareHost) resolves to a private address (\(address))")
-        }
+        return bareHost
     }
 
-    /// Every address `host` resolves to.
-    static func resolve(_ host: String) -> [IPAddress] {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
-        defer { freeaddrinfo(first) }
-        var addresses: [IPAddress] = []
-        var cursor: UnsafeMutablePointer<addrinfo>? = first
-        while let entry = cursor {
-            if let address = entry.pointee.ai_addr.flatMap(IPAddress.init(socketAddress:)) {
-                addresses.append(address)
-            }
-            cursor = entry.pointee.ai_next
+    /// The address to connect to for `url`: the first of its host's addresses, once every
+    /// one of them is checked.
+    ///
+    /// - Throws: ``ImageError`` ``ImageError/Code/refused`` for a URL the policy forbids,
+    ///   ``ImageError/Code/cannotFindHost`` for a host that does not resolve.
+    func address(for url: URL) async throws(ImageError) -> String {
+        let host: String
+        do throws(ImageServerError) {
+            host = try checkHost(of: url)
+        } catch {
+            throw ImageError(.refused, error.detail ?? error.message)
         }
-        return addresses
+        let addresses: [IPAddress]
+        if let literal = IPAddress(host) {
+            addresses = [literal]
+        } else {
+            addresses = await resolver.addresses(of: host)
+        }
+        guard let first = addresses.first else {
+            throw ImageError(.cannotFindHost, "the source host \(host) does not resolve")
+        }
+        if let forbidden = addresses.first(where: { !isAllowed($0) }) {
+            throw ImageError(.refused, "the source host \(host) resolves to a forbidden address (\(forbidden))")
+        }
+        return first.description
+    }
+
+    /// Whether `address` may be connected to.
+    func isAllowed(_ address: IPAddress) -> Bool {
+        allowsPrivateAddresses || address.isPublic || allowedAddresses.contains(address)
     }
 }

@@ -1,6 +1,9 @@
 #if Server
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import WebImage
 import WebImageServer
 
@@ -13,8 +16,10 @@ struct ServeCommand: AsyncParsableCommand {
             The source is plain/<percent-encoded URL> or the URL in base64url; the spec is a \
             transform spec (resize=400x300|format=webp,q=80; format=auto picks AVIF or WebP from \
             Accept). The signature is the base64url HMAC-SHA256, under --key, of --salt followed \
-            by /<spec>/<source> as sent; with --insecure-unsigned it may be '_'. Stops on SIGTERM \
-            or SIGINT after finishing the requests in flight.
+            by /<spec>/<source> as sent; with --insecure-unsigned it may be '_'. Keys are at least \
+            32 bytes of hex; several --key (each with its --salt) rotate keys. Every source URL and \
+            redirect is checked against --allow-host and the address policy where it connects. \
+            Stops on SIGTERM or SIGINT after finishing the requests in flight.
             """
     )
 
@@ -26,11 +31,17 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var location: CacheLocationOptions
 
-    @Option(help: ArgumentHelp("The signing key, in hex (or the WEBIMAGE_KEY environment variable).", valueName: "hex"))
-    var key: String?
+    @Option(
+        name: .customLong("key"),
+        help: ArgumentHelp(
+            "A signing key, at least 32 bytes in hex (or the WEBIMAGE_KEY environment variable); repeat to accept several.",
+            valueName: "hex"))
+    var keys: [String] = []
 
-    @Option(help: ArgumentHelp("The signing salt, in hex (or WEBIMAGE_SALT).", valueName: "hex"))
-    var salt: String?
+    @Option(
+        name: .customLong("salt"),
+        help: ArgumentHelp("The signing salt, in hex (or WEBIMAGE_SALT); one, or one per --key.", valueName: "hex"))
+    var salts: [String] = []
 
     @Flag(help: "Accept '_' as the signature (local use only).")
     var insecureUnsigned = false
@@ -41,17 +52,57 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Fetch sources on private, loopback and link-local addresses (tests and local use).")
     var allowPrivateSources = false
 
+    @Option(
+        name: .customLong("allow-address"),
+        help: ArgumentHelp("A private address sources may come from (repeatable).", valueName: "address"))
+    var allowedAddresses: [String] = []
+
     @Option(help: ArgumentHelp("The most bytes a source may have.", valueName: "size"))
     var maxSourceBytes = ByteSize(argument: "32M")!
 
     @Option(help: "The most pixels a source may have.")
     var maxSourcePixels = 50_000_000
 
+    @Option(help: "The most pixels a result, or any canvas on the way, may have (default: --max-source-pixels).")
+    var maxResultPixels: Int?
+
+    @Option(help: "The most operations one spec may have.")
+    var maxOperations = 16
+
+    @Option(help: "The most frames an animated source may have.")
+    var maxAnimationFrames = 100
+
+    @Option(help: "The most frames × pixels an animated source may have.")
+    var maxAnimationPixels = 500_000_000
+
+    @Option(help: ArgumentHelp("The pixel memory one request's transform may take.", valueName: "size"))
+    var requestMemory = ByteSize(argument: "1G")!
+
+    @Option(help: ArgumentHelp("The most bytes the source cache keeps on disk.", valueName: "size"))
+    var maxSourceCache = ByteSize(argument: "1G")!
+
+    @Option(help: ArgumentHelp("The most bytes the result cache keeps on disk.", valueName: "size"))
+    var maxResultCache = ByteSize(argument: "1G")!
+
     @Option(help: ArgumentHelp("Seconds a source fetch may take.", valueName: "seconds"))
     var timeout = 20.0
 
     @Option(help: "Image requests worked on at once; more are answered 503 with Retry-After.")
     var concurrency = 64
+
+    @Option(help: "Connections held at once; more are closed as they arrive.")
+    var maxConnections = 1024
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a connection may take to send a request head, or stay idle between requests.", valueName: "seconds"))
+    var idleTimeout = 10.0
+
+    @Option(help: "The port /metrics is served on (none by default; 0: any free port).")
+    var metricsPort: Int?
+
+    @Option(help: "The address the metrics port listens on.")
+    var metricsHost = "127.0.0.1"
 
     @Option(help: ArgumentHelp("The max-age of results' Cache-Control, in seconds.", valueName: "seconds"))
     var maxAge = 31_536_000
@@ -63,13 +114,24 @@ struct ServeCommand: AsyncParsableCommand {
     var demo = false
 
     func validate() throws {
-        if keyBytes == nil, !insecureUnsigned {
-            throw ValidationError("give --key (or WEBIMAGE_KEY), or --insecure-unsigned for local use")
-        }
-        if let key, Self.hexBytes(key) == nil { throw ValidationError("--key must be hexadecimal") }
-        if let salt, Self.hexBytes(salt) == nil { throw ValidationError("--salt must be hexadecimal") }
+        _ = try signers
         if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+        if !(idleTimeout > 0) { throw ValidationError("--idle-timeout must be more than 0") }
         if !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
+        if let metricsPort, !(0...65535).contains(metricsPort) { throw ValidationError("--metrics-port must be 0 to 65535") }
+        if maxOperations < 1 { throw ValidationError("--max-operations must be at least 1") }
+        if let address = allowedAddresses.first(where: { !Self.isIPAddress($0) }) {
+            throw ValidationError("--allow-address \(address) is not an IP address")
+        }
+    }
+
+    /// The signers of the keys given, checked (see ``SigningKeys``).
+    private var signers: [ImageURLSigner] {
+        get throws {
+            try SigningKeys.signers(
+                keys: keys, salts: salts, environment: ProcessInfo.processInfo.environment, insecureUnsigned: insecureUnsigned)
+        }
     }
 
     func run() async throws {
@@ -78,15 +140,27 @@ struct ServeCommand: AsyncParsableCommand {
         )
         configuration.host = host
         configuration.port = port
-        configuration.signingKey = keyBytes
-        configuration.signingSalt = (salt ?? ProcessInfo.processInfo.environment["WEBIMAGE_SALT"]).flatMap(Self.hexBytes) ?? []
+        let signers = try self.signers
+        configuration.additionalSigners = signers
         configuration.allowsUnsignedURLs = insecureUnsigned
         configuration.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
         configuration.allowsPrivateSources = allowPrivateSources
+        configuration.allowedSourceAddresses = Set(allowedAddresses)
         configuration.maxSourceBytes = maxSourceBytes.bytes
         configuration.maxSourcePixels = maxSourcePixels
+        configuration.maxResultPixels = maxResultPixels
+        configuration.maxOperations = maxOperations
+        configuration.maxAnimationFrames = maxAnimationFrames
+        configuration.maxAnimationPixels = maxAnimationPixels
+        configuration.requestMemoryBudget = requestMemory.bytes
+        configuration.maxSourceCacheBytes = maxSourceCache.bytes
+        configuration.maxResultCacheBytes = maxResultCache.bytes
         configuration.sourceTimeout = timeout
         configuration.maxConcurrentRequests = concurrency
+        configuration.maxConnections = maxConnections
+        configuration.idleTimeout = idleTimeout
+        configuration.metricsPort = metricsPort
+        configuration.metricsHost = metricsHost
         configuration.resultMaxAge = maxAge
         configuration.memoryLimit = memoryLimit.bytes
         var samples: DemoImageServer?
@@ -96,14 +170,17 @@ struct ServeCommand: AsyncParsableCommand {
             // The samples live on loopback: only their server is let through.
             configuration.allowsPrivateSources = true
             configuration.allowedHosts = allowedHosts.isEmpty ? ["127.0.0.1"] : configuration.allowedHosts
-            let signer = configuration.signingKey.map { ImageURLSigner(key: $0, salt: configuration.signingSalt) }
-            configuration.homePage = ServerDemoPage.html(sources: started.urls, signer: signer)
+            configuration.homePage = ServerDemoPage.html(sources: started.urls, signer: signers.first)
         }
         let server = ImageServer(configuration: configuration)
         do {
-            try await server.run { port in
-                FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
-            }
+            try await server.run(
+                onRunning: { port in
+                    FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+                },
+                onMetricsRunning: { [metricsHost] port in
+                    FileHandle.standardOutput.write(Data("metrics on http://\(metricsHost):\(port)/metrics\n".utf8))
+                })
         } catch {
             try? await samples?.stop()
             throw error
@@ -111,8 +188,11 @@ struct ServeCommand: AsyncParsableCommand {
         try? await samples?.stop()
     }
 
-    private var keyBytes: [UInt8]? {
-        (key ?? ProcessInfo.processInfo.environment["WEBIMAGE_KEY"]).flatMap(Self.hexBytes)
+    /// Whether `text` is an IPv4 or IPv6 address.
+    static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 
     /// The bytes a hexadecimal string spells; `nil` for an odd length or another character.

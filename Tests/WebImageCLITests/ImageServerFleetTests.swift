@@ -4,6 +4,7 @@ import Testing
 import WebImage
 @testable import WebImageTestSupport
 @testable import WebImageLoadingTestSupport
+@testable import WebImageServerTestSupport
 
 /// Three `webimage serve` processes behind nginx (deploy/nginx.conf), as scripts/fleet.sh
 /// runs them: routing by a consistent hash of the source sends each source to one instance.
@@ -130,7 +131,7 @@ struct ImageServerFleetTests {
         let server = try BackgroundProcess(
             try BuiltExecutable.url(named: "webimage"),
             [
-                "serve", "--demo", "--port", "0", "--key", "00112233", "--cache-dir", scratch.url.path,
+                "serve", "--demo", "--port", "0", "--key", String(repeating: "00112233", count: 8), "--cache-dir", scratch.url.path,
             ])
         let line = try await server.waitForLine(containing: "listening on")
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })

@@ -47,6 +47,15 @@ final class BackgroundProcess: @unchecked Sendable {
     /// Whether the program is still running.
     var isRunning: Bool { child.isRunning }
 
+    /// The program's peak resident set so far, in bytes (`VmHWM` in `/proc/<pid>/status`);
+    /// `nil` once it has exited.
+    var peakResidentBytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(child.processIdentifier)/status", encoding: .utf8) else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+        let kibibytes = line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        return kibibytes.map { $0 * 1024 }
+    }
+
     /// Sends SIGTERM and waits for the program to exit; returns its status. A program still
     /// running five minutes later is killed, and the call returns -1.
     @discardableResult

@@ -37,6 +37,9 @@ final class ChildProcess: @unchecked Sendable {
     /// Whether the child is still running.
     var isRunning: Bool { exitStatus() == nil }
 
+    /// The child's process identifier.
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// Sends `signal` to the child, if it is still running.
     func send(_ signal: Int32) {
         if isRunning { kill(process.processIdentifier, signal) }

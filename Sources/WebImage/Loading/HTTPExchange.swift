@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOFoundationCompat
+import NIOPosix
 import NIOHTTP1
 import NIOSSL
 
@@ -158,7 +159,51 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     /// schemes, loops and long chains are refused, and credentials are not sent to another
     /// origin. With `resumed` the request asks for the rest of those bytes only. The
     /// operation hears the end through ``DownloadOperation/transferDidEnd(with:)``.
+    ///
+    /// With an ``ImageDownloaderConfig/addressGate`` each URL is checked by the gate first
+    /// and its connection made to the address the gate named, by a client of its own that
+    /// resolves nothing (see ``pinnedClient(for:to:of:)``).
     static func send(for operation: DownloadOperation, to url: URL, visited: Set<String> = [], resuming resumed: ResumableBody? = nil) {
+        guard let gate = operation.downloader.config.addressGate else {
+            execute(for: operation, to: url, visited: visited, resuming: resumed, on: operation.downloader.client, isPinned: false)
+            return
+        }
+        Task {
+            let client: HTTPClient
+            do throws(ImageError) {
+                let address = try await gate.address(for: url)
+                client = pinnedClient(for: url, to: address, of: operation.downloader)
+            } catch {
+                if let resumed {
+                    operation.downloader.releaseResumableBytes(resumed.count)
+                }
+                operation.transferDidEnd(with: .failure(error))
+                return
+            }
+            execute(for: operation, to: url, visited: visited, resuming: resumed, on: client, isPinned: true)
+        }
+    }
+
+    /// A client whose connections to `url`'s host go to `address`, with the host kept for
+    /// `Host`, TLS server name indication and certificate verification. It lives for one
+    /// exchange.
+    private static func pinnedClient(for url: URL, to address: String, of downloader: ImageDownloader) -> HTTPClient {
+        var configuration = downloader.clientConfiguration
+        if let host = url.host {
+            let name = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            if name != address {
+                configuration.dnsOverride[host] = address
+                configuration.dnsOverride[host.lowercased()] = address
+            }
+        }
+        return HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+    }
+
+    /// Sends the request for `url` on `client` and follows what it answers (see
+    /// ``send(for:to:visited:resuming:)``); a pinned client is shut down once the exchange ends.
+    private static func execute(
+        for operation: DownloadOperation, to url: URL, visited: Set<String>, resuming resumed: ResumableBody?, on client: HTTPClient, isPinned: Bool
+    ) {
         let request: HTTPClient.Request
         do throws(ImageError) {
             request = try makeRequest(for: operation, to: url, resuming: resumed)
@@ -166,11 +211,14 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
             if let resumed {
                 operation.downloader.releaseResumableBytes(resumed.count)
             }
+            if isPinned {
+                _ = client.shutdown()
+            }
             operation.transferDidEnd(with: .failure(error))
             return
         }
         let exchange = HTTPExchange(operation: operation, url: url, resuming: resumed)
-        let task = operation.downloader.client.execute(request: request, delegate: exchange, eventLoop: .indifferent)
+        let task = client.execute(request: request, delegate: exchange, eventLoop: .indifferent)
         let isAbandoned = operation.state.withLockedValue { state in
             guard state.phase == .running else { return true }
             state.request = task
@@ -180,6 +228,9 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
             task.cancel()
         }
         task.futureResult.whenComplete { result in
+            if isPinned {
+                _ = client.shutdown()
+            }
             // Bytes to resume follow a redirect, with their share of the budget.
             var carried: ResumableBody?
             var isRedirect = false

@@ -55,6 +55,9 @@ public final class ImageDownloader: Sendable {
     /// The cookies kept for ``ImageDownloaderOptions/handleCookies``.
     public let cookieStore = DownloadCookieStore()
     let client: HTTPClient
+    /// The client's configuration, from which the client of a connection pinned to an
+    /// address by ``ImageDownloaderConfig/addressGate`` is made.
+    let clientConfiguration: HTTPClient.Configuration
     /// The downloader's logs and metrics.
     let telemetry: DownloaderTelemetry
     /// How long a transfer may stay silent (``ImageDownloaderConfig/downloadTimeout``).
@@ -80,6 +83,7 @@ public final class ImageDownloader: Sendable {
             timeout: HTTPClient.Configuration.Timeout(connect: idleTimeout)
         )
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        self.clientConfiguration = clientConfiguration
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
         state = NIOLockedValueBox(
             State(

@@ -66,6 +66,10 @@ public struct ImageDownloaderConfig: Sendable {
     public var maximumResponseSize = 64 << 20
     /// How many redirects one download may follow.
     public var maximumRedirects = 10
+    /// Checks every URL a download connects to (the first and each redirect's target) and
+    /// names the address to connect to; `nil`, the default, lets the HTTP client resolve
+    /// names itself. With a gate, each connection is made to the address it returned.
+    public var addressGate: DownloadAddressGate?
     /// The pixel memory budget of ``ImageDownloaderOptions/scaleDownLargeImages``.
     public var scaleDownLimitBytes = 60 << 20
     /// Where the downloader sends its logs and metrics; the process-wide backends by

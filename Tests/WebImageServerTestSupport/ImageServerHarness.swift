@@ -12,6 +12,8 @@ import WebImage
 struct ImageServerHarness: Sendable {
     let server: ImageServer
     let port: Int
+    /// The port of the metrics listener.
+    let metricsPort: Int
     let sources: LoopbackHTTPServer
     let client: ImageServerClient
     let folder: TemporaryDirectory
@@ -27,6 +29,7 @@ struct ImageServerHarness: Sendable {
         configuration.port = 0
         configuration.allowsUnsignedURLs = true
         configuration.allowsPrivateSources = true
+        configuration.metricsPort = 0
         // One access-log line per request would bury the test output.
         configuration.logLevel = .error
         configure(&configuration)
@@ -34,17 +37,21 @@ struct ImageServerHarness: Sendable {
         let sources = try await LoopbackHTTPServer.start()
         let client = ImageServerClient()
         let port = AsyncStream<Int>.makeStream()
+        let metricsPort = AsyncStream<Int>.makeStream()
         let stopped = NIOLockedValueBox(false)
         let running = Task {
             // A server that fails to start ends the stream, so the wait below ends too.
             defer {
                 port.continuation.finish()
+                metricsPort.continuation.finish()
                 stopped.withLockedValue { $0 = true }
             }
-            try await server.run { port.continuation.yield($0) }
+            try await server.run(onRunning: { port.continuation.yield($0) }, onMetricsRunning: { metricsPort.continuation.yield($0) })
         }
         var iterator = port.stream.makeAsyncIterator()
         let bound = await iterator.next()
+        var metricsIterator = metricsPort.stream.makeAsyncIterator()
+        let metricsBound: Int? = configuration.metricsPort == nil ? 0 : await metricsIterator.next()
         /// Stops the server, waiting at most ``eventually(within:_:)``'s bound for it (a hung
         /// shutdown fails the test instead of the whole run), then the client and the
         /// sources.
@@ -56,12 +63,12 @@ struct ImageServerHarness: Sendable {
             try await client.shutdown()
             try await sources.stop()
         }
-        guard let bound else {
+        guard let bound, let metricsBound else {
             try await stopEverything()
             _ = try await running.value
             throw ImageError(.cannotConnect, "the server did not start")
         }
-        let harness = ImageServerHarness(server: server, port: bound, sources: sources, client: client, folder: folder)
+        let harness = ImageServerHarness(server: server, port: bound, metricsPort: metricsBound, sources: sources, client: client, folder: folder)
         do {
             try await body(harness)
         } catch {
@@ -94,6 +101,11 @@ struct ImageServerHarness: Sendable {
     static func encodeSource(_ url: String, base64: Bool = false) -> String {
         if base64 { return Base64URL.encode(Array(url.utf8)) }
         return ImageServerClient.plainSource(url)
+    }
+
+    /// The metrics listener's `/metrics`, as text.
+    func metrics() async throws -> String {
+        String(decoding: try await client.get(port: metricsPort, "/metrics").body, as: UTF8.self)
     }
 
     /// GETs `path` from the image server.

@@ -1,0 +1,167 @@
+import Foundation
+import WebImage
+
+/// What one request's transform may cost, checked before the work that would cost it:
+/// the number of operations and the sizes a spec names before anything is fetched, then,
+/// once the source's size is known, every canvas the transform will make (rotations and
+/// resizes grow them) and the pixel memory each step reads and writes.
+///
+/// Running out is a refusal of that request (413, or 422 for a spec that cannot apply to
+/// the source), never a trap: other requests carry on.
+struct TransformBudget: Sendable {
+    /// The most pixels any canvas may have.
+    let maxPixels: Int
+    /// The most operations a spec may have.
+    let maxOperations: Int
+    /// The most bytes of pixel memory one step may read and write, over all frames.
+    let memoryBudget: Int
+
+    /// The bytes one pixel may take while a step works on it: premultiplied floats, the
+    /// widest form the library's transformers use.
+    static let bytesPerPixel = 16
+
+    /// A budget from the server's configuration.
+    init(_ configuration: ImageServerConfiguration) {
+        maxPixels = configuration.maxResultPixels ?? configuration.maxSourcePixels
+        maxOperations = configuration.maxOperations
+        memoryBudget = configuration.requestMemoryBudget
+    }
+
+    /// Checks `spec` (with `operationCount` operations as written) before the source is
+    /// fetched.
+    ///
+    /// - Throws: ``ImageServerError`` 400 for too many operations, 413 for a size the spec
+    ///   names that is larger than the pixel limit.
+    func check(_ spec: TransformSpec, operationCount: Int) throws(ImageServerError) {
+        guard operationCount <= maxOperations else {
+            throw ImageServerError(.badRequest, "bad spec: more than \(maxOperations) operations")
+        }
+        for transformer in spec.transformers {
+            var named: Int?
+            switch transformer {
+            case let resize as ResizingImageTransformer:
+                named = (resize.width ?? 1).multipliedReportingOverflow(by: resize.height ?? 1).partialValue
+            case let crop as CroppingImageTransformer:
+                named = crop.size.width.multipliedReportingOverflow(by: crop.size.height).partialValue
+            default:
+                break
+            }
+            if let named, named > maxPixels || named < 0 {
+                throw ImageServerError(.contentTooLarge, "the spec asks for more than \(maxPixels) pixels")
+            }
+        }
+    }
+
+    /// The size each of `transformers` leaves a `source`-sized image of `frames` frames
+    /// at, checked step by step against the limits.
+    ///
+    /// - Returns: The size of the result.
+    /// - Throws: ``ImageServerError`` 413 when a canvas or a step's memory is over the
+    ///   budget, 422 when an operation leaves nothing of the source.
+    func plan(_ transformers: [any ImageTransformer], source: PixelSize, frames: Int) throws(ImageServerError) -> PixelSize {
+        var size = source
+        for transformer in transformers {
+            let (working, result) = try Self.step(transformer, on: size)
+            for canvas in [working, result] {
+                let pixels = Double(canvas.width) * Double(canvas.height)
+                guard pixels <= Double(maxPixels) else {
+                    throw ImageServerError(
+                        .contentTooLarge, "the result would be larger than \(maxPixels) pixels",
+                        detail: "\(transformer.key) makes a \(canvas.width)x\(canvas.height) canvas")
+                }
+            }
+            let touched = Double(size.width) * Double(size.height) + Double(working.width) * Double(working.height)
+            guard touched * Double(max(frames, 1)) * Double(Self.bytesPerPixel) <= Double(memoryBudget) else {
+                throw ImageServerError(
+                    .contentTooLarge, "the transform would take more memory than a request may",
+                    detail: "\(transformer.key) on \(size.width)x\(size.height), \(frames) frames")
+            }
+            size = result
+        }
+        return size
+    }
+
+    /// The largest canvas `transformer` works on, and the size it leaves, for an image of
+    /// `size`.
+    private static func step(_ transformer: any ImageTransformer, on size: PixelSize) throws(ImageServerError) -> (PixelSize, PixelSize) {
+        switch transformer {
+        case let resize as ResizingImageTransformer:
+            let planned = resized(size, by: resize)
+            let scaledPixels = Double(planned.scaled.width) * Double(planned.scaled.height)
+            let canvasPixels = Double(planned.canvas.width) * Double(planned.canvas.height)
+            return (scaledPixels > canvasPixels ? planned.scaled : planned.canvas, planned.canvas)
+        case let crop as CroppingImageTransformer:
+            let (x, y): (Int, Int)
+            switch crop.placement {
+            case let .origin(originX, originY): (x, y) = (originX, originY)
+            case let .gravity(gravity): (x, y) = gravity.origin(of: crop.size, in: size)
+            }
+            let left = max(0, x), top = max(0, y)
+            let right = min(size.width, x + crop.size.width), bottom = min(size.height, y + crop.size.height)
+            guard right > left, bottom > top else {
+                throw ImageServerError(
+                    .unprocessableContent, "the crop leaves nothing of the source",
+                    detail: "\(crop.key) on \(size.width)x\(size.height)")
+            }
+            let kept = PixelSize(width: right - left, height: bottom - top)
+            return (size, kept)
+        case let rotate as RotatingImageTransformer:
+            let turned = rotated(size, by: rotate)
+            return (turned, turned)
+        case is CircleImageTransformer:
+            let side = min(size.width, size.height)
+            return (size, PixelSize(width: side, height: side))
+        default:
+            return (size, size)
+        }
+    }
+
+    /// The sizes `resize` scales an image of `source` to and leaves it at, as
+    /// `ResizingImageTransformer` computes them.
+    private static func resized(_ source: PixelSize, by resize: ResizingImageTransformer) -> (scaled: PixelSize, canvas: PixelSize) {
+        guard source.width > 0, source.height > 0, (resize.width ?? 1) > 0, (resize.height ?? 1) > 0 else { return (source, source) }
+        func scaled(_ factor: Double) -> PixelSize {
+            let factor = resize.allowsEnlarging ? factor : min(factor, 1)
+            return PixelSize(
+                width: max(1, Int(min((Double(source.width) * factor).rounded(), 1e12))),
+                height: max(1, Int(min((Double(source.height) * factor).rounded(), 1e12))))
+        }
+        let scaleX = resize.width.map { Double($0) / Double(source.width) }
+        let scaleY = resize.height.map { Double($0) / Double(source.height) }
+        switch (scaleX, scaleY, resize.width, resize.height) {
+        case let (x?, y?, width?, height?):
+            switch resize.contentMode {
+            case .fill:
+                let size =
+                    resize.allowsEnlarging
+                    ? PixelSize(width: width, height: height)
+                    : PixelSize(width: min(width, source.width), height: min(height, source.height))
+                return (size, size)
+            case .aspectFit:
+                return (scaled(min(x, y)), PixelSize(width: width, height: height))
+            case .aspectFill:
+                let cover = scaled(max(x, y))
+                return (cover, PixelSize(width: min(width, cover.width), height: min(height, cover.height)))
+            }
+        case let (x?, nil, _, _):
+            let size = scaled(x)
+            return (size, size)
+        case let (nil, y?, _, _):
+            let size = scaled(y)
+            return (size, size)
+        default:
+            return (source, source)
+        }
+    }
+
+    /// The size `rotate` leaves an image of `size` at.
+    private static func rotated(_ size: PixelSize, by rotate: RotatingImageTransformer) -> PixelSize {
+        guard rotate.fitsCanvas, rotate.degrees.isFinite else { return size }
+        let radians = rotate.degrees * .pi / 180
+        let cosine = abs(cos(radians)), sine = abs(sin(radians))
+        let w = Double(size.width), h = Double(size.height)
+        return PixelSize(
+            width: max(1, Int(min((w * cosine + h * sine - 1e-6).rounded(.up), 1e12))),
+            height: max(1, Int(min((w * sine + h * cosine - 1e-6).rounded(.up), 1e12))))
+    }
+}

@@ -1,0 +1,79 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+@testable import WebImageTestSupport
+
+/// A plain TCP connection to a loopback port, for tests that speak bytes rather than
+/// HTTP: it sends what it is given, keeps what arrives, and notes when the peer closes.
+final class RawTCPConnection: Sendable {
+    /// Keeps the bytes received and completes `closed` when the channel goes inactive.
+    private final class Recorder: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+
+        let received = NIOLockedValueBox<[UInt8]>([])
+        let closed: EventLoopPromise<Void>
+
+        init(closed: EventLoopPromise<Void>) {
+            self.closed = closed
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let buffer = Self.unwrapInboundIn(data)
+            received.withLockedValue { $0 += buffer.readableBytesView }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            closed.succeed()
+            context.fireChannelInactive()
+        }
+    }
+
+    private let channel: any Channel
+    private let recorder: Recorder
+
+    /// Connects to 127.0.0.1:`port`.
+    init(port: Int) async throws {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let recorder = Recorder(closed: group.next().makePromise())
+        self.recorder = recorder
+        channel = try await ClientBootstrap(group: group)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(recorder) }
+            }
+            .connect(host: "127.0.0.1", port: port)
+            .get()
+    }
+
+    /// Sends `text`.
+    func send(_ text: String) async throws {
+        try await channel.writeAndFlush(ByteBuffer(string: text)).get()
+    }
+
+    /// What arrived so far, as text.
+    var received: String {
+        String(decoding: recorder.received.withLockedValue { $0 }, as: UTF8.self)
+    }
+
+    /// Whether the peer has closed the connection (or it was closed here).
+    var isClosed: Bool {
+        !channel.isActive
+    }
+
+    /// Waits for the connection to close, at most `seconds`; `true` when it did.
+    func waitForClose(within seconds: Int64) async -> Bool {
+        let timeout = channel.eventLoop.scheduleTask(in: .seconds(seconds)) {}
+        let closed = recorder.closed.futureResult.map { true }
+        let timedOut = timeout.futureResult.map { false }
+        let first = channel.eventLoop.makePromise(of: Bool.self)
+        closed.cascade(to: first)
+        timedOut.whenSuccess { first.succeed($0) }
+        let result = (try? await first.futureResult.get()) ?? false
+        timeout.cancel()
+        return result
+    }
+
+    /// Closes the connection from this side.
+    func close() async {
+        try? await channel.close()
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import WebImage
+@testable import WebImageServer
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
+@testable import WebImageServerTestSupport
+
+/// Both disk caches of the server are bounded by default and trimmed as they fill.
+@Suite("ImageServer cache limits", .serialized, .timeLimit(.minutes(15)))
+struct ImageServerCacheLimitTests {
+    @Test func theCachesAreBoundedByDefault() {
+        let configuration = ImageServerConfiguration(cacheDirectory: URL(fileURLWithPath: "/tmp"))
+        #expect(configuration.maxSourceCacheBytes > 0 && configuration.maxSourceCacheBytes <= 4 << 30)
+        #expect(configuration.maxResultCacheBytes > 0 && configuration.maxResultCacheBytes <= 4 << 30)
+    }
+
+    @Test func resultsAndSourcesStayUnderTheirLimits() async throws {
+        let limit = 40_000
+        try await ImageServerHarness.run(configure: {
+            $0.maxResultCacheBytes = limit
+            $0.maxSourceCacheBytes = limit
+        }) { harness in
+            // Noise does not compress: each source is about 12 KB, each result a few KB.
+            for index in 0..<12 {
+                harness.serve("/noise-\(index).png", try ManagerTestImage.noisePNG(width: 64, height: 64))
+            }
+            var written = 0
+            for index in 0..<12 {
+                for width in [60, 50, 40] {
+                    let answer = try await harness.get(harness.path("resize=\(width)|format=png", source: "/noise-\(index).png"))
+                    #expect(answer.status == 200)
+                    written += answer.body.count
+                }
+            }
+            #expect(written > 2 * limit, "the results written are well over the limit")
+            await harness.server.results.waitForDiskMaintenance()
+            await harness.server.sources.waitForDiskMaintenance()
+            let results = await harness.server.results.totalDiskSize()
+            let sources = await harness.server.sources.totalDiskSize()
+            #expect(results <= limit, "results: \(results) bytes")
+            #expect(sources <= limit, "sources: \(sources) bytes")
+            #expect(results > 0 && sources > 0)
+        }
+    }
+}

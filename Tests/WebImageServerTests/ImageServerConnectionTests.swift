@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import WebImage
+@testable import WebImageServer
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
+@testable import WebImageServerTestSupport
+
+/// Connections that send nothing useful are closed: a request head that does not complete
+/// within the idle time-out, a kept-alive connection left idle, and connections beyond
+/// the cap (which are closed as they arrive).
+@Suite("ImageServer connections", .serialized, .timeLimit(.minutes(15)))
+struct ImageServerConnectionTests {
+    @Test func aHalfSentRequestHeadIsClosedAfterTheTimeOut() async throws {
+        try await ImageServerHarness.run(configure: { $0.idleTimeout = 0.3 }) { harness in
+            let connection = try await RawTCPConnection(port: harness.port)
+            try await connection.send("GET /hea")
+            #expect(await connection.waitForClose(within: 120), "the server closed the connection")
+            #expect(connection.received.isEmpty)
+        }
+    }
+
+    @Test func anIdleKeptAliveConnectionIsClosed() async throws {
+        try await ImageServerHarness.run(configure: { $0.idleTimeout = 0.3 }) { harness in
+            let connection = try await RawTCPConnection(port: harness.port)
+            try await connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(await connection.waitForClose(within: 120), "the server closed the idle connection")
+            #expect(connection.received.hasPrefix("HTTP/1.1 200"), "the request was answered first")
+        }
+    }
+
+    @Test func connectionsOverTheCapAreClosedAndTheOthersCarryOn() async throws {
+        try await ImageServerHarness.run(configure: {
+            $0.maxConnections = 2
+            $0.idleTimeout = 600
+        }) { harness in
+            let first = try await RawTCPConnection(port: harness.port)
+            let second = try await RawTCPConnection(port: harness.port)
+            // Both are held: each has been answered once.
+            for connection in [first, second] {
+                try await connection.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(await eventually { connection.received.contains("{\"status\":\"ok\"}") })
+            }
+            let third = try await RawTCPConnection(port: harness.port)
+            #expect(await third.waitForClose(within: 120), "the third connection is refused")
+            #expect(third.received.isEmpty)
+            #expect(!first.isClosed && !second.isClosed)
+            await first.close()
+            // The place freed is taken again (once the server has seen the close).
+            var answered = false
+            for _ in 0..<100 where !answered {
+                let next = try await RawTCPConnection(port: harness.port)
+                try await next.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(await eventually { next.received.contains("{\"status\":\"ok\"}") || next.isClosed })
+                answered = next.received.contains("{\"status\":\"ok\"}")
+                await next.close()
+            }
+            #expect(answered, "a new connection is served once another has closed")
+            await second.close()
+        }
+    }
+}
