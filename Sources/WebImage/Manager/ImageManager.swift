@@ -155,7 +155,7 @@ public final class ImageManager: Sendable {
     private func cacheKey(for request: ImageRequest, url: URL, absoluteString: String, settings: KeySettings) -> String {
         var key = (request.cacheKeyFilter ?? settings.cacheKeyFilter).map { $0(url) } ?? absoluteString
         if let thumbnail = request.thumbnailPixelSize {
-            key += "-Thumbnail(\(thumbnail.width)x\(thumbnail.height),\(request.preserveAspectRatio ? "fit" : "fill"))"
+            key = ImageCache.thumbnailKey(for: key, pixelSize: thumbnail, preservingAspectRatio: request.preserveAspectRatio)
         }
         if let transformer = request.transformer ?? settings.transformer {
             key = transformer.transformedKey(for: key)
