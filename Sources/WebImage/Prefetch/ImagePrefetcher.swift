@@ -119,8 +119,10 @@ public final class ImagePrefetcher: Sendable {
                 if outcome != .cancelled {
                     finished += 1
                     if outcome == .skipped { skipped += 1 }
-                    progress?(finished, urls.count)
+                    // The URL's own report first, as SDWebImage calls its delegate before
+                    // the progress block: a progress handler counting reports sees this one.
                     didPrefetch?(url, finished, urls.count)
+                    progress?(finished, urls.count)
                 }
                 _ = startNext()
             }
