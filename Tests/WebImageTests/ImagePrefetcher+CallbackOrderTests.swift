@@ -31,4 +31,22 @@ struct ImagePrefetcherCallbackOrderTests {
         }
     }
 
+    @Test func aCancelledTokenLeavesTheRunningTokensWhenCancelReturns() async throws {
+        try await ManagerTestHarness.run { harness in
+            let gate = LoopbackGate()
+            harness.serve("/slow.png", try ManagerTestImage.png(), after: gate)
+            let prefetcher = ImagePrefetcher(manager: harness.manager)
+            let report = PrefetchReport()
+            let token = prefetcher.prefetch([harness.url("/slow.png")], completion: report.recordCompletion)
+            try await harness.server.waitForRequests(to: "/slow.png")
+            #expect(prefetcher.runningTokens.count == 1)
+
+            token.cancel()
+            #expect(prefetcher.runningTokens.isEmpty, "the token left when cancel() returned")
+            gate.open()
+            try await report.waitForCompletion()
+            #expect(report.completions.elements == [[0, 0]])
+            #expect(prefetcher.runningTokens.isEmpty)
+        }
+    }
 }
