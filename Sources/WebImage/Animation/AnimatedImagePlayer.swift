@@ -94,14 +94,18 @@ public final class AnimatedImagePlayer: Sendable {
 
     // MARK: Settings
 
-    /// The order frames show in; changing it keeps the frame showing.
+    /// The order frames show in; changing it keeps the frame showing. A player at the start
+    /// of its first loop, not playing (made, or stopped), starts from the new mode's first
+    /// frame: the last one for ``AnimationPlaybackMode/reverse`` and
+    /// ``AnimationPlaybackMode/reversedBounce``, as when the mode is given to the initializer.
     public var playbackMode: AnimationPlaybackMode {
         get { state.withLockedValue { $0.sequence.mode } }
         set {
             let effects = state.withLockedValue { state in
+                let atStart = state.phase == .stopped && state.position == 0 && state.finishedLoops == 0
                 let frame = state.sequence.frame(at: state.position)
                 state.sequence = PlaybackSequence(mode: newValue, frameCount: state.animation.frameCount)
-                state.position = state.sequence.position(of: frame)
+                state.position = atStart ? 0 : state.sequence.position(of: frame)
                 return refill(&state)
             }
             perform(effects)
