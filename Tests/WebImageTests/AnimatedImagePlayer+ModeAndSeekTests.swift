@@ -36,4 +36,35 @@ struct AnimatedImagePlayerModeAndSeekTests {
         #expect(player.currentFrameIndex == 0)
     }
 
+    @Test func aSeekWhilePausedShowsTheFrameAndPlayGivesItItsWholeTime() async {
+        let clock = ManualAnimationClock()
+        let player = AnimatedImagePlayer(AnimatedImagePlayerTests.animation([0.25, 0.5, 0.5, 0.25]), clock: clock, maxBufferSize: 4 * 16)
+        let recorder = PlayerRecorder(player, clock: clock)
+        player.play()
+        #expect(await eventually { player.currentFrameIndex == 0 })
+        player.pause()
+        player.seek(toFrame: 2)
+        #expect(await eventually { player.currentFrameIndex == 2 }, "shown without play()")
+        #expect(recorder.frames == [0, 2])
+        #expect(!player.isPlaying)
+        #expect(clock.nextDeadline == nil, "a paused player schedules nothing")
+
+        clock.advance(by: 1)
+        player.play()
+        #expect(await eventually { player.bufferedFrameIndices.contains(3) })
+        clock.advance(by: 0.25)
+        #expect(recorder.frames == [0, 2])
+        clock.advance(by: 0.25)
+        #expect(recorder.frames == [0, 2, 3])
+    }
+
+    @Test func aSeekOnAPlayerNeverStartedShowsTheFrame() async {
+        let clock = ManualAnimationClock()
+        let player = AnimatedImagePlayer(AnimatedImagePlayerTests.animation([0.1, 0.1, 0.1]), clock: clock, maxBufferSize: 3 * 16)
+        let recorder = PlayerRecorder(player, clock: clock)
+        player.seek(toFrame: 1)
+        #expect(await eventually { player.currentFrameIndex == 1 })
+        #expect(recorder.frames == [1])
+        #expect(!player.isPlaying)
+    }
 }

@@ -266,9 +266,10 @@ public final class AnimatedImagePlayer: Sendable {
         }
     }
 
-    /// Moves to `frame` in loop `loop` (0 is the first). While playing, the frame shows at
-    /// once when it is buffered, else as soon as it has decoded; while paused or stopped, it
-    /// shows when play resumes.
+    /// Moves to `frame` in loop `loop` (0 is the first). The frame shows at once when it is
+    /// buffered, else as soon as it has decoded, whether the player is playing or not (as
+    /// SDWebImage's player shows a sought frame at once). A player that is not playing
+    /// stays paused on that frame, and ``play()`` gives it its whole time.
     ///
     /// - Precondition: `frame` is in `0..<animation.frameCount`.
     public func seek(toFrame frame: Int, loop: Int = 0) {
@@ -281,11 +282,9 @@ public final class AnimatedImagePlayer: Sendable {
             case .playing, .waitingForFrame, .finished, .holding:
                 state.phase = .waitingForFrame
                 return showWaitingFrame(&state) + refill(&state)
-            case .paused:
+            case .paused, .stopped:
                 state.phase = .paused(remaining: nil)
-                return refill(&state)
-            case .stopped:
-                return []
+                return showWaitingFrame(&state) + refill(&state)
             }
         }
         perform(effects)
