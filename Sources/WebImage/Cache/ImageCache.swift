@@ -112,6 +112,7 @@ public final class ImageCache: Sendable {
         forKey key: String,
         scope: ImageCacheType,
         decodeOptions: ImageDecodeOptions?,
+        promotesToMemory: Bool = true,
         query: ImageCacheQuery,
         deliver: @escaping @Sendable (ImageCacheResult?) -> Void
     ) {
@@ -123,7 +124,10 @@ public final class ImageCache: Sendable {
             }
             DecodingWorkers.submit { [self] in
                 guard !query.isCancelled else { return }
-                deliver(diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions, reusingMemory: scope.includesMemory))
+                deliver(
+                    diskResult(
+                        decoding: data, forKey: key, decodeOptions: decodeOptions, reusingMemory: scope.includesMemory,
+                        promotesToMemory: promotesToMemory))
             }
         }
     }
@@ -142,6 +146,7 @@ public final class ImageCache: Sendable {
         guard let entry = memoryCache.value(forKey: key),
             let image = entry.image(
                 decodingFramesOnDemand: decodeOptions?.decodesFramesOnDemand == true,
+                requiringFramesOnDemand: decodeOptions?.requiresFramesOnDemand == true,
                 firstFrameOnly: decodeOptions?.firstFrameOnly == true
             )
         else { return nil }
@@ -160,16 +165,20 @@ public final class ImageCache: Sendable {
         return diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions, reusingMemory: true)
     }
 
-    /// Decodes `data`, the disk entry for `key`, promoting the image into memory. Blocks.
-    /// With `reusingMemory`, an image another query put in memory meanwhile answers instead.
+    /// Decodes `data`, the disk entry for `key`, promoting the image into memory unless
+    /// `promotesToMemory` is `false`. Blocks. With `reusingMemory`, an image another query
+    /// put in memory meanwhile answers instead.
     private func diskResult(
-        decoding data: Data, forKey key: String, decodeOptions: ImageDecodeOptions?, reusingMemory: Bool
+        decoding data: Data, forKey key: String, decodeOptions: ImageDecodeOptions?, reusingMemory: Bool,
+        promotesToMemory: Bool = true
     ) -> ImageCacheResult? {
         var options = decodeOptions ?? ImageDecodeOptions()
         let memoryKey = Self.memoryKey(for: key, decodedWith: options)
         // Another query may have decoded the same key while this one waited.
         if reusingMemory, let memoryKey, let entry = memoryCache.value(forKey: memoryKey),
-            entry.image.animation == nil || options.decodesFramesOnDemand
+            entry.image(
+                decodingFramesOnDemand: options.decodesFramesOnDemand,
+                requiringFramesOnDemand: options.requiresFramesOnDemand, firstFrameOnly: false) != nil
         {
             return ImageCacheResult(image: entry.image, data: data, cacheType: .disk, metadata: entry.metadata)
         }
@@ -178,7 +187,7 @@ public final class ImageCache: Sendable {
         }
         guard let image = try? coders.decode(data, options: options) else { return nil }
         let metadata = diskStorage.metadata(forKey: key)
-        if config.shouldCacheImagesInMemory, let memoryKey {
+        if promotesToMemory, config.shouldCacheImagesInMemory, let memoryKey {
             storeInMemory(image, data: data, forKey: memoryKey, metadata: metadata)
         }
         return ImageCacheResult(image: image, data: data, cacheType: .disk, metadata: metadata)

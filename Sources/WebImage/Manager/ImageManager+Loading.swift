@@ -20,13 +20,16 @@ extension ImageManager {
         var cached: ImageCacheResult?
         if !options.contains(.fromLoaderOnly), request.queryCacheType != .none {
             do {
-                cached = try await cache.image(forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions)
+                cached = try await cache.image(
+                    forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions, storeScope: request.storeCacheType)
                 if let varied = cached?.metadata?.variedRequestHeaders, cache.cachePolicy == .http,
                     cached?.metadata?.matchesVariedHeaders(of: request.headers) == false
                 {
                     // Another variant holds the URL's entry: this request's lives beside it.
                     key = Self.variantKey(key, varyingOn: varied, requestHeaders: request.headers)
-                    cached = try await cache.image(forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions)
+                    cached = try await cache.image(
+                        forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions,
+                        storeScope: request.storeCacheType)
                     if cached?.metadata?.matchesVariedHeaders(of: request.headers) == false {
                         cached = nil
                     }

@@ -330,6 +330,7 @@ public final class ImageManager: Sendable {
             guard let entry = imageCache.memoryEntry(forKey: key),
                 let usable = entry.image(
                     decodingFramesOnDemand: request.options.contains(.decodeFramesOnDemand),
+                    requiringFramesOnDemand: request.options.contains(.matchAnimatedImageClass),
                     firstFrameOnly: request.options.contains(.decodeFirstFrameOnly)
                 )
             else { return nil }

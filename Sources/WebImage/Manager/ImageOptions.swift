@@ -49,8 +49,13 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     /// Keep an animated image's bytes and decode its frames as they play: the image holds
     /// its poster and an `AnimatedImage` (`Image/animation`) for an
     /// ``AnimatedImagePlayer``, instead of every frame (SDWebImage's `animatedImageClass`).
-    /// A memory-cache entry decoded whole still answers such a request.
+    /// A memory-cache entry decoded whole still answers such a request, unless
+    /// ``matchAnimatedImageClass`` is set too.
     public static let decodeFramesOnDemand = ImageOptions(rawValue: 1 << 16)
+    /// With ``decodeFramesOnDemand``: a memory-cache entry holding an animation decoded
+    /// whole is a miss, so the image is always one that decodes its frames as they play
+    /// (SDWebImage's `SDWebImageMatchAnimatedImageClass`).
+    public static let matchAnimatedImageClass = ImageOptions(rawValue: 1 << 17)
 
     /// Every option with its name, as the command-line tool spells them.
     public static let named: [(name: String, option: ImageOptions)] = [
@@ -62,6 +67,7 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
         ("avoidAutoSetImage", .avoidAutoSetImage), ("scaleDownLargeImages", .scaleDownLargeImages),
         ("fromCacheOnly", .fromCacheOnly), ("fromLoaderOnly", .fromLoaderOnly),
         ("decodeFirstFrameOnly", .decodeFirstFrameOnly), ("decodeFramesOnDemand", .decodeFramesOnDemand),
+        ("matchAnimatedImageClass", .matchAnimatedImageClass),
     ]
 
     /// The options named in a comma-separated list such as `"retryFailed,refreshCached"`;

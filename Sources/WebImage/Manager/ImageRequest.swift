@@ -126,6 +126,7 @@ public struct ImageRequest: Sendable {
         decode.maxPixelCount = maxPixelCount
         decode.scaleFactor = scaleFactor.flatMap { $0 >= 1 ? $0 : nil }
         decode.decodesFramesOnDemand = options.contains(.decodeFramesOnDemand)
+        decode.requiresFramesOnDemand = options.contains(.matchAnimatedImageClass)
         decode.coderOptions = coderOptions
         if options.contains(.scaleDownLargeImages) {
             decode.scaleDownLimitBytes = scaleDownLimitBytes
