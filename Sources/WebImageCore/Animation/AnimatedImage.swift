@@ -42,6 +42,10 @@ public final class AnimatedImage: Sendable {
     public let scale: Double
     /// The first frame, decoded when the animation was created.
     public let poster: ImageFrame
+    /// The coder that reads the frames (SDWebImage's `animatedCoder`): the one given when
+    /// the animation was made, so every partial animation of a progressive load and the
+    /// final one name the same coder; `nil` for an animation made from decoded frames.
+    public let coder: (any AnimatedImageCoder)?
 
     private let decoding: NIOLockedValueBox<FrameDecoding>
 
@@ -105,6 +109,7 @@ public final class AnimatedImage: Sendable {
         frameSize = size
         scale = options.scaleFactor ?? 1
         poster = ImageFrame(bitmap: AnimatedImage.sized(first, to: size), duration: info.frameDurations[0])
+        self.coder = coder
         decoding = NIOLockedValueBox(FrameDecoding(decoder: decoder))
     }
 
@@ -120,6 +125,7 @@ public final class AnimatedImage: Sendable {
         frameSize = image.pixelSize
         scale = image.scale
         poster = image.frames[0]
+        coder = nil
         decoding = NIOLockedValueBox(FrameDecoding(decoder: DecodedFramesDecoder(frames: image.frames.map(\.bitmap))))
     }
 
