@@ -258,6 +258,10 @@ public final class ImageManager: Sendable {
             completion(hit)
             return .finished
         }
+        if request.options.contains(.queryDiskDataSync), let hit = synchronousDiskHit(for: request, settings: keySettings) {
+            completion(hit)
+            return .finished
+        }
         let queue = DispatchQueue(label: "SwiftWebImage.ImageManager.callbacks", target: request.callbackQueue ?? callbackQueue)
         let operation = ImageLoadOperation(
             onEnd: { [weak self] operation in
@@ -351,5 +355,22 @@ public final class ImageManager: Sendable {
         else { return nil }
         telemetry.recordSynchronousMemoryHit()
         return ImageResponse(image: image, data: data, cacheType: .memory, url: url)
+    }
+
+    /// With ``ImageOptions/queryDiskDataSync``: the disk hit of the manager's own cache that
+    /// can answer `request` at once, read and decoded on the calling thread, if any.
+    private func synchronousDiskHit(for request: ImageRequest, settings keySettings: KeySettings) -> ImageResponse? {
+        guard request.cache == nil, let imageCache, let url = request.url, request.queryCacheType.includesDisk,
+            request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly])
+        else { return nil }
+        let absoluteString = url.absoluteString
+        guard !absoluteString.isEmpty, !failedURLs.contains(url) || request.options.contains(.retryFailed) else { return nil }
+        let key = cacheKey(for: request, url: url, absoluteString: absoluteString, settings: keySettings)
+        guard let hit = imageCache.diskResult(forKey: key, decodeOptions: request.decodeOptions) else { return nil }
+        let policy = imageCache.config.cachePolicy
+        guard policy != .http || hit.metadata?.matchesVariedHeaders(of: request.headers) ?? true,
+            (httpFreshness(of: hit.metadata, url: url, options: request.options, policy: policy) ?? .fresh) == .fresh
+        else { return nil }
+        return ImageResponse(image: hit.image, data: hit.data, cacheType: .disk, url: url)
     }
 }

@@ -56,6 +56,16 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     /// whole is a miss, so the image is always one that decodes its frames as they play
     /// (SDWebImage's `SDWebImageMatchAnimatedImageClass`).
     public static let matchAnimatedImageClass = ImageOptions(rawValue: 1 << 17)
+    /// On a memory miss, read and decode the disk entry on the calling thread (which it
+    /// blocks), so that a disk hit answers — and a target shows it — before `loadImage` or
+    /// `setImage` returns, as a memory hit does (SDWebImage's `queryDiskDataSync`, which
+    /// avoids a cell flashing its placeholder). Do not use it on an event loop or in an
+    /// `async` context.
+    public static let queryDiskDataSync = ImageOptions(rawValue: 1 << 18)
+    /// For a target: a new load under the same operation key does not cancel this one; it
+    /// still answers its completion, but the target shows the newer load (SDWebImage's
+    /// `avoidAutoCancelImage`).
+    public static let avoidAutoCancelImage = ImageOptions(rawValue: 1 << 19)
 
     /// Every option with its name, as the command-line tool spells them.
     public static let named: [(name: String, option: ImageOptions)] = [
@@ -67,7 +77,8 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
         ("avoidAutoSetImage", .avoidAutoSetImage), ("scaleDownLargeImages", .scaleDownLargeImages),
         ("fromCacheOnly", .fromCacheOnly), ("fromLoaderOnly", .fromLoaderOnly),
         ("decodeFirstFrameOnly", .decodeFirstFrameOnly), ("decodeFramesOnDemand", .decodeFramesOnDemand),
-        ("matchAnimatedImageClass", .matchAnimatedImageClass),
+        ("matchAnimatedImageClass", .matchAnimatedImageClass), ("queryDiskDataSync", .queryDiskDataSync),
+        ("avoidAutoCancelImage", .avoidAutoCancelImage),
     ]
 
     /// The options named in a comma-separated list such as `"retryFailed,refreshCached"`;

@@ -109,7 +109,8 @@ extension WebImageTarget {
         completed: CompletionHandler? = nil
     ) -> ImageLoadOperation? {
         let store = imageOperations
-        let generation = store.beginLoad(of: request.url, forKey: operationKey)
+        let generation = store.beginLoad(
+            of: request.url, forKey: operationKey, cancellingPrevious: !request.options.contains(.avoidAutoCancelImage))
         let options = request.options
         let indicator = imageIndicator
         if !options.contains(.delayPlaceholder) {
