@@ -157,8 +157,10 @@ extension WebImageTarget {
                 completed?(response)
             }
         }
+        var keyedRequest = request
+        keyedRequest.operationKey = operationKey
         let operation = imageManager.loadImage(
-            with: request,
+            with: keyedRequest,
             progress: { received, expected in
                 guard store.isCurrent(generation, forKey: operationKey) else { return }
                 if expected > 0 {
