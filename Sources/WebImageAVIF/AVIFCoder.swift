@@ -101,6 +101,7 @@ public struct AVIFCoder: AnimatedImageCoder {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the AVIF coder cannot write \(format.rawValue)")
         }
+        let image = options.prepared(image, for: format)
         return try AVIFWriter(image: image, options: options, speed: encodingSpeed).write()
     }
 

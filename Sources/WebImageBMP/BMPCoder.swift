@@ -44,6 +44,7 @@ public struct BMPCoder: ImageCoder {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the BMP coder cannot write \(format.rawValue)")
         }
+        let image = options.prepared(image, for: format)
         return BMPWriter(bitmap: image.bitmap.convertedToRGBA8(), includesAlpha: image.hasAlpha).data()
     }
 

@@ -60,6 +60,7 @@ public struct ICOCoder: ImageCoder {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the ICO coder cannot write \(format.rawValue)")
         }
+        let image = options.prepared(image, for: format)
         let still = Image(bitmap: image.bitmap, format: image.format, hasAlpha: image.hasAlpha)
         let png = try PNGCoder().encode(still, as: .png, options: options)
         guard png.count <= Int(UInt32.max) - 22 else {

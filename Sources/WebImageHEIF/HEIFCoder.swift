@@ -66,6 +66,7 @@ public struct HEIFCoder: ImageCoder {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the HEIF coder cannot write \(format.rawValue) with this libheif")
         }
+        let image = options.prepared(image, for: format)
         return try HEIFWriter(image: image, options: options).write()
     }
 

@@ -95,6 +95,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
         guard format == .jpeg else {
             throw ImageError(.unsupportedFormat, "the JPEG coder cannot write \(format.rawValue)")
         }
+        let image = options.prepared(image, for: format)
         let bitmap = image.bitmap.convertedToRGBA8()
         let pixels = image.hasAlpha ? Self.compositedOverWhite(bitmap.pixels) : bitmap.pixels
         let compressor = try JPEGCompressor(

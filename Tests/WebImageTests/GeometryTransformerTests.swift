@@ -88,7 +88,7 @@ import Testing
             RoundedCornersImageTransformer(radius: 10, border: ImageBorder(width: 3, colour: .black))
                 .transform(Image(bitmap: photo))
         ).bitmap
-        #expect(bordered.rgba8(x: 20, y: 1) == .black)
+        #expect(bordered.rgba8(x: 20, y: 2) == .black)
         #expect(bordered.rgba8(x: 20, y: 15) == photo.rgba8(x: 20, y: 15))
     }
 

@@ -21,9 +21,11 @@ extension AnimatedImagePlayer {
     }
 
     /// Shows the frame at the current position if it has decoded (or skips it if it cannot
-    /// decode), starting its time; otherwise keeps waiting.
+    /// decode), starting its time — or, paused, keeping its whole time for ``play()``;
+    /// otherwise keeps waiting.
     func showWaitingFrame(_ state: inout PlayerState) -> [PlayerEffect] {
-        guard state.phase == .waitingForFrame else { return [] }
+        let isPaused = state.phase == .paused(remaining: nil)
+        guard state.phase == .waitingForFrame || isPaused else { return [] }
         let index = state.sequence.frame(at: state.position)
         var effects: [PlayerEffect] = []
         if let frame = takeBuffered(index, &state) {
@@ -34,6 +36,10 @@ extension AnimatedImagePlayer {
             state.skippedFrames += 1
         } else {
             return []
+        }
+        if isPaused {
+            state.phase = .paused(remaining: slot(of: index, state))
+            return effects
         }
         state.phase = .playing
         state.deadline = clock.now + slot(of: index, state)

@@ -94,14 +94,18 @@ public final class AnimatedImagePlayer: Sendable {
 
     // MARK: Settings
 
-    /// The order frames show in; changing it keeps the frame showing.
+    /// The order frames show in; changing it keeps the frame showing. A player at the start
+    /// of its first loop, not playing (made, or stopped), starts from the new mode's first
+    /// frame: the last one for ``AnimationPlaybackMode/reverse`` and
+    /// ``AnimationPlaybackMode/reversedBounce``, as when the mode is given to the initializer.
     public var playbackMode: AnimationPlaybackMode {
         get { state.withLockedValue { $0.sequence.mode } }
         set {
             let effects = state.withLockedValue { state in
+                let atStart = state.phase == .stopped && state.position == 0 && state.finishedLoops == 0
                 let frame = state.sequence.frame(at: state.position)
                 state.sequence = PlaybackSequence(mode: newValue, frameCount: state.animation.frameCount)
-                state.position = state.sequence.position(of: frame)
+                state.position = atStart ? 0 : state.sequence.position(of: frame)
                 return refill(&state)
             }
             perform(effects)
@@ -267,9 +271,10 @@ public final class AnimatedImagePlayer: Sendable {
         }
     }
 
-    /// Moves to `frame` in loop `loop` (0 is the first). While playing, the frame shows at
-    /// once when it is buffered, else as soon as it has decoded; while paused or stopped, it
-    /// shows when play resumes.
+    /// Moves to `frame` in loop `loop` (0 is the first). The frame shows at once when it is
+    /// buffered, else as soon as it has decoded, whether the player is playing or not (as
+    /// SDWebImage's player shows a sought frame at once). A player that is not playing
+    /// stays paused on that frame, and ``play()`` gives it its whole time.
     ///
     /// - Precondition: `frame` is in `0..<animation.frameCount`.
     public func seek(toFrame frame: Int, loop: Int = 0) {
@@ -282,11 +287,9 @@ public final class AnimatedImagePlayer: Sendable {
             case .playing, .waitingForFrame, .finished, .holding:
                 state.phase = .waitingForFrame
                 return showWaitingFrame(&state) + refill(&state)
-            case .paused:
+            case .paused, .stopped:
                 state.phase = .paused(remaining: nil)
-                return refill(&state)
-            case .stopped:
-                return []
+                return showWaitingFrame(&state) + refill(&state)
             }
         }
         perform(effects)

@@ -13,6 +13,18 @@ extension ImageCache {
         scope: ImageCacheType = .all,
         decodeOptions: ImageDecodeOptions? = nil
     ) async throws(ImageError) -> ImageCacheResult? {
+        try await image(forKey: key, scope: scope, decodeOptions: decodeOptions, storeScope: .all)
+    }
+
+    /// Looks `key` up as ``image(forKey:scope:decodeOptions:)`` does; a disk hit goes into
+    /// memory only when `storeScope` includes ``ImageCacheType/memory`` (SDWebImage's
+    /// `storeCacheType` on a query: a load that stores to disk only leaves memory alone).
+    public func image(
+        forKey key: String,
+        scope: ImageCacheType,
+        decodeOptions: ImageDecodeOptions?,
+        storeScope: ImageCacheType
+    ) async throws(ImageError) -> ImageCacheResult? {
         if scope.includesMemory, let result = memoryResult(forKey: key, decodeOptions: decodeOptions) {
             return result
         }
@@ -21,7 +33,10 @@ extension ImageCache {
         let outcome = await withTaskCancellationHandler {
             await continuation.wait { resume in
                 let query = ImageCacheQuery()
-                queryDisk(forKey: key, scope: scope, decodeOptions: decodeOptions, query: query) { result in
+                queryDisk(
+                    forKey: key, scope: scope, decodeOptions: decodeOptions, promotesToMemory: storeScope.includesMemory,
+                    query: query
+                ) { result in
                     if query.finish() { resume(result) }
                 }
                 return query

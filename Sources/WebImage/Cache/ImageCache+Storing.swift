@@ -54,11 +54,22 @@ extension ImageCache {
             if let animationData = image.animation?.data {
                 bytes = animationData
             } else {
-                bytes = try coders.encode(image)
+                bytes = try coders.encode(image, as: storedFormat(of: image))
             }
         } else {
             return
         }
         try diskStorage.store(bytes, forKey: key, metadata: metadata)
+    }
+
+    /// The format an image without bytes is written in: its own, as SDWebImage's cache
+    /// encodes in the image's format, when a coder writes it and it holds the image's
+    /// alpha; else (`nil`) the format that suits the image.
+    private func storedFormat(of image: Image) -> ImageFormat? {
+        let withoutAlpha: Set<ImageFormat> = [.jpeg, .bmp]
+        guard !image.isAnimated, image.format != .undefined, coders.canEncode(to: image.format),
+            !(image.hasAlpha && withoutAlpha.contains(image.format))
+        else { return nil }
+        return image.format
     }
 }

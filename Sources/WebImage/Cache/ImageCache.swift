@@ -112,6 +112,7 @@ public final class ImageCache: Sendable {
         forKey key: String,
         scope: ImageCacheType,
         decodeOptions: ImageDecodeOptions?,
+        promotesToMemory: Bool = true,
         query: ImageCacheQuery,
         deliver: @escaping @Sendable (ImageCacheResult?) -> Void
     ) {
@@ -123,7 +124,10 @@ public final class ImageCache: Sendable {
             }
             DecodingWorkers.submit { [self] in
                 guard !query.isCancelled else { return }
-                deliver(diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions, reusingMemory: scope.includesMemory))
+                deliver(
+                    diskResult(
+                        decoding: data, forKey: key, decodeOptions: decodeOptions, reusingMemory: scope.includesMemory,
+                        promotesToMemory: promotesToMemory))
             }
         }
     }
@@ -142,6 +146,7 @@ public final class ImageCache: Sendable {
         guard let entry = memoryCache.value(forKey: key),
             let image = entry.image(
                 decodingFramesOnDemand: decodeOptions?.decodesFramesOnDemand == true,
+                requiringFramesOnDemand: decodeOptions?.requiresFramesOnDemand == true,
                 firstFrameOnly: decodeOptions?.firstFrameOnly == true
             )
         else { return nil }
@@ -160,15 +165,20 @@ public final class ImageCache: Sendable {
         return diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions, reusingMemory: true)
     }
 
-    /// Decodes `data`, the disk entry for `key`, promoting the image into memory. Blocks.
-    /// With `reusingMemory`, an image another query put in memory meanwhile answers instead.
+    /// Decodes `data`, the disk entry for `key`, promoting the image into memory unless
+    /// `promotesToMemory` is `false`. Blocks. With `reusingMemory`, an image another query
+    /// put in memory meanwhile answers instead.
     private func diskResult(
-        decoding data: Data, forKey key: String, decodeOptions: ImageDecodeOptions?, reusingMemory: Bool
+        decoding data: Data, forKey key: String, decodeOptions: ImageDecodeOptions?, reusingMemory: Bool,
+        promotesToMemory: Bool = true
     ) -> ImageCacheResult? {
         var options = decodeOptions ?? ImageDecodeOptions()
+        let memoryKey = Self.memoryKey(for: key, decodedWith: options)
         // Another query may have decoded the same key while this one waited.
-        if reusingMemory, Self.isFullSize(options), let entry = memoryCache.value(forKey: key),
-            entry.image.animation == nil || options.decodesFramesOnDemand
+        if reusingMemory, let memoryKey, let entry = memoryCache.value(forKey: memoryKey),
+            entry.image(
+                decodingFramesOnDemand: options.decodesFramesOnDemand,
+                requiringFramesOnDemand: options.requiresFramesOnDemand, firstFrameOnly: false) != nil
         {
             return ImageCacheResult(image: entry.image, data: data, cacheType: .disk, metadata: entry.metadata)
         }
@@ -177,8 +187,8 @@ public final class ImageCache: Sendable {
         }
         guard let image = try? coders.decode(data, options: options) else { return nil }
         let metadata = diskStorage.metadata(forKey: key)
-        if config.shouldCacheImagesInMemory, Self.isFullSize(options) {
-            storeInMemory(image, data: data, forKey: key, metadata: metadata)
+        if promotesToMemory, config.shouldCacheImagesInMemory, let memoryKey {
+            storeInMemory(image, data: data, forKey: memoryKey, metadata: metadata)
         }
         return ImageCacheResult(image: image, data: data, cacheType: .disk, metadata: metadata)
     }
@@ -189,9 +199,26 @@ public final class ImageCache: Sendable {
         memoryCache.setValue(entry, forKey: key, cost: entry.cost)
     }
 
-    /// Whether decoding with `options` gives the full image, which may stand for the key
-    /// in memory (a thumbnail or a first frame must not).
-    private static func isFullSize(_ options: ImageDecodeOptions) -> Bool {
-        options.thumbnailPixelSize == nil && options.scaleDownLimitBytes == nil && !options.firstFrameOnly
+    /// The key under which the image decoded from `key`'s disk entry with `options` is kept
+    /// in memory: `key` itself for the full image; for a thumbnail of a full-size entry,
+    /// the thumbnail's key (as SDWebImage's cache does), never the full-size key; `nil`
+    /// for a scaled-down image or a first frame, which stand for no key.
+    private static func memoryKey(for key: String, decodedWith options: ImageDecodeOptions) -> String? {
+        guard options.scaleDownLimitBytes == nil, !options.firstFrameOnly else { return nil }
+        guard let thumbnail = options.thumbnailPixelSize else { return key }
+        // A thumbnail key's entry is the thumbnail already.
+        if key.contains(thumbnailKeyMarker) { return key }
+        return thumbnailKey(for: key, pixelSize: thumbnail, preservingAspectRatio: options.preserveAspectRatio)
+    }
+
+    /// What every thumbnail key holds, before its size.
+    private static let thumbnailKeyMarker = "-Thumbnail("
+
+    /// The key a thumbnail of `key`'s image is cached under: `key` marked with the
+    /// thumbnail's size and whether it keeps the aspect ratio (`fit`) or fills the box
+    /// (`fill`). The manager names a thumbnail load's entry this way, and a disk query
+    /// that decodes a thumbnail from a full-size entry keeps it in memory under this key.
+    public static func thumbnailKey(for key: String, pixelSize: PixelSize, preservingAspectRatio: Bool) -> String {
+        "\(key)\(thumbnailKeyMarker)\(pixelSize.width)x\(pixelSize.height),\(preservingAspectRatio ? "fit" : "fill"))"
     }
 }

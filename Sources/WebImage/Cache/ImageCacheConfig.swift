@@ -24,6 +24,12 @@ public struct ImageCacheConfig: Sendable, Hashable {
     public var maxMemoryCost = ProcessMemory.defaultMemoryCacheLimit
     /// The number of images the memory cache keeps; 0 means unlimited.
     public var maxMemoryCount = 0
+    /// Also keep a weak reference to each image stored in memory, so that a key the memory
+    /// level has evicted (by cost or count) still answers while the image is alive elsewhere
+    /// — in a view, say — and goes back into the memory level (SDWebImage's weak memory
+    /// cache; off by default, as there since 5.12). Only a miss of the memory level looks
+    /// at the weak references, so hits cost the same.
+    public var shouldUseWeakMemoryCache = false
     /// The type of the memory level (SDWebImage's `memoryCacheClass`): the cache creates
     /// one with this configuration. The built-in ``MemoryCache`` when `nil`.
     public var memoryStorageType: ImageMemoryStorageType?

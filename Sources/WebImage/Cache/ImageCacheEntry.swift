@@ -26,9 +26,13 @@ public final class ImageCacheEntry: Sendable {
 
     /// The image a load may take from this entry: `nil` when the image is decoded frame by
     /// frame (``Image/animation``) and the load does not ask for that, since it needs every
-    /// frame decoded; only the first frame when the load asks for that alone.
-    func image(decodingFramesOnDemand: Bool, firstFrameOnly: Bool) -> Image? {
+    /// frame decoded, or when it is an animation decoded whole and the load requires frames
+    /// on demand; only the first frame when the load asks for that alone.
+    func image(decodingFramesOnDemand: Bool, requiringFramesOnDemand: Bool = false, firstFrameOnly: Bool) -> Image? {
         if image.animation != nil, !decodingFramesOnDemand {
+            return nil
+        }
+        if decodingFramesOnDemand, requiringFramesOnDemand, !firstFrameOnly, image.animation == nil, image.isAnimated {
             return nil
         }
         guard firstFrameOnly, image.isAnimated else { return image }

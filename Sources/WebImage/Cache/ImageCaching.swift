@@ -27,6 +27,15 @@ public protocol ImageCaching: Sendable {
     ) async throws(ImageError)
         -> ImageCacheResult?
 
+    /// Looks `key` up as ``image(forKey:scope:decodeOptions:)`` does, keeping a disk hit in
+    /// memory only when `storeScope` includes ``ImageCacheType/memory`` (SDWebImage's
+    /// `storeCacheType` on a query). The manager calls this one with the request's
+    /// ``ImageRequest/storeCacheType``; by default it ignores `storeScope`.
+    func image(
+        forKey key: String, scope: ImageCacheType, decodeOptions: ImageDecodeOptions?, storeScope: ImageCacheType
+    ) async throws(ImageError)
+        -> ImageCacheResult?
+
     /// Stores an image, its bytes, or both, for `key` in the levels `scope` names, with
     /// the HTTP facts of its response.
     func store(
@@ -62,6 +71,13 @@ public protocol ImageCaching: Sendable {
 }
 
 extension ImageCaching {
+    /// The lookup of ``image(forKey:scope:decodeOptions:)``, `storeScope` ignored.
+    public func image(
+        forKey key: String, scope: ImageCacheType, decodeOptions: ImageDecodeOptions?, storeScope: ImageCacheType
+    ) async throws(ImageError) -> ImageCacheResult? {
+        try await image(forKey: key, scope: scope, decodeOptions: decodeOptions)
+    }
+
     /// No synchronous level: every lookup goes through ``image(forKey:scope:decodeOptions:)``.
     public func memoryResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? { nil }
 

@@ -1,10 +1,14 @@
 /// An ``ImageCache``'s memory level: the built-in ``MemoryCache``, called directly (the
-/// synchronous memory hit is benchmarked), or the storage its configuration names.
+/// synchronous memory hit is benchmarked), or the storage its configuration names; with
+/// ``ImageCacheConfig/shouldUseWeakMemoryCache``, a ``WeakImageTable`` behind it that
+/// answers only when the strong level misses.
 struct ImageMemoryLevel: Sendable {
     /// The built-in cache, when the configuration names no other storage.
     private let builtIn: MemoryCache<String, ImageCacheEntry>?
     /// The storage: the built-in cache, or the configured one.
     let storage: any ImageMemoryStorage
+    /// The weak table, when the configuration asks for it.
+    private let weakTable: WeakImageTable?
 
     init(config: ImageCacheConfig) {
         if let type = config.memoryStorageType?.type {
@@ -15,20 +19,42 @@ struct ImageMemoryLevel: Sendable {
             builtIn = cache
             storage = cache
         }
+        weakTable = config.shouldUseWeakMemoryCache ? WeakImageTable() : nil
     }
 
     func value(forKey key: String) -> ImageCacheEntry? {
-        if let builtIn { return builtIn.value(forKey: key) }
-        return storage.entry(forKey: key)
+        if let builtIn {
+            if let entry = builtIn.value(forKey: key) { return entry }
+        } else if let entry = storage.entry(forKey: key) {
+            return entry
+        }
+        return weakEntry(forKey: key)
     }
 
     /// The image for `key`, without copying the entry out of the built-in cache.
     func image(forKey key: String) -> Image? {
-        if let builtIn { return builtIn.value(forKey: key) { $0.image } }
-        return storage.entry(forKey: key)?.image
+        if let builtIn {
+            if let image = builtIn.value(forKey: key, projecting: { $0.image }) { return image }
+        } else if let image = storage.entry(forKey: key)?.image {
+            return image
+        }
+        return weakEntry(forKey: key)?.image
+    }
+
+    /// A strong miss answered by the weak table: the image goes back into the strong level,
+    /// as SDWebImage's memory cache puts it back.
+    private func weakEntry(forKey key: String) -> ImageCacheEntry? {
+        guard let weakTable, let entry = weakTable.entry(forKey: key) else { return nil }
+        setStrongValue(entry, forKey: key, cost: entry.cost)
+        return entry
     }
 
     func setValue(_ entry: ImageCacheEntry, forKey key: String, cost: Int) {
+        setStrongValue(entry, forKey: key, cost: cost)
+        weakTable?.set(entry, forKey: key)
+    }
+
+    private func setStrongValue(_ entry: ImageCacheEntry, forKey key: String, cost: Int) {
         if let builtIn {
             builtIn.setValue(entry, forKey: key, cost: cost)
         } else {
@@ -37,15 +63,17 @@ struct ImageMemoryLevel: Sendable {
     }
 
     func containsValue(forKey key: String) -> Bool {
-        storage.containsEntry(forKey: key)
+        storage.containsEntry(forKey: key) || weakTable?.entry(forKey: key) != nil
     }
 
     func removeValue(forKey key: String) {
         storage.removeEntry(forKey: key)
+        weakTable?.removeValue(forKey: key)
     }
 
     func removeAll() {
         storage.removeAllEntries()
+        weakTable?.removeAll()
     }
 
     /// The built-in cache's total cost; 0 for another storage.

@@ -11,6 +11,7 @@ public final class ImageLoadOperation: Sendable {
         var isCancelled = false
         var isFinished = false
         var task: Task<Void, Never>?
+        var cancellationHandler: (@Sendable () -> Void)?
     }
 
     private let state = NIOLockedValueBox(State())
@@ -55,16 +56,31 @@ public final class ImageLoadOperation: Sendable {
     /// more, last, on the callback queue, with `ImageError.Code.cancelled`; answers that
     /// were still on their way are dropped. Calling it again does nothing.
     public func cancel() {
-        let (wasRunning, task) = state.withLockedValue { state -> (Bool, Task<Void, Never>?) in
-            guard !state.isCancelled, !state.isFinished else { return (false, nil) }
+        let (wasRunning, task, handler) = state.withLockedValue { state -> (Bool, Task<Void, Never>?, (@Sendable () -> Void)?) in
+            guard !state.isCancelled, !state.isFinished else { return (false, nil, nil) }
             state.isCancelled = true
-            defer { state.task = nil }
-            return (true, state.task)
+            defer {
+                state.task = nil
+                state.cancellationHandler = nil
+            }
+            return (true, state.task, state.cancellationHandler)
         }
         guard wasRunning else { return }
         task?.cancel()
         onEnd(self)
+        handler?()
         answerCancellation()
+    }
+
+    /// Runs `handler` on the cancelling thread, before ``cancel()`` returns, if the load is
+    /// cancelled before it finishes: how a target answers a cancelled load at once (SDWebImage
+    /// answers a main-thread cancel inline), before a following load under its key starts.
+    /// A later call replaces the handler; none runs once the load has ended.
+    package func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        state.withLockedValue { state in
+            guard !state.isCancelled, !state.isFinished else { return }
+            state.cancellationHandler = handler
+        }
     }
 
     /// Starts the load's task, unless the operation was cancelled first.
@@ -82,6 +98,7 @@ public final class ImageLoadOperation: Sendable {
             guard !state.isCancelled, !state.isFinished else { return false }
             state.isFinished = true
             state.task = nil
+            state.cancellationHandler = nil
             return true
         }
         if finished { onEnd(self) }

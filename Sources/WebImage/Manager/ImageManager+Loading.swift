@@ -20,13 +20,16 @@ extension ImageManager {
         var cached: ImageCacheResult?
         if !options.contains(.fromLoaderOnly), request.queryCacheType != .none {
             do {
-                cached = try await cache.image(forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions)
+                cached = try await cache.image(
+                    forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions, storeScope: request.storeCacheType)
                 if let varied = cached?.metadata?.variedRequestHeaders, cache.cachePolicy == .http,
                     cached?.metadata?.matchesVariedHeaders(of: request.headers) == false
                 {
                     // Another variant holds the URL's entry: this request's lives beside it.
                     key = Self.variantKey(key, varyingOn: varied, requestHeaders: request.headers)
-                    cached = try await cache.image(forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions)
+                    cached = try await cache.image(
+                        forKey: key, scope: request.queryCacheType, decodeOptions: request.decodeOptions,
+                        storeScope: request.storeCacheType)
                     if cached?.metadata?.matchesVariedHeaders(of: request.headers) == false {
                         cached = nil
                     }
@@ -232,14 +235,16 @@ extension ImageManager {
     }
 
     /// Runs the transformer on the decoding threads (not the cooperative pool); animated
-    /// images only with ``ImageOptions/transformAnimatedImage``.
+    /// images only with ``ImageOptions/transformAnimatedImage``. An output that names no
+    /// format keeps the source's, as SDWebImage's transformers preserve the image's metadata.
     func transformed(_ image: Image, request: ImageRequest) async -> Image {
         guard let transformer = request.transformer ?? transformer,
             !image.isAnimated || request.options.contains(.transformAnimatedImage)
         else { return image }
         let start = ContinuousClock.Instant.now
         let result = try? await DecodingWorkers.run { () throws(ImageError) -> Image in
-            transformer.transform(image) ?? image
+            guard let output = transformer.transform(image) else { return image }
+            return output.format == .undefined ? output.withFormat(image.format) : output
         }
         telemetry.recordTransform(duration: start.duration(to: .now))
         return result ?? image

@@ -155,7 +155,7 @@ public final class ImageManager: Sendable {
     private func cacheKey(for request: ImageRequest, url: URL, absoluteString: String, settings: KeySettings) -> String {
         var key = (request.cacheKeyFilter ?? settings.cacheKeyFilter).map { $0(url) } ?? absoluteString
         if let thumbnail = request.thumbnailPixelSize {
-            key += "-Thumbnail(\(thumbnail.width)x\(thumbnail.height),\(request.preserveAspectRatio ? "fit" : "fill"))"
+            key = ImageCache.thumbnailKey(for: key, pixelSize: thumbnail, preservingAspectRatio: request.preserveAspectRatio)
         }
         if let transformer = request.transformer ?? settings.transformer {
             key = transformer.transformedKey(for: key)
@@ -258,6 +258,10 @@ public final class ImageManager: Sendable {
             completion(hit)
             return .finished
         }
+        if request.options.contains(.queryDiskDataSync), let hit = synchronousDiskHit(for: request, settings: keySettings) {
+            completion(hit)
+            return .finished
+        }
         let queue = DispatchQueue(label: "SwiftWebImage.ImageManager.callbacks", target: request.callbackQueue ?? callbackQueue)
         let operation = ImageLoadOperation(
             onEnd: { [weak self] operation in
@@ -330,6 +334,7 @@ public final class ImageManager: Sendable {
             guard let entry = imageCache.memoryEntry(forKey: key),
                 let usable = entry.image(
                     decodingFramesOnDemand: request.options.contains(.decodeFramesOnDemand),
+                    requiringFramesOnDemand: request.options.contains(.matchAnimatedImageClass),
                     firstFrameOnly: request.options.contains(.decodeFirstFrameOnly)
                 )
             else { return nil }
@@ -350,5 +355,22 @@ public final class ImageManager: Sendable {
         else { return nil }
         telemetry.recordSynchronousMemoryHit()
         return ImageResponse(image: image, data: data, cacheType: .memory, url: url)
+    }
+
+    /// With ``ImageOptions/queryDiskDataSync``: the disk hit of the manager's own cache that
+    /// can answer `request` at once, read and decoded on the calling thread, if any.
+    private func synchronousDiskHit(for request: ImageRequest, settings keySettings: KeySettings) -> ImageResponse? {
+        guard request.cache == nil, let imageCache, let url = request.url, request.queryCacheType.includesDisk,
+            request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly])
+        else { return nil }
+        let absoluteString = url.absoluteString
+        guard !absoluteString.isEmpty, !failedURLs.contains(url) || request.options.contains(.retryFailed) else { return nil }
+        let key = cacheKey(for: request, url: url, absoluteString: absoluteString, settings: keySettings)
+        guard let hit = imageCache.diskResult(forKey: key, decodeOptions: request.decodeOptions) else { return nil }
+        let policy = imageCache.config.cachePolicy
+        guard policy != .http || hit.metadata?.matchesVariedHeaders(of: request.headers) ?? true,
+            (httpFreshness(of: hit.metadata, url: url, options: request.options, policy: policy) ?? .fresh) == .fresh
+        else { return nil }
+        return ImageResponse(image: hit.image, data: hit.data, cacheType: .disk, url: url)
     }
 }

@@ -49,8 +49,23 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     /// Keep an animated image's bytes and decode its frames as they play: the image holds
     /// its poster and an `AnimatedImage` (`Image/animation`) for an
     /// ``AnimatedImagePlayer``, instead of every frame (SDWebImage's `animatedImageClass`).
-    /// A memory-cache entry decoded whole still answers such a request.
+    /// A memory-cache entry decoded whole still answers such a request, unless
+    /// ``matchAnimatedImageClass`` is set too.
     public static let decodeFramesOnDemand = ImageOptions(rawValue: 1 << 16)
+    /// With ``decodeFramesOnDemand``: a memory-cache entry holding an animation decoded
+    /// whole is a miss, so the image is always one that decodes its frames as they play
+    /// (SDWebImage's `SDWebImageMatchAnimatedImageClass`).
+    public static let matchAnimatedImageClass = ImageOptions(rawValue: 1 << 17)
+    /// On a memory miss, read and decode the disk entry on the calling thread (which it
+    /// blocks), so that a disk hit answers — and a target shows it — before `loadImage` or
+    /// `setImage` returns, as a memory hit does (SDWebImage's `queryDiskDataSync`, which
+    /// avoids a cell flashing its placeholder). Do not use it on an event loop or in an
+    /// `async` context.
+    public static let queryDiskDataSync = ImageOptions(rawValue: 1 << 18)
+    /// For a target: a new load under the same operation key does not cancel this one; it
+    /// still answers its completion, but the target shows the newer load (SDWebImage's
+    /// `avoidAutoCancelImage`).
+    public static let avoidAutoCancelImage = ImageOptions(rawValue: 1 << 19)
 
     /// Every option with its name, as the command-line tool spells them.
     public static let named: [(name: String, option: ImageOptions)] = [
@@ -62,6 +77,8 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
         ("avoidAutoSetImage", .avoidAutoSetImage), ("scaleDownLargeImages", .scaleDownLargeImages),
         ("fromCacheOnly", .fromCacheOnly), ("fromLoaderOnly", .fromLoaderOnly),
         ("decodeFirstFrameOnly", .decodeFirstFrameOnly), ("decodeFramesOnDemand", .decodeFramesOnDemand),
+        ("matchAnimatedImageClass", .matchAnimatedImageClass), ("queryDiskDataSync", .queryDiskDataSync),
+        ("avoidAutoCancelImage", .avoidAutoCancelImage),
     ]
 
     /// The options named in a comma-separated list such as `"retryFailed,refreshCached"`;

@@ -26,6 +26,11 @@ public struct ImageRequest: Sendable {
     public var cacheKeyFilter: CacheKeyFilter?
     /// The queue completions and progress are delivered on; the manager's when `nil`.
     public var callbackQueue: DispatchQueue?
+    /// The operation key of the target that started this load (SDWebImage's
+    /// `setImageOperationKey` context option), set by the target's `setImage`, so that an
+    /// ``ImageManager/optionsProcessor`` can tell a target's loads apart; `nil` for a load
+    /// started on the manager. It changes nothing else.
+    public var operationKey: String?
     /// Headers added to this request's HTTP request.
     public var headers: [String: String]
     /// Which cache levels are asked before loading.
@@ -126,6 +131,7 @@ public struct ImageRequest: Sendable {
         decode.maxPixelCount = maxPixelCount
         decode.scaleFactor = scaleFactor.flatMap { $0 >= 1 ? $0 : nil }
         decode.decodesFramesOnDemand = options.contains(.decodeFramesOnDemand)
+        decode.requiresFramesOnDemand = options.contains(.matchAnimatedImageClass)
         decode.coderOptions = coderOptions
         if options.contains(.scaleDownLargeImages) {
             decode.scaleDownLimitBytes = scaleDownLimitBytes

@@ -85,13 +85,16 @@ public final class ImagePrefetcher: Sendable {
                 _ = self.state.withLockedValue { $0.tokens.removeValue(forKey: id) }
                 queue.async { completion?(finished, skipped) }
             }
-            let token = ImagePrefetchToken(urls: urls, task: task)
+            let token = ImagePrefetchToken(urls: urls, task: task) { [weak self] in
+                // A cancelled call leaves the running tokens when `cancel()` returns.
+                _ = self?.state.withLockedValue { $0.tokens.removeValue(forKey: id) }
+            }
             state.tokens[id] = token
             return token
         }
     }
 
-    /// The tokens of the calls still running, oldest first.
+    /// The tokens of the calls still running and not cancelled, oldest first.
     public var runningTokens: [ImagePrefetchToken] {
         state.withLockedValue { state in state.tokens.sorted { $0.key < $1.key }.map(\.value) }
     }
@@ -119,8 +122,10 @@ public final class ImagePrefetcher: Sendable {
                 if outcome != .cancelled {
                     finished += 1
                     if outcome == .skipped { skipped += 1 }
-                    progress?(finished, urls.count)
+                    // The URL's own report first, as SDWebImage calls its delegate before
+                    // the progress block: a progress handler counting reports sees this one.
                     didPrefetch?(url, finished, urls.count)
+                    progress?(finished, urls.count)
                 }
                 _ = startNext()
             }

@@ -43,44 +43,39 @@ public struct RoundedCornersImageTransformer: ImageTransformer {
 
 extension Bitmap {
     /// This bitmap clipped to a rectangle whose `corners` are rounded by `radius`, with a
-    /// `border` drawn inside the outline. Everything outside becomes clear.
+    /// `border` inside the outline, in SDWebImage's geometry: the picture is clipped to the
+    /// outline inset by the border's width, and the border is a line of that width centred
+    /// on the outline inset by `floor(width) + 0.5` with corners of `radius - 0.5`. So a
+    /// 1-pixel border covers the second pixel from each edge and leaves the first clear.
+    /// Everything outside becomes clear.
     package func clippedToRoundedRectangle(radius: Double, corners: ImageCorners, border: ImageBorder?) -> Bitmap {
         let width = Double(self.width), height = Double(self.height)
-        let radius = min(max(radius, 0), min(width, height) / 2)
-        let borderWidth = border.map { max(0, $0.width) } ?? 0
+        let halfSide = min(width, height) / 2
+        let radius = min(max(radius, 0), halfSide)
+        let borderWidth = min(border.map { max(0, $0.width) } ?? 0, halfSide)
         let borderColour = border?.colour.premultipliedFloats ?? SIMD4()
-        let reach = max(radius, borderWidth) + 1
+        let picture = RoundedOutline(inset: borderWidth, radius: radius, corners: corners, width: width, height: height)
+        let stroke = RoundedOutline(
+            inset: borderWidth.rounded(.down) + 0.5, radius: radius > 0.5 ? radius - 0.5 : 0, corners: corners,
+            width: width, height: height)
+        // Pixels further than this from every edge are inside the picture and off the line.
+        let reach = radius + 1.5 * borderWidth + 2
         return mappingRows(premultiplied: true) { y, row in
             let centreY = Double(y) + 0.5
             let nearTop = centreY < reach, nearBottom = centreY > height - reach
             for x in 0..<self.width {
                 let centreX = Double(x) + 0.5
                 guard nearTop || nearBottom || centreX < reach || centreX > width - reach else { continue }
-                // How far inside the outline the pixel's centre lies.
-                var inside = min(centreX, centreY, width - centreX, height - centreY)
-                let cornerX = centreX < radius ? radius : centreX > width - radius ? width - radius : nil
-                let cornerY = centreY < radius ? radius : centreY > height - radius ? height - radius : nil
-                if let cornerX, let cornerY, corners.contains(Self.corner(left: centreX < radius, top: centreY < radius)) {
-                    let dx = centreX - cornerX, dy = centreY - cornerY
-                    inside = radius - (dx * dx + dy * dy).squareRoot()
-                }
-                var pixel = row[x]
+                var pixel = row[x] * Float(min(max(picture.inside(centreX, centreY) + 0.5, 0), 1))
                 if borderWidth > 0 {
-                    let line = Float(min(max(borderWidth - inside + 0.5, 0), 1))
-                    let stroke = borderColour * line
-                    pixel = stroke + pixel * (1 - stroke.w)
+                    // The part of the pixel's width that the line, centred on the outline, covers.
+                    let offset = stroke.inside(centreX, centreY)
+                    let covered = max(0, min(offset + 0.5, borderWidth / 2) - max(offset - 0.5, -borderWidth / 2))
+                    let line = borderColour * Float(min(covered, 1))
+                    pixel = line + pixel * (1 - line.w)
                 }
-                row[x] = pixel * Float(min(max(inside + 0.5, 0), 1))
+                row[x] = pixel
             }
-        }
-    }
-
-    private static func corner(left: Bool, top: Bool) -> ImageCorners {
-        switch (left, top) {
-        case (true, true): .topLeft
-        case (false, true): .topRight
-        case (true, false): .bottomLeft
-        case (false, false): .bottomRight
         }
     }
 }

@@ -22,6 +22,7 @@ public final class AnimationPlayback: Sendable {
     private struct State {
         var player: AnimatedImagePlayer?
         var isOnScreen = true
+        var autoPlayAnimatedImage = true
         var framesShown = 0
         var framesSkippedByStoppedPlayers = 0
     }
@@ -62,17 +63,29 @@ public final class AnimationPlayback: Sendable {
     }
 
     /// Whether the target is on screen: setting `false` stops the player and frees its
-    /// buffer, setting `true` plays it again.
+    /// buffer, setting `true` plays it again (when ``autoPlayAnimatedImage``).
     public var isOnScreen: Bool {
         get { state.withLockedValue { $0.isOnScreen } }
         set {
-            let player = state.withLockedValue { state in
+            let (player, autoPlay) = state.withLockedValue { state in
                 let changed = state.isOnScreen != newValue
                 state.isOnScreen = newValue
-                return changed ? state.player : nil
+                return (changed ? state.player : nil, state.autoPlayAnimatedImage)
             }
-            if newValue { player?.play() } else { player?.stop() }
+            if newValue {
+                if autoPlay { player?.play() }
+            } else {
+                player?.stop()
+            }
         }
+    }
+
+    /// Whether an animation starts playing as soon as the target is given it (`true`, the
+    /// default, as SDWebImage's `autoPlayAnimatedImage`). When `false` the target shows the
+    /// poster and ``player`` waits for its `play()`; coming back on screen does not start it.
+    public var autoPlayAnimatedImage: Bool {
+        get { state.withLockedValue { $0.autoPlayAnimatedImage } }
+        set { state.withLockedValue { $0.autoPlayAnimatedImage = newValue } }
     }
 
     /// Runs `show` for a frame of `player` only while it is the playing one, holding the
@@ -86,11 +99,12 @@ public final class AnimationPlayback: Sendable {
         }
     }
 
-    /// Stops the player playing, if any, and plays `player` instead when on screen.
+    /// Stops the player playing, if any, and plays `player` instead when on screen and
+    /// ``autoPlayAnimatedImage``.
     func replacePlayer(with player: AnimatedImagePlayer?) {
-        let (old, isOnScreen) = state.withLockedValue { state in
+        let (old, plays) = state.withLockedValue { state in
             defer { state.player = player }
-            return (state.player, state.isOnScreen)
+            return (state.player, state.isOnScreen && state.autoPlayAnimatedImage)
         }
         old?.stop()
         if let old {
@@ -98,6 +112,6 @@ public final class AnimationPlayback: Sendable {
             let skipped = old.skippedFrameCount
             state.withLockedValue { $0.framesSkippedByStoppedPlayers += skipped }
         }
-        if isOnScreen { player?.play() }
+        if plays { player?.play() }
     }
 }

@@ -39,10 +39,11 @@ public final class WebImageOperationStore: Sendable {
         entries.withLockedValue { $0[key]?.url }
     }
 
-    /// Cancels the load under `key` and starts a new generation for `url`; returns the
-    /// generation that answers of the new load must carry to be shown.
+    /// Cancels the load under `key` (unless `cancellingPrevious` is `false`: it goes on,
+    /// no longer shown) and starts a new generation for `url`; returns the generation that
+    /// answers of the new load must carry to be shown.
     @discardableResult
-    public func beginLoad(of url: URL?, forKey key: String) -> UInt64 {
+    public func beginLoad(of url: URL?, forKey key: String, cancellingPrevious: Bool = true) -> UInt64 {
         let (previous, generation) = entries.withLockedValue { entries -> (ImageLoadOperation?, UInt64) in
             var entry = entries[key] ?? Entry()
             let previous = entry.operation
@@ -52,7 +53,9 @@ public final class WebImageOperationStore: Sendable {
             entries[key] = entry
             return (previous, entry.generation)
         }
-        previous?.cancel()
+        if cancellingPrevious {
+            previous?.cancel()
+        }
         return generation
     }
 

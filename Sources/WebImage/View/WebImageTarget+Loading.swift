@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 extension WebImageTarget {
     /// Called with the bytes received so far and the expected total (-1 when unknown).
@@ -20,9 +21,11 @@ extension WebImageTarget {
     /// Progressive partial images are shown as they arrive; `completed` runs exactly once,
     /// when the load is finished. A cancelled load — by ``cancelCurrentImageLoad()``, by its
     /// operation, by the manager's `cancelAll()`, or replaced by another load under the same
-    /// key — completes with `ImageError.Code.cancelled`; one cancelled while it was the
-    /// target's current load also stops the indicator and shows the delayed placeholder,
-    /// while a replaced one leaves the target to the load that replaced it.
+    /// key — completes with `ImageError.Code.cancelled` at once, on the cancelling thread,
+    /// before `cancel()` returns (as SDWebImage answers a main-thread cancel inline); one
+    /// cancelled while it was the target's current load also stops the indicator and shows
+    /// the delayed placeholder, before any following load under its key starts, while a
+    /// replaced one leaves the target to the load that replaced it.
     ///
     /// - Returns: The load, or `nil` when there was nothing to load.
     @discardableResult
@@ -106,7 +109,8 @@ extension WebImageTarget {
         completed: CompletionHandler? = nil
     ) -> ImageLoadOperation? {
         let store = imageOperations
-        let generation = store.beginLoad(of: request.url, forKey: operationKey)
+        let generation = store.beginLoad(
+            of: request.url, forKey: operationKey, cancellingPrevious: !request.options.contains(.avoidAutoCancelImage))
         let options = request.options
         let indicator = imageIndicator
         if !options.contains(.delayPlaceholder) {
@@ -126,8 +130,37 @@ extension WebImageTarget {
             return nil
         }
         indicator?.startAnimating()
+        // The final answer comes once: from the manager, or, for a cancelled load, from the
+        // cancelling thread before `cancel()` returns (the manager's later one is dropped).
+        let answered = NIOLockedValueBox(false)
+        let respond: @Sendable (ImageResponse) -> Void = { response in
+            let isLate = answered.withLockedValue { answered -> Bool in
+                defer { if response.isFinished { answered = true } }
+                return answered
+            }
+            guard !isLate else { return }
+            // A replaced load still answers its caller, but leaves the target alone.
+            guard store.isCurrent(generation, forKey: operationKey) else {
+                if response.isFinished { completed?(response) }
+                return
+            }
+            let avoidsAutoSet = options.contains(.avoidAutoSetImage)
+            if response.isFinished {
+                indicator?.stopAnimating()
+            }
+            if let image = response.image {
+                if !avoidsAutoSet { display(image) }
+            } else if response.isFinished, options.contains(.delayPlaceholder) {
+                display(placeholder)
+            }
+            if response.isFinished || avoidsAutoSet {
+                completed?(response)
+            }
+        }
+        var keyedRequest = request
+        keyedRequest.operationKey = operationKey
         let operation = imageManager.loadImage(
-            with: request,
+            with: keyedRequest,
             progress: { received, expected in
                 guard store.isCurrent(generation, forKey: operationKey) else { return }
                 if expected > 0 {
@@ -135,26 +168,11 @@ extension WebImageTarget {
                 }
                 progress?(received, expected)
             },
-            completion: { response in
-                // A replaced load still answers its caller, but leaves the target alone.
-                guard store.isCurrent(generation, forKey: operationKey) else {
-                    if response.isFinished { completed?(response) }
-                    return
-                }
-                let avoidsAutoSet = options.contains(.avoidAutoSetImage)
-                if response.isFinished {
-                    indicator?.stopAnimating()
-                }
-                if let image = response.image {
-                    if !avoidsAutoSet { display(image) }
-                } else if response.isFinished, options.contains(.delayPlaceholder) {
-                    display(placeholder)
-                }
-                if response.isFinished || avoidsAutoSet {
-                    completed?(response)
-                }
-            }
+            completion: respond
         )
+        operation.onCancel { [url = request.url] in
+            respond(ImageResponse(error: ImageError(.cancelled, "the image load was cancelled"), url: url))
+        }
         store.setOperation(operation, forKey: operationKey, generation: generation)
         return operation
     }

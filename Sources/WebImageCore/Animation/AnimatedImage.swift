@@ -42,6 +42,10 @@ public final class AnimatedImage: Sendable {
     public let scale: Double
     /// The first frame, decoded when the animation was created.
     public let poster: ImageFrame
+    /// The coder that reads the frames (SDWebImage's `animatedCoder`): the one given when
+    /// the animation was made, so every partial animation of a progressive load and the
+    /// final one name the same coder; `nil` for an animation made from decoded frames.
+    public let coder: (any AnimatedImageCoder)?
 
     private let decoding: NIOLockedValueBox<FrameDecoding>
 
@@ -105,6 +109,7 @@ public final class AnimatedImage: Sendable {
         frameSize = size
         scale = options.scaleFactor ?? 1
         poster = ImageFrame(bitmap: AnimatedImage.sized(first, to: size), duration: info.frameDurations[0])
+        self.coder = coder
         decoding = NIOLockedValueBox(FrameDecoding(decoder: decoder))
     }
 
@@ -120,6 +125,7 @@ public final class AnimatedImage: Sendable {
         frameSize = image.pixelSize
         scale = image.scale
         poster = image.frames[0]
+        coder = nil
         decoding = NIOLockedValueBox(FrameDecoding(decoder: DecodedFramesDecoder(frames: image.frames.map(\.bitmap))))
     }
 
@@ -132,9 +138,48 @@ public final class AnimatedImage: Sendable {
     /// Bytes one decoded frame takes.
     public var frameByteCount: Int { poster.bitmap.byteCount }
 
-    /// What the animation costs a memory cache: its encoded bytes and its poster. The
-    /// frames a player buffers are the player's.
-    public var memoryCost: Int { (data?.count ?? 0) + frameByteCount }
+    /// What the animation costs a memory cache: its encoded bytes and its poster, and every
+    /// frame while they are preloaded (``preloadAllFrames()``). The frames a player buffers
+    /// are the player's.
+    public var memoryCost: Int {
+        (data?.count ?? 0) + frameByteCount * (decoding.withLockedValue { $0.preloaded != nil } ? frameCount : 1)
+    }
+
+    /// Whether every frame is decoded and kept (``preloadAllFrames()``), so that
+    /// ``frame(at:)`` decodes nothing (SDWebImage's `isAllFramesLoaded`).
+    public var isAllFramesLoaded: Bool {
+        decoding.withLockedValue { $0.preloaded != nil }
+    }
+
+    /// Decodes every frame now, in order, and keeps them until ``unloadAllFrames()``
+    /// (SDWebImage's `preloadAllFrames`): playing then decodes nothing, for the memory of
+    /// every frame (see ``memoryCost``). Blocks while it decodes, holding the lock
+    /// ``frame(at:)`` takes: call it from a decoding thread, not the cooperative pool.
+    /// Does nothing when the frames are already loaded.
+    ///
+    /// - Throws: ``ImageError/Code/badImageData`` when a frame's data is corrupt or
+    ///   missing; nothing is kept then.
+    public func preloadAllFrames() throws(ImageError) {
+        let outcome = decoding.withLockedValue { state in
+            Result { () throws(ImageError) in
+                guard state.preloaded == nil else { return }
+                state.decoder.rewind(toKeyFrameAtOrBefore: 0)
+                var frames = [poster.bitmap]
+                frames.reserveCapacity(frameCount)
+                _ = try state.decoder.decodeNextFrame()
+                while frames.count < frameCount {
+                    frames.append(AnimatedImage.sized(try state.decoder.decodeNextFrame(), to: frameSize))
+                }
+                state.preloaded = frames
+            }
+        }
+        try outcome.get()
+    }
+
+    /// Drops the frames ``preloadAllFrames()`` kept; frames are decoded on demand again.
+    public func unloadAllFrames() {
+        decoding.withLockedValue { $0.preloaded = nil }
+    }
 
     /// Decodes frame `index` (any index, in any order); frame 0 is the ``poster`` and costs
     /// nothing. Blocks while it decodes: call it from a decoding thread, not the cooperative
@@ -148,6 +193,7 @@ public final class AnimatedImage: Sendable {
         if index == 0 { return poster }
         let outcome = decoding.withLockedValue { state in
             Result { () throws(ImageError) -> Bitmap in
+                if let preloaded = state.preloaded { return preloaded[index] }
                 let decoder = state.decoder
                 decoder.rewind(toKeyFrameAtOrBefore: index)
                 while decoder.nextFrameIndex < index {
@@ -179,4 +225,7 @@ public final class AnimatedImage: Sendable {
 /// The frame decoder, touched only under the animation's lock.
 private struct FrameDecoding: @unchecked Sendable {
     let decoder: any AnimatedFrameDecoder
+    /// Every frame, at the frame size, between ``AnimatedImage/preloadAllFrames()`` and
+    /// ``AnimatedImage/unloadAllFrames()``.
+    var preloaded: [Bitmap]?
 }

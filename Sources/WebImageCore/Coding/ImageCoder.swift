@@ -67,6 +67,10 @@ public protocol ImageCoder: Sendable {
 
     /// Encodes `image` as `format`.
     ///
+    /// An implementation starts with ``ImageEncodeOptions/prepared(_:for:)``, so that
+    /// ``ImageEncodeOptions/maxPixelSize`` and ``ImageEncodeOptions/background`` apply
+    /// however the coder is reached.
+    ///
     /// - Throws: ``ImageError/Code/encodingFailed`` when the library refuses the image.
     func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data
 }

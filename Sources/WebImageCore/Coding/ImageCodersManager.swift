@@ -133,8 +133,8 @@ public final class ImageCodersManager: Sendable {
 
     /// Encodes `image` as `format`, or, when `format` is `nil`, as the format that suits it:
     /// an animation as its own format when that can hold animation (else GIF), an image with
-    /// alpha as PNG, anything else as JPEG. The options' size limits and background apply
-    /// first (see ``ImageEncodeOptions``).
+    /// alpha as PNG, anything else as JPEG. The coder applies the options' size limit and
+    /// background (see ``ImageEncodeOptions/prepared(_:for:)``).
     public func encode(
         _ image: Image,
         as format: ImageFormat? = nil,
@@ -144,11 +144,13 @@ public final class ImageCodersManager: Sendable {
         guard let coder = coders.last(where: { $0.canEncode(to: target) }) else {
             throw ImageError(.unsupportedFormat, "no coder can encode \(target.rawValue)")
         }
-        let prepared = options.prepared(image, for: target)
         guard let limit = options.maxFileSize else {
-            return try coder.encode(prepared, as: target, options: options)
+            return try coder.encode(image, as: target, options: options)
         }
-        return try encode(prepared, as: target, with: coder, options: options, fittingIn: limit)
+        // Prepared once here, not on each try of the bisection.
+        return try encode(
+            options.prepared(image, for: target), as: target, with: coder, options: options.withoutPreparation,
+            fittingIn: limit)
     }
 
     /// The output at the highest quality (up to the options' own) that fits in `limit`

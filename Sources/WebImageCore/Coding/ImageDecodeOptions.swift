@@ -20,6 +20,10 @@ public struct ImageDecodeOptions: Sendable, Hashable {
     /// Applies to coders that decode frame by frame (GIF, APNG, WebP); still images, and
     /// ``firstFrameOnly``, decode as usual.
     public var decodesFramesOnDemand = false
+    /// With ``decodesFramesOnDemand``: an animation decoded whole does not do. A cache
+    /// treats a memory entry holding one as a miss and decodes its bytes again
+    /// (SDWebImage's `matchAnimatedImageClass`). Still images answer as usual.
+    public var requiresFramesOnDemand = false
     /// Decode to fit this size (in pixels, as displayed) instead of the full size.
     /// Never scales up.
     public var thumbnailPixelSize: PixelSize?

@@ -2,9 +2,14 @@ extension ImageEncodeOptions {
     /// The formats that cannot store alpha, over ``background`` when it is set.
     private static let formatsWithoutAlpha: Set<ImageFormat> = [.jpeg, .bmp]
 
-    /// `image` as it should reach a coder writing `format`: shrunk to ``maxPixelSize``
-    /// and drawn over ``background`` when the format has no alpha.
-    package func prepared(_ image: Image, for format: ImageFormat) -> Image {
+    /// `image` as it should be written as `format`: shrunk to fit ``maxPixelSize``
+    /// (keeping its aspect ratio, never enlarged) and drawn over ``background`` when the
+    /// format has no alpha.
+    ///
+    /// Every coder's ``ImageCoder/encode(_:as:options:)`` starts with this call, so the
+    /// options mean the same whether a coder is called directly or through an
+    /// ``ImageCodersManager``; a custom coder calls it too.
+    public func prepared(_ image: Image, for format: ImageFormat) -> Image {
         var result = image
         if let box = maxPixelSize, box.width > 0, box.height > 0,
             image.pixelWidth > box.width || image.pixelHeight > box.height
@@ -22,6 +27,15 @@ extension ImageEncodeOptions {
                 orientation: flat.orientation, format: flat.format, hasAlpha: background.alpha < 255)
         }
         return result
+    }
+
+    /// These options with nothing left for ``prepared(_:for:)`` to do, for an image it has
+    /// already prepared and that is encoded more than once.
+    package var withoutPreparation: ImageEncodeOptions {
+        var options = self
+        options.maxPixelSize = nil
+        options.background = nil
+        return options
     }
 
     /// Whether quality changes the output of `format` under these options.

@@ -107,6 +107,12 @@ public final class Image: Sendable {
         Image(frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha, animation: animation)
     }
 
+    /// The same image marked as decoded from `format`: how the manager keeps the source's
+    /// format on a transformer's output that names none.
+    public func withFormat(_ format: ImageFormat) -> Image {
+        Image(frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha, animation: animation)
+    }
+
     private init(
         frames: [ImageFrame], loopCount: Int, scale: Double, orientation: ImageOrientation,
         format: ImageFormat, hasAlpha: Bool, animation: AnimatedImage?
