@@ -47,7 +47,7 @@ struct ImageServerKeyTests {
             $0.signingSalt = [1]
             $0.additionalSigners = [second]
         }) { harness in
-            harness.serve("/a.png", try ImageServerTests.png())
+            harness.serve("/a.png", try ImageServerHarness.png())
             let signedPath = String(harness.path("resize=10", source: "/a.png").dropFirst(2))
             #expect(try await harness.get("/\(first.signature(for: signedPath))\(signedPath)").status == 200)
             #expect(try await harness.get("/\(second.signature(for: signedPath))\(signedPath)").status == 200)
@@ -66,7 +66,7 @@ struct ImageServerKeyTests {
     @Test func theCommandAcceptsSeveralKeys() async throws {
         let scratch = TemporaryDirectory(prefix: "serve-rotation")
         let sources = try await LoopbackHTTPServer.start()
-        let png = try ImageServerTests.png()
+        let png = try ImageServerHarness.png()
         sources.route("/a.png") { _, response in
             await response.respond(headers: [("Content-Type", "image/png")], body: Array(png))
         }

@@ -63,7 +63,7 @@ struct ImageServerSpecFuzzTests {
     @Test func randomSpecsNeverTakeTheServerDown() async throws {
         let scratch = TemporaryDirectory(prefix: "serve-fuzz")
         let sources = try await LoopbackHTTPServer.start()
-        let png = try ImageServerTests.png(width: 64, height: 48)
+        let png = try ImageServerHarness.png(width: 64, height: 48)
         let frames = (0..<3).map { ImageFrame(bitmap: ManagerTestImage.bitmap(width: 24, height: 16, tint: UInt8($0 * 60)), duration: 0.1) }
         let gif = try ImageCodersManager.shared.encode(Image(frames: frames, loopCount: 0), as: .gif)
         sources.route("/a.png") { _, response in

@@ -11,7 +11,7 @@ struct AnimatedImageTests {
     static let colors = TestImages.colors
 
     @Test func gifFramesThatCoverTheCanvasAreKeyFrames() throws {
-        let frames = Self.colors.map { ImageFrame(bitmap: APNGAnimationTests.solid($0, 8, 8), duration: 0.1) }
+        let frames = Self.colors.map { ImageFrame(bitmap: Bitmap.solid(8, 8, $0), duration: 0.1) }
         let data = try GIFCoder().encode(Image(frames: frames, format: .gif), as: .gif, options: ImageEncodeOptions())
         let coder = CountingFrameCoder(GIFCoder())
         let animation = try AnimatedImage(data: data, coder: coder)
@@ -25,11 +25,11 @@ struct AnimatedImageTests {
         let data = try APNGTestFile.make(
             canvas: PixelSize(width: 8, height: 8),
             frames: [
-                .init(bitmap: APNGAnimationTests.solid(Self.colors[0], 8, 8)),
-                .init(bitmap: APNGAnimationTests.solid(Self.colors[1], 4, 4), x: 2, y: 2),
-                .init(bitmap: APNGAnimationTests.solid(Self.colors[2], 8, 8)),
-                .init(bitmap: APNGAnimationTests.solid(Self.colors[3], 4, 4), x: 4, y: 4),
-                .init(bitmap: APNGAnimationTests.solid(Self.colors[0], 2, 2)),
+                .init(bitmap: Bitmap.solid(8, 8, Self.colors[0])),
+                .init(bitmap: Bitmap.solid(4, 4, Self.colors[1]), x: 2, y: 2),
+                .init(bitmap: Bitmap.solid(8, 8, Self.colors[2])),
+                .init(bitmap: Bitmap.solid(4, 4, Self.colors[3]), x: 4, y: 4),
+                .init(bitmap: Bitmap.solid(2, 2, Self.colors[0])),
             ])
         let full = try PNGCoder().decode(data, options: ImageDecodeOptions())
         let coder = CountingFrameCoder(PNGCoder())
@@ -41,7 +41,7 @@ struct AnimatedImageTests {
     }
 
     @Test func animationOfDecodedFramesHandsThemOut() throws {
-        let frames = Self.colors.map { ImageFrame(bitmap: APNGAnimationTests.solid($0, 2, 2), duration: 0.25) }
+        let frames = Self.colors.map { ImageFrame(bitmap: Bitmap.solid(2, 2, $0), duration: 0.25) }
         let animation = AnimatedImage(Image(frames: frames, loopCount: 3, format: .gif))
         #expect(animation.frameCount == 4)
         #expect(animation.loopCount == 3)
@@ -53,7 +53,7 @@ struct AnimatedImageTests {
     }
 
     @Test func stillImagesAreRefused() throws {
-        let png = try PNGCoder().encode(Image(bitmap: APNGAnimationTests.solid(Self.colors[0], 2, 2)), as: .png, options: ImageEncodeOptions())
+        let png = try PNGCoder().encode(Image(bitmap: Bitmap.solid(2, 2, Self.colors[0])), as: .png, options: ImageEncodeOptions())
         #expect(throws: ImageError.self) { try AnimatedImage(data: png, coder: PNGCoder()) }
     }
 }

@@ -18,6 +18,11 @@ struct ImageServerHarness: Sendable {
     let client: ImageServerClient
     let folder: TemporaryDirectory
 
+    /// A PNG source of `width` × `height`.
+    static func png(width: Int = 64, height: Int = 48) throws -> Data {
+        try ImageCodersManager.shared.encode(Image(bitmap: ManagerTestImage.bitmap(width: width, height: height, tint: 40)), as: .png)
+    }
+
     /// Runs `body` with a server configured by `configure` (unsigned URLs and private
     /// sources allowed unless it says otherwise), then stops everything.
     static func run(

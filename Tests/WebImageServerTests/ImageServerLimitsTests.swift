@@ -14,7 +14,7 @@ import WebImage
 struct ImageServerLimitsTests {
     @Test func sizesASpecNamesAreCheckedBeforeTheFetch() async throws {
         try await ImageServerHarness.run { harness in
-            harness.serve("/a.png", try ImageServerTests.png())
+            harness.serve("/a.png", try ImageServerHarness.png())
             let huge = try await harness.get(harness.path("resize=16384x16384,stretch|format=png", source: "/a.png"))
             #expect(huge.status == 413)
             let tooMany = try await harness.get(harness.path(Array(repeating: "rotate=45", count: 40).joined(separator: "|"), source: "/a.png"))
@@ -28,13 +28,13 @@ struct ImageServerLimitsTests {
 
     @Test func canvasGrowthIsCheckedBeforeTheTransform() async throws {
         try await ImageServerHarness.run(configure: { $0.maxResultPixels = 10_000 }) { harness in
-            harness.serve("/a.png", try ImageServerTests.png())
+            harness.serve("/a.png", try ImageServerHarness.png())
             // 64×48 turned by 45° four times: 80×80, then 113×113 (over 10,000 pixels).
             let grown = try await harness.get(harness.path("rotate=45|rotate=45|rotate=45|rotate=45", source: "/a.png"))
             #expect(grown.status == 413)
             #expect(try await harness.get(harness.path("rotate=45", source: "/a.png")).status == 200)
             // A resize whose scaled picture is over the limit although its canvas is not.
-            harness.serve("/tall.png", try ImageServerTests.png(width: 2, height: 400))
+            harness.serve("/tall.png", try ImageServerHarness.png(width: 2, height: 400))
             #expect(try await harness.get(harness.path("resize=100x100,fill", source: "/tall.png")).status == 413)
         }
     }
@@ -42,7 +42,7 @@ struct ImageServerLimitsTests {
     @Test func aStepOverTheMemoryBudgetIsRefused() async throws {
         // 64×48 read and written as floats: (3,072 + 3,072) × 16 bytes = 98,304.
         try await ImageServerHarness.run(configure: { $0.requestMemoryBudget = 90_000 }) { harness in
-            harness.serve("/a.png", try ImageServerTests.png())
+            harness.serve("/a.png", try ImageServerHarness.png())
             let answer = try await harness.get(harness.path("blur=2", source: "/a.png"))
             #expect(answer.status == 413)
             #expect(String(decoding: answer.body, as: UTF8.self).contains("more memory than a request may"))
@@ -72,7 +72,7 @@ struct ImageServerLimitsTests {
 
     @Test func aCropThatLeavesNothingIsAnErrorNotTheSource() async throws {
         try await ImageServerHarness.run { harness in
-            harness.serve("/a.png", try ImageServerTests.png())
+            harness.serve("/a.png", try ImageServerHarness.png())
             let answer = try await harness.get(harness.path("crop=100,100,10x10", source: "/a.png"))
             #expect(answer.status == 422)
             #expect(String(decoding: answer.body, as: UTF8.self).contains("the crop leaves nothing"))

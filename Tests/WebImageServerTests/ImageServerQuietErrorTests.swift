@@ -45,7 +45,7 @@ struct ImageServerQuietErrorTests {
 
     @Test func everyResponseSaysNoSniff() async throws {
         try await ImageServerHarness.run { harness in
-            harness.serve("/a.png", try ImageServerTests.png())
+            harness.serve("/a.png", try ImageServerHarness.png())
             for path in [harness.path("resize=10", source: "/a.png"), "/health", "/_/resize=banana/plain/x", "/nothing"] {
                 let answer = try await harness.get(path)
                 #expect(answer.headers.first(name: "X-Content-Type-Options") == "nosniff", "\(path) \(answer.status)")

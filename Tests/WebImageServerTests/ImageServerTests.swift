@@ -11,13 +11,9 @@ import WebImage
 /// `webimage serve`'s server, on a loopback port, against a loopback source server.
 @Suite("ImageServer", .serialized, .timeLimit(.minutes(15)))
 struct ImageServerTests {
-    static func png(width: Int = 64, height: Int = 48) throws -> Data {
-        try ImageCodersManager.shared.encode(Image(bitmap: ManagerTestImage.bitmap(width: width, height: height, tint: 40)), as: .png)
-    }
-
     @Test func resizesAndConvertsThroughTheSpec() async throws {
         try await ImageServerHarness.run { harness in
-            harness.serve("/a.png", try Self.png())
+            harness.serve("/a.png", try ImageServerHarness.png())
             for base64 in [false, true] {
                 let answer = try await harness.get(harness.path("resize=32|format=webp,q=80", source: "/a.png", base64: base64))
                 #expect(answer.status == 200)
@@ -42,7 +38,7 @@ struct ImageServerTests {
 
     @Test func formatAutoFollowsAcceptAndVaries() async throws {
         try await ImageServerHarness.run { harness in
-            harness.serve("/a.png", try Self.png())
+            harness.serve("/a.png", try ImageServerHarness.png())
             let path = harness.path("resize=20|format=auto", source: "/a.png")
             let webp = try await harness.get(path, headers: [("Accept", "image/webp,*/*;q=0.8")])
             #expect(webp.headers.first(name: "Vary") == "Accept")
@@ -60,7 +56,7 @@ struct ImageServerTests {
 
     @Test func answersIfNoneMatchWith304() async throws {
         try await ImageServerHarness.run { harness in
-            harness.serve("/a.png", try Self.png())
+            harness.serve("/a.png", try ImageServerHarness.png())
             let path = harness.path("resize=16", source: "/a.png")
             let first = try await harness.get(path)
             let eTag = try #require(first.headers.first(name: "ETag"))
@@ -74,7 +70,7 @@ struct ImageServerTests {
     @Test func oneSourceFetchForManyConcurrentSizes() async throws {
         try await ImageServerHarness.run { harness in
             let gate = LoopbackGate()
-            harness.serve("/shared.png", try Self.png(width: 200, height: 100), after: gate)
+            harness.serve("/shared.png", try ImageServerHarness.png(width: 200, height: 100), after: gate)
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<100 {
                     let path = harness.path("resize=\(10 + index)", source: "/shared.png")
@@ -95,7 +91,7 @@ struct ImageServerTests {
             $0.signingKey = key
             $0.signingSalt = Array("salt".utf8)
         }) { harness in
-            harness.serve("/a.png", try Self.png())
+            harness.serve("/a.png", try ImageServerHarness.png())
             let unsigned = harness.path("resize=10", source: "/a.png")
             #expect(try await harness.get(unsigned).status == 403)
             let signedPath = String(unsigned.dropFirst(2))  // "/<spec>/<source>"
@@ -107,12 +103,12 @@ struct ImageServerTests {
             #expect(String(decoding: refused.body, as: UTF8.self).contains("\"status\":403"))
         }
         try await ImageServerHarness.run(configure: { $0.allowedHosts = ["images.example.com"] }) { harness in
-            harness.serve("/a.png", try Self.png())
+            harness.serve("/a.png", try ImageServerHarness.png())
             #expect(try await harness.get(harness.path("resize=10", source: "/a.png")).status == 403)
             #expect(harness.sources.requests.isEmpty)
         }
         try await ImageServerHarness.run(configure: { $0.allowsPrivateSources = false }) { harness in
-            harness.serve("/a.png", try Self.png())
+            harness.serve("/a.png", try ImageServerHarness.png())
             let answer = try await harness.get(harness.path("resize=10", source: "/a.png"))
             #expect(answer.status == 403)
             #expect(String(decoding: answer.body, as: UTF8.self).contains("address not allowed"))
@@ -134,7 +130,7 @@ struct ImageServerTests {
     @Test func answers503WhenSaturatedAndBadRequestsWith400() async throws {
         try await ImageServerHarness.run(configure: { $0.maxConcurrentRequests = 1 }) { harness in
             let gate = LoopbackGate()
-            harness.serve("/slow.png", try Self.png(), after: gate)
+            harness.serve("/slow.png", try ImageServerHarness.png(), after: gate)
             let slow = Task { try await harness.get(harness.path("resize=10", source: "/slow.png")) }
             try await harness.sources.waitForRequests(to: "/slow.png")
             let busy = try await harness.get(harness.path("resize=11", source: "/slow.png"))

@@ -12,7 +12,7 @@ struct AnimatedImagePreloadTests {
     @Test func preloadedFramesAreDecodedOnceAndServedWithoutDecoding() throws {
         let coder = CountingFrameCoder(GIFCoder())
         let frames = (0..<4).map { index in
-            ImageFrame(bitmap: APNGAnimationTests.solid(RGBA8(red: UInt8(index * 40), green: 0, blue: 0), 2, 2), duration: 0.1)
+            ImageFrame(bitmap: Bitmap.solid(2, 2, RGBA8(red: UInt8(index * 40), green: 0, blue: 0)), duration: 0.1)
         }
         let data = try GIFCoder().encode(Image(frames: frames, format: .gif), as: .gif, options: ImageEncodeOptions())
         let animation = try AnimatedImage(data: data, coder: coder)
