@@ -144,7 +144,7 @@ let package = Package(
         ),
         .target(
             name: "WebImageServerTestSupport",
-            dependencies: ["WebImageLoadingTestSupport", "WebImageServer"] + loadingTestSupport,
+            dependencies: ["WebImageServer"] + loadingTestSupport,
             path: "Tests/WebImageServerTestSupport"
         ),
         .testTarget(

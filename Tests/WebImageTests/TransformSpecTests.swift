@@ -89,7 +89,9 @@ import Testing
     @Test func aLeadingResizeDecodesAtTheTargetSize() throws {
         #expect(try TransformSpec("resize=800|blur=2").decodeOptions.thumbnailPixelSize?.width == 800)
         #expect(try TransformSpec("resize=400x300").decodeOptions.thumbnailPixelSize == PixelSize(width: 400, height: 300))
-        #expect(try TransformSpec("resize=400x300,fill").decodeOptions.thumbnailPixelSize == nil)
+        // A fill decodes to the smallest size that covers its box, then crops (shrink-on-load).
+        let fill = try TransformSpec("resize=400x300,fill").decodeOptions
+        #expect(fill.thumbnailPixelSize == PixelSize(width: 400, height: 300) && fill.coversThumbnailBox)
         #expect(try TransformSpec("blur=2|resize=800").decodeOptions.thumbnailPixelSize == nil)
     }
 }
