@@ -44,8 +44,12 @@ import Testing
         let order = NIOLockedValueBox<[String]>([])
         let log: @Sendable (String) -> Void = { entry in order.withLockedValue { $0.append(entry) } }
         // Off the queue: safeExecute and dispatch go to the queue, invoke runs at once.
+        // The queue is held, so what goes to it cannot run before the check.
+        queue.suspend()
         safe.async { log("safe off") }
         invoking.async { log("invoke off") }
+        #expect(order.withLockedValue { $0 } == ["invoke off"])
+        queue.resume()
         queue.sync {}
         #expect(order.withLockedValue { $0 } == ["invoke off", "safe off"])
 
