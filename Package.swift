@@ -22,6 +22,9 @@ let codecs: [Target.Dependency] = [
     .target(name: "WebImageJXL", condition: .when(traits: ["JXL"])),
 ]
 
+/// Little CMS's colour engine, with the `ColorManagement` trait.
+let colorManagement: Target.Dependency = .target(name: "WebImageColor", condition: .when(traits: ["ColorManagement"]))
+
 /// What every test target builds on: the support code that needs no HTTP stack.
 let testSupport: [Target.Dependency] = ["WebImageTestSupport", nioConcurrencyHelpers]
 
@@ -46,7 +49,7 @@ let package = Package(
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
     ],
     traits: [
-        .default(enabledTraits: ["Server", "TIFF", "AVIF", "HEIF", "JXL"]),
+        .default(enabledTraits: ["Server", "TIFF", "AVIF", "HEIF", "JXL", "ColorManagement"]),
         .init(
             name: "Server",
             description: "The image server, `webimage serve` (Hummingbird and swift-prometheus); the demo builds without it."
@@ -58,6 +61,10 @@ let package = Package(
             description: "Decode HEIC/HEIF, and encode HEIC where it has an encoder, with the system's libheif (apt: libheif-dev)."
         ),
         .init(name: "JXL", description: "Decode and encode JPEG XL with the system's libjxl (apt: libjxl-dev)."),
+        .init(
+            name: "ColorManagement",
+            description: "Read, convert and write ICC colour profiles with the system's Little CMS 2 (apt: liblcms2-dev)."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -82,17 +89,19 @@ let package = Package(
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CXattr"),
 
         // MARK: Image model and codecs
 
-        .target(name: "WebImageCore", dependencies: [nioConcurrencyHelpers]),
-        .target(name: "WebImageJPEG", dependencies: ["WebImageCore", "CJPEG", "CJPEGShim"]),
+        .target(name: "WebImageColor", dependencies: ["CLCMS"]),
+        .target(name: "WebImageCore", dependencies: [nioConcurrencyHelpers, colorManagement]),
+        .target(name: "WebImageJPEG", dependencies: ["WebImageCore", "CJPEG", "CJPEGShim", colorManagement]),
         .target(name: "WebImagePNG", dependencies: ["WebImageCore", "CPNG"]),
         .target(name: "WebImageGIF", dependencies: ["WebImageCore", "CGIF"]),
         .target(name: "WebImageWebP", dependencies: ["WebImageCore", "CWebP"]),
         .target(name: "WebImageBMP", dependencies: ["WebImageCore", "WebImagePNG"]),
-        .target(name: "WebImageTIFF", dependencies: ["WebImageCore", "CTIFF"]),
+        .target(name: "WebImageTIFF", dependencies: ["WebImageCore", "CTIFF", colorManagement]),
         .target(name: "WebImageAVIF", dependencies: ["WebImageCore", "CAVIF"]),
         .target(name: "WebImageHEIF", dependencies: ["WebImageCore", "CHEIF"]),
         .target(name: "WebImageJXL", dependencies: ["WebImageCore", "CJXL"]),
@@ -151,7 +160,14 @@ let package = Package(
             name: "WebImageCodecTests",
             dependencies: ["WebImageCore", "WebImageCoders", "WebImageConversion", "CJPEG", "CPNG"] + codecs + testSupport
         ),
-        .testTarget(name: "WebImageTests", dependencies: loadingTestSupport + [nioCore, logging, coreMetrics]),
+        // The colour tests hold our output to Little CMS's own transforms.
+        .testTarget(
+            name: "WebImageTests",
+            dependencies: loadingTestSupport + [
+                "WebImageJPEG", nioCore, logging, coreMetrics, colorManagement,
+                .target(name: "CLCMS", condition: .when(traits: ["ColorManagement"])),
+            ]
+        ),
         .testTarget(name: "WebImageTerminalTests", dependencies: loadingTestSupport + ["WebImageTerminal"]),
         .testTarget(name: "WebImageServerTests", dependencies: loadingTestSupport + ["WebImageServer", "WebImageServerTestSupport", asyncHTTPClient, nioCore, nioHTTP1]),
         .testTarget(name: "WebImageCLITests", dependencies: loadingTestSupport + ["webimage", "CacheStressTool", "WebImageServer", "WebImageServerTestSupport"]),

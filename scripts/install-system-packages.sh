@@ -8,6 +8,8 @@ packages=(pkg-config libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev libgif-de
 packages+=(nginx-light)
 # The default package traits: TIFF needs libtiff, AVIF libavif, HEIF libheif, JXL libjxl.
 packages+=(libtiff-dev libavif-dev libheif-dev libjxl-dev)
+# The ColorManagement trait: Little CMS 2.
+packages+=(liblcms2-dev)
 
 missing=()
 for package in "${packages[@]}"; do

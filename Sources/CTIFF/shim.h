@@ -26,3 +26,11 @@ static inline int ctiff_set_uint16(TIFF *tiff, uint32_t tag, uint16_t value) {
 static inline int ctiff_set_extra_samples(TIFF *tiff, uint16_t count, const uint16_t *types) {
     return TIFFSetField(tiff, TIFFTAG_EXTRASAMPLES, count, types);
 }
+
+static inline int ctiff_get_icc_profile(TIFF *tiff, uint32_t *count, void **data) {
+    return TIFFGetField(tiff, TIFFTAG_ICCPROFILE, count, data);
+}
+
+static inline int ctiff_set_icc_profile(TIFF *tiff, uint32_t count, const void *data) {
+    return TIFFSetField(tiff, TIFFTAG_ICCPROFILE, count, data);
+}

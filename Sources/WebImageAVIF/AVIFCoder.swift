@@ -30,10 +30,14 @@ public struct AVIFCoder: AnimatedImageCoder {
 
     /// The encoder speed, from 0 (slowest, smallest files) to 10 (fastest).
     public let encodingSpeed: Int
+    /// The coder that gets a try when libavif refuses a file (libheif, which
+    /// decodes AV1 too, in the built-in set); `nil` for none.
+    public let fallback: (any ImageCoder)?
 
     /// Creates the coder; `encodingSpeed` is clamped to 0…10.
-    public init(encodingSpeed: Int = AVIFCoder.defaultEncodingSpeed) {
+    public init(encodingSpeed: Int = AVIFCoder.defaultEncodingSpeed, fallback: (any ImageCoder)? = nil) {
         self.encodingSpeed = min(max(encodingSpeed, 0), 10)
+        self.fallback = fallback
     }
 
     /// The formats this coder decodes: AVIF.
@@ -51,8 +55,21 @@ public struct AVIFCoder: AnimatedImageCoder {
         return try withSession(data, options: options) { session throws(ImageError) in session.canvasSize }
     }
 
-    /// Decodes the image, or every frame of a sequence, at the options' target size.
+    /// Decodes the image, or every frame of a sequence, at the options' target size; when
+    /// libavif refuses the data (as bad, or as needing what it lacks, such as a colour
+    /// matrix its RGB conversion does not handle), the ``fallback`` coder's image if it reads it.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(ImageError) -> Image {
+        do {
+            return try decodeWithLibavif(data, options: options)
+        } catch {
+            guard error.code == .badImageData || error.code == .unsupportedFormat, let fallback, fallback.canDecode(data),
+                let image = try? fallback.decode(data, options: options)
+            else { throw error }
+            return image
+        }
+    }
+
+    private func decodeWithLibavif(_ data: Data, options: ImageDecodeOptions) throws(ImageError) -> Image {
         try withSession(data, options: options) { session throws(ImageError) in
             let count = options.firstFrameOnly ? 1 : session.frameCount
             let bytesPerPixel = session.pixelFormat.bytesPerPixel
@@ -69,7 +86,9 @@ public struct AVIFCoder: AnimatedImageCoder {
                 let duration = count > 1 ? session.duration(ofFrame: index) : 0
                 frames.append(ImageFrame(bitmap: bitmap.size == target ? bitmap : bitmap.resized(to: target), duration: duration))
             }
-            return Image(frames: frames, scale: options.scaleFactor ?? 1, format: .avif, hasAlpha: session.hasAlpha ? nil : false)
+            return Image(
+                frames: frames, scale: options.scaleFactor ?? 1, format: .avif, hasAlpha: session.hasAlpha ? nil : false,
+                colorProfile: session.colorProfile)
         }
     }
 

@@ -2,6 +2,7 @@
 // Compiled only with the `AVIF` package trait, so that a build without it never imports
 // CAVIF and needs no libavif headers.
 import CAVIF
+import Foundation
 import WebImageCore
 
 /// One libavif decoder over bytes that outlive it: parsed on creation (the container
@@ -22,6 +23,8 @@ final class AVIFDecoderSession {
     let hasAlpha: Bool
     /// 16-bit output for 10- and 12-bit files, else 8-bit.
     let pixelFormat: PixelFormat
+    /// The ICC profile of the `colr` box, if the file has one.
+    let colorProfile: ColorProfile?
 
     /// Parses the container in `bytes` (which must outlive the session) within `options`'
     /// pixel and frame limits.
@@ -40,10 +43,10 @@ final class AVIFDecoderSession {
         decoder.pointee.imageCountLimit = UInt32(clamping: max(1, options.maxFrameCount))
         decoder.pointee.ignoreExif = 1
         decoder.pointee.ignoreXMP = 1
-        // A missing `pixi` box, or a `clap` box libavif finds invalid for the subsampling
-        // (an odd offset on 4:2:0), is not a reason to refuse the picture (the crop is made
-        // on the RGB pixels); an alpha plane without its `ispe` box still is.
-        decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_ALPHA_ISPE_REQUIRED.rawValue)
+        // Lenient as browsers are: a missing `pixi` box, a `clap` box libavif finds invalid
+        // for the subsampling (an odd offset on 4:2:0; the crop is made on the RGB pixels)
+        // or an alpha plane without its `ispe` box is no reason to refuse the picture.
+        decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
         var result = avifDecoderSetIOMemory(decoder, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
         if result == AVIF_RESULT_OK {
             result = avifDecoderParse(decoder)
@@ -65,6 +68,8 @@ final class AVIFDecoderSession {
         frameCount = max(1, Int(decoder.pointee.imageCount))
         hasAlpha = decoder.pointee.alphaPresent != 0
         pixelFormat = image.pointee.depth > 8 ? .rgba16 : .rgba8
+        let icc = image.pointee.icc
+        colorProfile = icc.data.flatMap { icc.size > 0 ? ColorProfile(data: Data(bytes: $0, count: icc.size)) : nil }
     }
 
     deinit {

@@ -49,7 +49,8 @@ struct AVIFWriter {
         return Data(bytes: bytes, count: output.size)
     }
 
-    /// The YUV (and alpha) planes of `bitmap`, in sRGB, full range.
+    /// The YUV (and alpha) planes of `bitmap`, full range, in sRGB or with the image's ICC
+    /// profile when the options keep it.
     private func planes(of bitmap: Bitmap) throws(ImageError) -> UnsafeMutablePointer<avifImage> {
         let depth: UInt32 = bitmap.pixelFormat == .rgba16 ? 10 : 8
         let yuvFormat = options.lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420
@@ -57,8 +58,17 @@ struct AVIFWriter {
             throw ImageError(.encodingFailed, "libavif could not create a \(bitmap.size) image")
         }
         yuv.pointee.yuvRange = AVIF_RANGE_FULL
-        yuv.pointee.colorPrimaries = avifColorPrimaries(AVIF_COLOR_PRIMARIES_BT709)
-        yuv.pointee.transferCharacteristics = avifTransferCharacteristics(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
+        if options.colorProfile == .keep, let profile = image.colorProfile {
+            // The profile, not the CICP primaries and transfer, describes the colours.
+            profile.data.withUnsafeBytes { icc in
+                avifImageSetProfileICC(yuv, icc.baseAddress?.assumingMemoryBound(to: UInt8.self), icc.count)
+            }
+            yuv.pointee.colorPrimaries = avifColorPrimaries(AVIF_COLOR_PRIMARIES_UNSPECIFIED)
+            yuv.pointee.transferCharacteristics = avifTransferCharacteristics(AVIF_TRANSFER_CHARACTERISTICS_UNSPECIFIED)
+        } else {
+            yuv.pointee.colorPrimaries = avifColorPrimaries(AVIF_COLOR_PRIMARIES_BT709)
+            yuv.pointee.transferCharacteristics = avifTransferCharacteristics(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
+        }
         if options.lossless {
             yuv.pointee.matrixCoefficients = avifMatrixCoefficients(AVIF_MATRIX_COEFFICIENTS_IDENTITY)
         }

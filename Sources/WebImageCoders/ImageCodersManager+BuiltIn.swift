@@ -9,7 +9,10 @@ extension ImageCodersManager {
         #if TIFF
         coders.append(TIFFCoder())
         #endif
-        #if AVIF
+        #if AVIF && HEIF
+        // libheif decodes AV1 too: it gets the files libavif refuses.
+        coders.append(AVIFCoder(fallback: HEIFCoder(acceptsAVIF: true)))
+        #elseif AVIF
         coders.append(AVIFCoder())
         #endif
         #if HEIF

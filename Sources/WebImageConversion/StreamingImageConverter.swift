@@ -12,7 +12,8 @@ import WebImagePNG
 /// the file written is the one `decode` followed by `encode` writes. Conversions that
 /// need the whole frame are declined (``convert(_:to:writingTo:options:decodeOptions:)``
 /// returns `nil`) and are the caller's to do the usual way: thumbnails and other scaled
-/// decodes, an EXIF or XMP orientation other than `up`, CMYK/YCCK data, formats other
+/// decodes, an EXIF or XMP orientation other than `up`, CMYK/YCCK data, an embedded ICC
+/// profile (converted to sRGB or kept by the encoders), formats other
 /// than JPEG and PNG (libwebp's encoder takes the whole picture), and input that is not
 /// JPEG. The same limits apply as for a decode: `ImageDecodeOptions/maxPixelCount`
 /// and the working memory of progressive files against
@@ -97,7 +98,7 @@ public enum StreamingImageConverter {
         let result = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             Result { () throws(ImageError) -> PixelSize? in
                 let metadata = JPEGMetadata(reading: bytes)
-                guard metadata.orientation == .up, metadata.precision == 8 else { return nil }
+                guard metadata.orientation == .up, metadata.precision == 8, metadata.iccProfile == nil else { return nil }
                 let header = try JPEGDecompressor(bytes, maxMemory: options.maxTotalBytes).readHeader()
                 guard !header.isCMYK, options.targetSize(forSource: header.size) == header.size else { return nil }
                 try options.checkAllocation(header.size)

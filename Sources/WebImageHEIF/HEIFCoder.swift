@@ -19,22 +19,34 @@ import WebImageCore
 ///
 /// libheif's width and height limit is set before the container is parsed, and the
 /// declared size is checked against the options' pixel and byte limits before decoding.
-/// A HEIF file with the `avif` brand is left to the AVIF coder.
+/// A HEIF file with the `avif` brand is left to the AVIF coder, unless the coder is
+/// made with `acceptsAVIF` (the AVIF coder's fallback for files libavif refuses).
 ///
 /// Encoding writes the first frame as HEIC: 8-bit, or 10-bit for ``PixelFormat/rgba16``,
 /// at `ImageEncodeOptions.quality` (libheif's 0–100 scale), or lossless.
 public struct HEIFCoder: ImageCoder {
-    /// Creates the coder.
-    public init() {}
+    /// Whether the coder also takes files with the `avif` brand (when libheif has an AV1 decoder).
+    public let acceptsAVIF: Bool
+
+    /// Creates the coder; with `acceptsAVIF`, it decodes AVIF files too, as a fallback for
+    /// the files libavif refuses.
+    public init(acceptsAVIF: Bool = false) {
+        self.acceptsAVIF = acceptsAVIF
+    }
 
     /// The formats this coder decodes: HEIC and HEIF.
     public var decodableFormats: Set<ImageFormat> { [.heic, .heif] }
 
-    /// Whether `data` is a HEIC or HEIF file that does not declare the AVIF brands.
+    /// Whether `data` is a HEIC or HEIF file that does not declare the AVIF brands (or, with
+    /// ``acceptsAVIF``, one that does).
     public func canDecode(_ data: Data) -> Bool {
         let format = ImageFormat(sniffing: data)
+        let isAVIF = ISOMediaBrands(data)?.declaresAVIF ?? false
+        if isAVIF && acceptsAVIF {
+            return heif_have_decoder_for_format(heif_compression_AV1) != 0
+        }
         guard format == .heic || format == .heif else { return false }
-        return !(ISOMediaBrands(data)?.declaresAVIF ?? false)
+        return !isAVIF
     }
 
     /// The displayed size of the primary image, from the container.
@@ -49,10 +61,12 @@ public struct HEIFCoder: ImageCoder {
         try withReader(data, options: options) { reader throws(ImageError) in
             let bitmap = try reader.decode(options: options)
             let target = options.targetSize(forSource: bitmap.size, bytesPerPixel: bitmap.pixelFormat.bytesPerPixel)
-            let format: ImageFormat = ImageFormat(sniffing: data) == .heif ? .heif : .heic
+            let sniffed = ImageFormat(sniffing: data)
+            let format: ImageFormat =
+                ISOMediaBrands(data)?.declaresAVIF ?? false ? .avif : sniffed == .heif ? .heif : .heic
             return Image(
                 bitmap: bitmap.size == target ? bitmap : bitmap.resized(to: target), scale: options.scaleFactor ?? 1, format: format,
-                hasAlpha: reader.hasAlpha ? nil : false)
+                hasAlpha: reader.hasAlpha ? nil : false, colorProfile: reader.colorProfile)
         }
     }
 

@@ -2,6 +2,7 @@
 // Compiled only with the `HEIF` package trait, so that a build without it never imports
 // CHEIF and needs no libheif headers.
 import CHEIF
+import Foundation
 import WebImageCore
 
 /// Reads the primary image of a HEIF file in memory with libheif: the container is
@@ -50,6 +51,19 @@ final class HEIFReader {
 
     /// Whether the primary image has an alpha plane.
     var hasAlpha: Bool { heif_image_handle_has_alpha_channel(handle) != 0 }
+
+    /// The ICC profile of the primary image's `colr` box (`prof` or `rICC`); `nil` when it
+    /// has none, or only CICP numbers.
+    var colorProfile: ColorProfile? {
+        let type = heif_image_handle_get_color_profile_type(handle)
+        guard type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC else { return nil }
+        let size = heif_image_handle_get_raw_color_profile_size(handle)
+        guard size > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: size)
+        let error = heif_image_handle_get_raw_color_profile(handle, &bytes)
+        guard error.code == heif_error_Ok else { return nil }
+        return ColorProfile(data: Data(bytes))
+    }
 
     /// 16-bit output for more than 8 bits per sample.
     var pixelFormat: PixelFormat { heif_image_handle_get_luma_bits_per_pixel(handle) > 8 ? .rgba16 : .rgba8 }

@@ -68,6 +68,15 @@ struct HEIFWriter {
             throw error
         }
         guard let planes else { throw ImageError(.encodingFailed, "libheif created no image") }
+        if options.colorProfile == .keep, let profile = image.colorProfile {
+            let set = profile.data.withUnsafeBytes { icc in
+                heif_image_set_raw_color_profile(planes, "prof", icc.baseAddress, icc.count)
+            }
+            guard set.code == heif_error_Ok else {
+                heif_image_release(planes)
+                throw ImageError(.encodingFailed, "libheif refused the ICC profile")
+            }
+        }
         let bits: Int32 = wide ? 10 : 8
         var stride: Int32 = 0
         guard heif_image_add_plane(planes, heif_channel_interleaved, Int32(bitmap.width), Int32(bitmap.height), bits).code == heif_error_Ok,

@@ -1,5 +1,24 @@
 import WebImageCore
+
+#if ColorManagement
+import WebImageColor
+#endif
+
 extension JPEGCoder {
+    /// Turns CMYK pixels into opaque sRGB RGBA in place: through `profile` when Little CMS
+    /// can use it (the `ColorManagement` trait), else by the naive formula.
+    static func convertCMYKToRGBA(_ pixels: inout [UInt8], inverted: Bool, profile: ColorProfile?) {
+        #if ColorManagement
+        let layout: ColorPixelLayout = inverted ? .cmyk8Inverted : .cmyk8
+        if let profile, let transform = profile.data.withUnsafeBytes({ ColorTransform(profile: $0, layout: layout) }) {
+            let count = pixels.count / 4
+            pixels.withUnsafeMutableBytes { transform.apply(to: $0, pixelCount: count) }
+            return
+        }
+        #endif
+        convertCMYKToRGBA(&pixels, inverted: inverted)
+    }
+
     /// Turns CMYK pixels, as TurboJPEG hands them out, into opaque RGBA in place.
     ///
     /// Without a colour-management system this is the usual naive conversion: each

@@ -3,15 +3,20 @@ import WebImageCore
 
 extension JPEGCoder {
     /// The size the JPEG's frame header (`SOFn`) declares, as stored (before the EXIF
-    /// orientation), found by walking the segment headers only.
+    /// orientation): found by walking the segment headers, or, when that walk stops short
+    /// (stray bytes between segments, a damaged segment length, which libjpeg skips over
+    /// with a warning), by libjpeg's own header reader, the one ``decode(_:options:)``
+    /// uses, so a file the decoder reads always passes this check.
     ///
-    /// - Throws: ``ImageError/Code/badImageData`` when no frame header comes before the
-    ///   first scan.
+    /// - Throws: ``ImageError/Code/badImageData`` when libjpeg finds no frame header
+    ///   before the first scan.
     public func pixelSize(of data: Data) throws(ImageError) -> PixelSize? {
-        let metadata = data.withUnsafeBytes { JPEGMetadata(reading: $0) }
-        guard let size = metadata.frameSize else {
-            throw ImageError(.badImageData, "the JPEG has no frame header before its data")
+        let result = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            Result { () throws(ImageError) -> PixelSize in
+                if let size = JPEGMetadata(reading: bytes).frameSize { return size }
+                return try JPEGDecompressor(bytes, maxMemory: 0).readHeader().size
+            }
         }
-        return size
+        return try result.get()
     }
 }

@@ -7,7 +7,9 @@ import WebImageCore
 /// Decoding produces one upright ``PixelFormat/rgba8`` frame: the EXIF orientation (or,
 /// without one, the XMP `tiff:Orientation`) is applied, grayscale is expanded to RGB and
 /// CMYK/YCCK is converted to RGB. Any sampling factors libjpeg accepts decode, including
-/// those TurboJPEG's API refuses. Thumbnails and ``ImageDecodeOptions/scaleDownLimitBytes``
+/// those TurboJPEG's API refuses. The ICC profile of the `APP2` segments comes with the
+/// image (``Image/colorProfile``); a CMYK JPEG with a profile is converted through it to
+/// sRGB (with the `ColorManagement` trait), and one without by the naive formula. Thumbnails and ``ImageDecodeOptions/scaleDownLimitBytes``
 /// decode at the smallest of libjpeg's DCT scaling factors that still covers the target,
 /// then resample to the exact target, so a thumbnail of a picture too large to decode
 /// whole still works. 12-bit and 16-bit JPEGs are refused as unsupported.
@@ -87,7 +89,8 @@ public struct JPEGCoder: ProgressiveImageCoder {
         format == .jpeg
     }
 
-    /// Encodes the first frame of `image` as JPEG.
+    /// Encodes the first frame of `image` as JPEG, with its ICC profile in `APP2` segments
+    /// when the options keep it.
     ///
     /// - Throws: ``ImageError/Code/unsupportedFormat`` for any other format,
     ///   ``ImageError/Code/encodingFailed`` when libjpeg refuses the image.
@@ -106,7 +109,9 @@ public struct JPEGCoder: ProgressiveImageCoder {
             Result { () throws(ImageError) in try compressor.write(rows: bytes, bytesPerRow: bitmap.width * 4) }
         }
         try written.get()
-        return try compressor.finish()
+        let jpeg = try compressor.finish()
+        guard options.colorProfile == .keep, let profile = image.colorProfile else { return jpeg }
+        return JPEGICCSegments.inserting(profile, into: jpeg)
     }
 
     /// The libjpeg quality, 1 to 100, that `options` ask for.
@@ -163,8 +168,10 @@ public struct JPEGCoder: ProgressiveImageCoder {
                 "the JPEG data is truncated (libjpeg gave \(decompressor.warningCount) warnings, the first: \(decompressor.message))"
             )
         }
+        var profile = metadata.iccProfile.flatMap { ColorProfile(data: Data($0)) }
         if header.isCMYK {
-            Self.convertCMYKToRGBA(&output, inverted: metadata.hasAdobeMarker)
+            Self.convertCMYKToRGBA(&output, inverted: metadata.hasAdobeMarker, profile: profile)
+            profile = nil
         }
         var bitmap = Bitmap(width: decodedSize.width, height: decodedSize.height, pixelFormat: .rgba8, pixels: output)
         if orientation != .up {
@@ -175,7 +182,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
         }
         return Image(
             frames: [ImageFrame(bitmap: bitmap)], loopCount: 0, scale: options.scaleFactor ?? 1,
-            orientation: orientation, format: .jpeg, hasAlpha: false
+            orientation: orientation, format: .jpeg, hasAlpha: false, colorProfile: profile
         )
     }
 

@@ -1,9 +1,9 @@
 import WebImageCore
 /// What the marker segments in front of a JPEG's first scan say: the frame's declared
-/// size and precision, the orientation (EXIF, else XMP) and whether an Adobe `APP14`
-/// segment is present.
+/// size and precision, the orientation (EXIF, else XMP), the ICC profile (`APP2`) and
+/// whether an Adobe `APP14` segment is present.
 ///
-/// Only segment headers are walked and only the `SOFn`, `APP1` and `APP14` segments are read,
+/// Only segment headers are walked and only the `SOFn`, `APP1`, `APP2` and `APP14` segments are read,
 /// every read bounds-checked, so the cost is a few jumps even for large files and no
 /// input can make it read outside the data.
 package struct JPEGMetadata: Sendable, Hashable {
@@ -15,15 +15,21 @@ package struct JPEGMetadata: Sendable, Hashable {
     package var frameSize: PixelSize?
     /// Bits per sample the frame header declares (8 for nearly every JPEG; 12 and 16 exist).
     package var precision: Int?
+    /// The ICC profile, its `APP2` `ICC_PROFILE` chunks put together in sequence order;
+    /// `nil` when there is none, or when its chunks are missing, repeated or disagree
+    /// about their count.
+    package var iccProfile: [UInt8]?
 
     private static let exifSignature: [UInt8] = Array("Exif\0\0".utf8)
     private static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
     private static let adobeSignature: [UInt8] = Array("Adobe".utf8)
+    private static let iccSignature: [UInt8] = Array("ICC_PROFILE\0".utf8)
 
     /// Reads the segments of the JPEG in `bytes` up to its first scan.
     package init(reading bytes: UnsafeRawBufferPointer) {
         var exifOrientation: Int?
         var xmpOrientation: Int?
+        var iccChunks = ICCChunks()
         var offset = 2  // after SOI
         segments: while offset + 1 < bytes.count {
             guard bytes[offset] == 0xFF else { break }
@@ -52,6 +58,11 @@ package struct JPEGMetadata: Sendable, Hashable {
                 xmpOrientation = Self.xmpOrientation(
                     UnsafeRawBufferPointer(rebasing: payload[Self.xmpSignature.count...])
                 )
+            case 0xE2 where payload.count > Self.iccSignature.count + 2 && payload.starts(with: Self.iccSignature):
+                let header = Self.iccSignature.count
+                iccChunks.add(
+                    sequence: Int(payload[header]), count: Int(payload[header + 1]),
+                    bytes: UnsafeRawBufferPointer(rebasing: payload[(header + 2)...]))
             case 0xEE where payload.starts(with: Self.adobeSignature):
                 hasAdobeMarker = true
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC && payload.count >= 5:
@@ -65,6 +76,7 @@ package struct JPEGMetadata: Sendable, Hashable {
             }
             offset += length
         }
+        iccProfile = iccChunks.profile
         if let value = exifOrientation ?? xmpOrientation {
             orientation = ImageOrientation(exifValue: value)
         }

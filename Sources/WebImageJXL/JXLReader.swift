@@ -2,6 +2,7 @@
 // Compiled only with the `JXL` package trait, so that a build without it never imports
 // CJXL and needs no libjxl headers.
 import CJXL
+import Foundation
 import WebImageCore
 
 /// Runs libjxl's decoder over bytes in memory: the header only, every frame, or as much
@@ -60,8 +61,10 @@ struct JXLReader {
         var frames: [ImageFrame] = []
         var output: UnsafeMutableRawBufferPointer?
         var partial: Bitmap?
+        var profile: ColorProfile?
         defer { output?.deallocate() }
-        let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue
+        let events =
+            JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue
         try run(events: events, isComplete: isComplete) { event, decoder throws(ImageError) in
             switch event {
             case JXL_DEC_BASIC_INFO:
@@ -69,6 +72,8 @@ struct JXLReader {
                 try options.checkAllocation(basic.size, bytesPerPixel: basic.pixelFormat.bytesPerPixel)
                 target = options.targetSize(forSource: basic.size, bytesPerPixel: basic.pixelFormat.bytesPerPixel)
                 header = basic
+            case JXL_DEC_COLOR_ENCODING:
+                profile = JXLReader.colorProfile(decoder)
             case JXL_DEC_FRAME:
                 guard let declared = header else { break }
                 if options.firstFrameOnly && !frames.isEmpty { return false }
@@ -112,7 +117,30 @@ struct JXLReader {
             if isComplete { throw ImageError(.badImageData, "the JPEG XL stream has no frame") }
             return nil
         }
-        return Image(frames: frames, loopCount: header.loopCount, scale: options.scaleFactor ?? 1, format: .jxl, hasAlpha: header.hasAlpha ? nil : false)
+        return Image(
+            frames: frames, loopCount: header.loopCount, scale: options.scaleFactor ?? 1, format: .jxl,
+            hasAlpha: header.hasAlpha ? nil : false, colorProfile: profile)
+    }
+
+    /// The ICC profile of the pixels libjxl hands out; `nil` when they are plain sRGB (a
+    /// structured colour encoding libjxl would only describe with a made-up profile).
+    private static func colorProfile(_ decoder: OpaquePointer) -> ColorProfile? {
+        var encoding = JxlColorEncoding()
+        if JxlDecoderGetColorAsEncodedProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &encoding) == JXL_DEC_SUCCESS,
+            encoding.color_space == JXL_COLOR_SPACE_RGB, encoding.white_point == JXL_WHITE_POINT_D65,
+            encoding.primaries == JXL_PRIMARIES_SRGB, encoding.transfer_function == JXL_TRANSFER_FUNCTION_SRGB
+        {
+            return nil
+        }
+        var size = 0
+        guard JxlDecoderGetICCProfileSize(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &size) == JXL_DEC_SUCCESS,
+            size > 0, size < 1 << 26
+        else { return nil }
+        var bytes = [UInt8](repeating: 0, count: size)
+        guard JxlDecoderGetColorAsICCProfile(decoder, nil, JXL_COLOR_PROFILE_TARGET_DATA, &bytes, size) == JXL_DEC_SUCCESS else {
+            return nil
+        }
+        return ColorProfile(data: Data(bytes))
     }
 
     /// Feeds the bytes to a new decoder subscribed to `events` and hands each event to

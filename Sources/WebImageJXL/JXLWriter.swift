@@ -42,9 +42,7 @@ struct JXLWriter {
             info.animation.tps_denominator = 1
             info.animation.num_loops = UInt32(clamping: image.loopCount)
         }
-        var color = JxlColorEncoding()
-        JxlColorEncodingSetToSRGB(&color, 0)
-        guard JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS, JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS,
+        guard JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS, setColor(of: encoder),
             let settings = JxlEncoderFrameSettingsCreate(encoder, nil),
             JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)) == JXL_ENC_SUCCESS
         else { throw failure(encoder, "libjxl refused the image settings") }
@@ -118,6 +116,18 @@ struct JXLWriter {
             }
         }
         return rgb
+    }
+
+    /// Declares the pixels' colour: the image's ICC profile when the options keep it, else sRGB.
+    private func setColor(of encoder: OpaquePointer) -> Bool {
+        if options.colorProfile == .keep, let profile = image.colorProfile {
+            return profile.data.withUnsafeBytes { icc in
+                JxlEncoderSetICCProfile(encoder, icc.baseAddress?.assumingMemoryBound(to: UInt8.self), icc.count) == JXL_ENC_SUCCESS
+            }
+        }
+        var color = JxlColorEncoding()
+        JxlColorEncodingSetToSRGB(&color, 0)
+        return JxlEncoderSetColorEncoding(encoder, &color) == JXL_ENC_SUCCESS
     }
 }
 #endif

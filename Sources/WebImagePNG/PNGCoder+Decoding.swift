@@ -1,3 +1,4 @@
+import Foundation
 import CPNG
 import WebImageCore
 
@@ -17,17 +18,19 @@ extension PNGCoder {
             bitmap: still.bitmap.resized(to: target),
             scale: options.scaleFactor ?? 1,
             format: .png,
-            hasAlpha: still.hasAlpha
+            hasAlpha: still.hasAlpha,
+            colorProfile: still.colorProfile
         )
     }
 
     /// Decodes the still image (the default image of an APNG) in `stream` at full size.
     ///
-    /// The pixel memory is checked against `options` before it is allocated.
+    /// The pixel memory is checked against `options` before it is allocated. The ICC
+    /// profile of an `iCCP` chunk comes inflated, as libspng reads it.
     static func decodeStill(
         _ stream: UnsafeRawBufferPointer,
         options: ImageDecodeOptions
-    ) throws(ImageError) -> (bitmap: Bitmap, hasAlpha: Bool) {
+    ) throws(ImageError) -> (bitmap: Bitmap, hasAlpha: Bool, colorProfile: ColorProfile?) {
         let context = try SPNGContext.decoder(for: stream, options: options)
         let header = try context.header()
         let layout = PNGOutputLayout(header)
@@ -43,7 +46,12 @@ extension PNGCoder {
         try context.check(status, "decode the image")
         try context.checkTrailingChunks()
         let bitmap = Bitmap(width: size.width, height: size.height, pixelFormat: layout.pixelFormat, pixels: pixels)
-        return (bitmap, hasAlpha)
+        var iccp = spng_iccp()
+        var profile: ColorProfile?
+        if spng_get_iccp(context.handle, &iccp) == 0, let bytes = iccp.profile, iccp.profile_len > 0 {
+            profile = ColorProfile(data: Data(bytes: bytes, count: iccp.profile_len))
+        }
+        return (bitmap, hasAlpha, profile)
     }
 
     /// Decodes the frames of `animation` (only the first with `firstFrameOnly`), composes

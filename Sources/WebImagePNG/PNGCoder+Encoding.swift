@@ -17,13 +17,15 @@ extension PNGCoder {
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
         let keepsAlpha = frames.contains { $0.bitmap.containsTransparency }
         if frames.count == 1 {
-            return try PNGCoder.encodeStill(frames[0].bitmap, keepingAlpha: keepsAlpha)
+            let profile = options.colorProfile == .keep ? image.colorProfile : nil
+            return try PNGCoder.encodeStill(frames[0].bitmap, keepingAlpha: keepsAlpha, colorProfile: profile)
         }
         return try PNGCoder.encodeAnimation(frames, loopCount: image.loopCount, keepingAlpha: keepsAlpha)
     }
 
-    /// One bitmap as a complete PNG, compressed by libspng.
-    static func encodeStill(_ bitmap: Bitmap, keepingAlpha: Bool) throws(ImageError) -> Data {
+    /// One bitmap as a complete PNG, compressed by libspng, with `colorProfile` in an
+    /// `iCCP` chunk when one is given.
+    static func encodeStill(_ bitmap: Bitmap, keepingAlpha: Bool, colorProfile: ColorProfile? = nil) throws(ImageError) -> Data {
         guard bitmap.width > 0, bitmap.height > 0 else {
             throw ImageError(.encodingFailed, "an empty bitmap cannot be encoded as PNG")
         }
@@ -35,6 +37,9 @@ extension PNGCoder {
             color_type: UInt8(colorType.rawValue), compression_method: 0, filter_method: 0, interlace_method: 0
         )
         try context.check(spng_set_ihdr(context.handle, &header), "write the PNG header", code: .encodingFailed)
+        if let colorProfile {
+            try setICCProfile(colorProfile, in: context)
+        }
         let samples = pngSamples(of: bitmap, keepingAlpha: keepingAlpha)
         let status = samples.withUnsafeBytes { bytes in
             spng_encode_image(
@@ -49,6 +54,25 @@ extension PNGCoder {
             throw SPNGContext.error(error, "hand over the encoded PNG", code: .encodingFailed)
         }
         return Data(bytesNoCopy: buffer, count: length, deallocator: .free)
+    }
+
+    /// Gives libspng `profile` for the `iCCP` chunk, which it compresses, under the
+    /// chunk name "ICC profile" (the chunk's own name is a required label that readers ignore).
+    private static func setICCProfile(_ profile: ColorProfile, in context: SPNGContext) throws(ImageError) {
+        var iccp = spng_iccp()
+        let name = Array("ICC profile".utf8)
+        withUnsafeMutableBytes(of: &iccp.profile_name) { field in
+            for (index, byte) in name.enumerated() { field[index] = byte }
+        }
+        var bytes = [UInt8](profile.data)
+        let status = bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                iccp.profile = chars.baseAddress
+                iccp.profile_len = chars.count
+                return spng_set_iccp(context.handle, &iccp)
+            }
+        }
+        try context.check(status, "write the ICC profile", code: .encodingFailed)
     }
 
     /// The bitmap's samples in the order libspng's encoder takes them: RGBA as stored, or

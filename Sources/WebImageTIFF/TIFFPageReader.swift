@@ -2,6 +2,7 @@
 // Compiled only with the `TIFF` package trait, so that a build without it never
 // imports CTIFF and needs no libtiff headers.
 import CTIFF
+import Foundation
 import WebImageCore
 
 /// Reads the pages of one TIFF: 8- and 16-bit grey and RGB straight from strips and tiles
@@ -25,12 +26,13 @@ struct TIFFPageReader {
         let pageCount = options.firstFrameOnly ? 1 : max(1, Int(TIFFNumberOfDirectories(tiff)))
         var frames: [ImageFrame] = []
         var target: PixelSize?
+        let profile = TIFFPageReader.colorProfile(of: tiff)
         for index in 0..<pageCount {
             do throws(ImageError) {
                 guard index == 0 || TIFFSetDirectory(tiff, tdir_t(index)) == 1 else {
                     throw ImageError(.badImageData, stream.lastError(or: "libtiff could not read page \(index + 1)"))
                 }
-                let bitmap = try readPage(tiff, pagesSoFar: frames.count)
+                let bitmap = try readPage(tiff, pagesSoFar: frames.count, profile: profile)
                 let size = target ?? options.targetSize(forSource: bitmap.size, frameCount: pageCount)
                 target = size
                 frames.append(ImageFrame(bitmap: bitmap.resized(to: size)))
@@ -42,12 +44,29 @@ struct TIFFPageReader {
         if Set(frames.map(\.bitmap.pixelFormat)).count > 1 {
             frames = frames.map { ImageFrame(bitmap: $0.bitmap.convertedToRGBA8()) }
         }
-        return Image(frames: frames, scale: options.scaleFactor ?? 1, format: .tiff)
+        // A CMYK page's profile describes its ink, which is RGB by now.
+        let rgbProfile = TIFFPageReader.isCMYK(tiff) ? nil : profile
+        return Image(frames: frames, scale: options.scaleFactor ?? 1, format: .tiff, colorProfile: rgbProfile)
     }
 
-    /// Decodes the current page, upright, with straight alpha: RGBA16 for 16-bit grey and
-    /// RGB, else RGBA8. `pagesSoFar` pages already count against the memory limit.
-    private func readPage(_ tiff: OpaquePointer, pagesSoFar: Int) throws(ImageError) -> Bitmap {
+    /// Whether the current page stores ink (photometric interpretation "separated").
+    private static func isCMYK(_ tiff: OpaquePointer) -> Bool {
+        var photometric: UInt16 = 0
+        return ctiff_get_uint16(tiff, UInt32(TIFFTAG_PHOTOMETRIC), &photometric) == 1 && Int32(photometric) == PHOTOMETRIC_SEPARATED
+    }
+
+    /// The ICC profile of the current page (tag 34675); the first page's stands for the image.
+    private static func colorProfile(of tiff: OpaquePointer) -> ColorProfile? {
+        var count: UInt32 = 0
+        var data: UnsafeMutableRawPointer?
+        guard ctiff_get_icc_profile(tiff, &count, &data) == 1, let data, count > 0 else { return nil }
+        return ColorProfile(data: Data(bytes: data, count: Int(count)))
+    }
+
+    /// Decodes the current page, upright, with straight alpha: RGBA16 for samples wider than
+    /// 8 bits, else RGBA8; CMYK goes through `profile` when it is a CMYK one. `pagesSoFar`
+    /// pages already count against the memory limit.
+    private func readPage(_ tiff: OpaquePointer, pagesSoFar: Int, profile: ColorProfile?) throws(ImageError) -> Bitmap {
         var width: UInt32 = 0, height: UInt32 = 0
         guard ctiff_get_uint32(tiff, UInt32(TIFFTAG_IMAGEWIDTH), &width) == 1,
             ctiff_get_uint32(tiff, UInt32(TIFFTAG_IMAGELENGTH), &height) == 1
@@ -63,8 +82,11 @@ struct TIFFPageReader {
         stream.clearError()
         if let layout = TIFFSampleLayout(tiff) {
             try options.checkAllocation(size, frameCount: pagesSoFar + 1, bytesPerPixel: layout.pixelFormat.bytesPerPixel)
-            guard let bitmap = TIFFDirectReader(tiff: tiff, layout: layout, size: size).read(), !stream.reportedError else {
+            guard var bitmap = TIFFDirectReader(tiff: tiff, layout: layout, size: size).read(), !stream.reportedError else {
                 throw readError("libtiff could not decode the TIFF page")
+            }
+            if layout.isCMYK {
+                TIFFInkConversion.convertToRGB(&bitmap, profile: profile)
             }
             return orientation == 1 ? bitmap : bitmap.oriented(ImageOrientation(exifValue: Int(orientation)))
         }

@@ -55,6 +55,11 @@ struct TIFFPageWriter {
         if pageCount > 1 {
             accepted = accepted && ctiff_set_uint32(tiff, UInt32(TIFFTAG_SUBFILETYPE), UInt32(FILETYPE_PAGE)) == 1
         }
+        if options.colorProfile == .keep, let profile = image.colorProfile {
+            accepted =
+                accepted
+                && profile.data.withUnsafeBytes { ctiff_set_icc_profile(tiff, UInt32($0.count), $0.baseAddress) == 1 }
+        }
         if channels == 4 {
             var unassociated = UInt16(EXTRASAMPLE_UNASSALPHA)
             accepted = accepted && ctiff_set_extra_samples(tiff, 1, &unassociated) == 1

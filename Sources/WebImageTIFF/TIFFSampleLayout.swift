@@ -5,14 +5,30 @@ import CTIFF
 import WebImageCore
 
 /// The sample layouts read straight from strips and tiles instead of through libtiff's
-/// RGBA interface: contiguous, unsigned 8- or 16-bit grey or RGB, each with or without
-/// unassociated alpha. They keep 16 bits and straight alpha exactly; every other layout
+/// RGBA interface: contiguous grey, RGB or CMYK (grey and RGB with or without
+/// unassociated alpha) in unsigned 8-, 16- or 32-bit integers, signed 32-bit integers,
+/// or 32- and 64-bit floats (libtiff undoes any predictor, the floating-point one
+/// included). 8-bit samples give ``PixelFormat/rgba8``; the others ``PixelFormat/rgba16``:
+/// 32-bit integers keep their top 16 bits (negative signed values are black), floats are
+/// clamped to 0…1 as libvips does when it saves to an integer format. CMYK comes out as
+/// ink in the four channels, for ``TIFFPageReader`` to turn into RGB. Every other layout
 /// goes through the RGBA interface.
 struct TIFFSampleLayout: Sendable, Equatable {
-    /// Samples per pixel: 1 or 2 for grey (with alpha), 3 or 4 for RGB (with alpha).
+    /// How a sample is stored.
+    enum Kind: Sendable, Equatable {
+        case unsigned
+        case signed
+        case float
+    }
+
+    /// Samples per pixel: 1 or 2 for grey (with alpha), 3 or 4 for RGB (with alpha), 4 for CMYK.
     let samplesPerPixel: Int
-    /// 8 or 16.
+    /// 8, 16, 32 or 64.
     let bitsPerSample: Int
+    /// How each sample is stored.
+    let kind: Kind
+    /// Whether the samples are ink: cyan, magenta, yellow and black.
+    let isCMYK: Bool
 
     /// The layout of the current page, or `nil` when it is not one of the direct layouts.
     init?(_ tiff: OpaquePointer) {
@@ -21,13 +37,24 @@ struct TIFFSampleLayout: Sendable, Equatable {
             ctiff_get_uint16(tiff, UInt32(TIFFTAG_SAMPLESPERPIXEL), &samples) == 1,
             ctiff_get_uint16(tiff, UInt32(TIFFTAG_SAMPLEFORMAT), &format) == 1,
             ctiff_get_uint16(tiff, UInt32(TIFFTAG_PLANARCONFIG), &planar) == 1,
-            ctiff_get_uint16(tiff, UInt32(TIFFTAG_PHOTOMETRIC), &photometric) == 1
+            ctiff_get_uint16(tiff, UInt32(TIFFTAG_PHOTOMETRIC), &photometric) == 1,
+            planar == PLANARCONFIG_CONTIG
         else { return nil }
-        guard bits == 8 || bits == 16, format == SAMPLEFORMAT_UINT, planar == PLANARCONFIG_CONTIG else { return nil }
+        switch (Int32(format), bits) {
+        case (SAMPLEFORMAT_UINT, 8), (SAMPLEFORMAT_UINT, 16), (SAMPLEFORMAT_UINT, 32): kind = .unsigned
+        case (SAMPLEFORMAT_INT, 32): kind = .signed
+        case (SAMPLEFORMAT_IEEEFP, 32), (SAMPLEFORMAT_IEEEFP, 64): kind = .float
+        default: return nil
+        }
         let colours: Int
         switch Int32(photometric) {
         case PHOTOMETRIC_MINISBLACK: colours = 1
         case PHOTOMETRIC_RGB: colours = 3
+        case PHOTOMETRIC_SEPARATED:
+            var inkSet: UInt16 = 0
+            _ = ctiff_get_uint16(tiff, UInt32(TIFFTAG_INKSET), &inkSet)
+            guard inkSet == INKSET_CMYK, samples == 4, kind == .unsigned, bits <= 16 else { return nil }
+            colours = 4
         default: return nil
         }
         var extraCount: UInt16 = 0
@@ -36,36 +63,61 @@ struct TIFFSampleLayout: Sendable, Equatable {
         switch (Int(samples) - colours, Int(extraCount)) {
         case (0, 0):
             break
-        case (1, 1) where extraTypes?.pointee == UInt16(EXTRASAMPLE_UNASSALPHA):
+        case (1, 1) where colours < 4 && extraTypes?.pointee == UInt16(EXTRASAMPLE_UNASSALPHA):
             break
         default:
             return nil
         }
         samplesPerPixel = Int(samples)
         bitsPerSample = Int(bits)
+        isCMYK = colours == 4
     }
 
     /// Whether the layout has an alpha sample.
-    var hasAlpha: Bool { samplesPerPixel == 2 || samplesPerPixel == 4 }
+    var hasAlpha: Bool { !isCMYK && (samplesPerPixel == 2 || samplesPerPixel == 4) }
 
-    /// The output pixel format: 16-bit samples stay 16-bit.
-    var pixelFormat: PixelFormat { bitsPerSample == 16 ? .rgba16 : .rgba8 }
+    /// The output pixel format: 8-bit samples stay 8-bit, the others become 16-bit.
+    var pixelFormat: PixelFormat { bitsPerSample == 8 ? .rgba8 : .rgba16 }
 
     /// Bytes of one stored pixel.
     var bytesPerPixel: Int { samplesPerPixel * bitsPerSample / 8 }
 
-    /// Expands `count` stored pixels at `source` into RGBA at `target` (both in the
-    /// host's byte order, as libtiff returns samples).
+    /// Expands `count` stored pixels at `source` into ``pixelFormat`` pixels at `target`
+    /// (both in the host's byte order, as libtiff returns samples).
     func expand(_ source: UnsafeRawPointer, into target: UnsafeMutableRawPointer, count: Int) {
-        if bitsPerSample == 16 {
-            expand(source.assumingMemoryBound(to: UInt16.self), into: target.assumingMemoryBound(to: UInt16.self), count: count)
-        } else {
-            expand(source.assumingMemoryBound(to: UInt8.self), into: target.assumingMemoryBound(to: UInt8.self), count: count)
+        switch (kind, bitsPerSample) {
+        case (.unsigned, 8):
+            expand(source.assumingMemoryBound(to: UInt8.self), into: target.assumingMemoryBound(to: UInt8.self), count: count) { $0 }
+        case (.unsigned, 16):
+            expand(source.assumingMemoryBound(to: UInt16.self), into: target.assumingMemoryBound(to: UInt16.self), count: count) { $0 }
+        case (.unsigned, _):
+            expand(source.assumingMemoryBound(to: UInt32.self), into: target.assumingMemoryBound(to: UInt16.self), count: count) {
+                UInt16(truncatingIfNeeded: $0 >> 16)
+            }
+        case (.signed, _):
+            expand(source.assumingMemoryBound(to: Int32.self), into: target.assumingMemoryBound(to: UInt16.self), count: count) {
+                UInt16(truncatingIfNeeded: max(0, $0) >> 15)
+            }
+        case (.float, 32):
+            expand(source.assumingMemoryBound(to: Float.self), into: target.assumingMemoryBound(to: UInt16.self), count: count) {
+                TIFFSampleLayout.clamped(Double($0))
+            }
+        case (.float, _):
+            expand(source.assumingMemoryBound(to: Double.self), into: target.assumingMemoryBound(to: UInt16.self), count: count) {
+                TIFFSampleLayout.clamped($0)
+            }
         }
     }
 
-    private func expand<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ source: UnsafePointer<Sample>, into target: UnsafeMutablePointer<Sample>, count: Int
+    /// A float sample clamped to 0…1 and scaled to 16 bits (NaN is black).
+    private static func clamped(_ value: Double) -> UInt16 {
+        guard value > 0 else { return 0 }
+        return value >= 1 ? .max : UInt16((value * 65535).rounded())
+    }
+
+    private func expand<Sample, Output: FixedWidthInteger & UnsignedInteger>(
+        _ source: UnsafePointer<Sample>, into target: UnsafeMutablePointer<Output>, count: Int,
+        _ convert: (Sample) -> Output
     ) {
         let samples = samplesPerPixel
         for pixel in 0..<count {
@@ -73,15 +125,16 @@ struct TIFFSampleLayout: Sendable, Equatable {
             let to = target + pixel * 4
             switch samples {
             case 1, 2:
-                to[0] = from[0]
-                to[1] = from[0]
-                to[2] = from[0]
-                to[3] = samples == 2 ? from[1] : Sample.max
+                let grey = convert(from[0])
+                to[0] = grey
+                to[1] = grey
+                to[2] = grey
+                to[3] = samples == 2 ? convert(from[1]) : Output.max
             default:
-                to[0] = from[0]
-                to[1] = from[1]
-                to[2] = from[2]
-                to[3] = samples == 4 ? from[3] : Sample.max
+                to[0] = convert(from[0])
+                to[1] = convert(from[1])
+                to[2] = convert(from[2])
+                to[3] = samples == 4 ? convert(from[3]) : Output.max
             }
         }
     }

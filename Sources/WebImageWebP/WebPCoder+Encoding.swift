@@ -3,7 +3,8 @@ import Foundation
 import WebImageCore
 
 extension WebPCoder {
-    /// Writes a still image with `WebPEncode`, or an animation with `WebPAnimEncoder`.
+    /// Writes a still image with `WebPEncode`, or an animation with `WebPAnimEncoder`,
+    /// with the image's ICC profile in an `ICCP` chunk when the options keep it.
     ///
     /// Lossless output keeps the exact colour of transparent pixels (`exact`), so a
     /// round trip gives back every byte.
@@ -19,8 +20,11 @@ extension WebPCoder {
         guard WebPValidateConfig(&config) != 0 else {
             throw ImageError(.encodingFailed, "libwebp rejected the encoder configuration")
         }
+        let profile = options.colorProfile == .keep ? image.colorProfile : nil
         if image.isAnimated, !options.firstFrameOnly {
-            return try encodeAnimation(image, config: config)
+            let animation = try encodeAnimation(image, config: config)
+            guard let profile else { return animation }
+            return try WebPICCProfile.adding(profile, to: animation)
         }
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
@@ -35,7 +39,9 @@ extension WebPCoder {
                 throw ImageError(.encodingFailed, "WebP encoding failed (error \(picture.error_code.rawValue))")
             }
         }
-        return Data(bytes: writer.mem, count: writer.size)
+        let still = Data(bytes: writer.mem, count: writer.size)
+        guard let profile else { return still }
+        return try WebPICCProfile.adding(profile, to: still)
     }
 
     /// Writes every frame into an animated WebP, with timestamps from the durations.

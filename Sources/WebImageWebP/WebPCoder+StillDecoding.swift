@@ -44,7 +44,8 @@ extension WebPCoder {
         guard status == VP8_STATUS_OK else { throw WebPCoder.error(status, while: "decoding") }
         return Image(
             bitmap: Bitmap(width: target.width, height: target.height, pixels: pixels),
-            scale: options.scaleFactor ?? 1, format: .webp, hasAlpha: features.has_alpha != 0
+            scale: options.scaleFactor ?? 1, format: .webp, hasAlpha: features.has_alpha != 0,
+            colorProfile: WebPICCProfile.read(from: bytes)
         )
     }
 

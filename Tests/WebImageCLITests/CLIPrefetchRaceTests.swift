@@ -8,21 +8,23 @@ import Testing
 @Suite("webimage prefetch racing into one folder", .serialized)
 struct CLIPrefetchRaceTests {
     @Test func fourRacingProcessesKeepTheFolderUnderTheLimit() async throws {
-        // 4 × 40 distinct noise PNGs of about 9 KB: each process alone writes six times
-        // the limit, so each trims, and only the shared count keeps the sum in check.
-        let images = try (0..<160).map { try Self.noisePNG(seed: $0) }
-        let limit = 60_000
+        // 4 × 20 distinct noise PNGs of about 9 KB: each process alone writes six times
+        // the limit, so each trims, often while another does, and only the shared count
+        // (and trims taking turns) keeps the sum in check. Twenty races, since a lost
+        // count shows in only some interleavings.
+        let images = try (0..<80).map { try Self.noisePNG(seed: $0) }
+        let limit = 30_000
         try await CLIImageServer.run { server, scratch in
             for (index, png) in images.enumerated() {
                 server.server.route("/noise-\(index).png") { _, response in
                     await response.respond(headers: [("Content-Type", "image/png")], body: png)
                 }
             }
-            for round in 0..<5 {
+            for round in 0..<20 {
                 let cache = scratch.appending("cache-\(round)")
                 let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
                     for process in 0..<4 {
-                        let urls = (0..<40).map { server.url("/noise-\(process * 40 + $0).png") }
+                        let urls = (0..<20).map { server.url("/noise-\(process * 20 + $0).png") }
                         group.addTask {
                             try await CommandLineTool.run(
                                 ["prefetch", "--cache-dir", cache.path, "--max-disk-size", String(limit), "--concurrency", "4"] + urls,

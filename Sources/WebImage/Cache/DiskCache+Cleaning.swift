@@ -41,8 +41,14 @@ extension DiskCache {
     }
 
     /// Scans the folder, deletes what the rules say and resets the running total from what
-    /// is left. Runs on the maintenance queue only.
+    /// is left, one process at a time (see ``DiskCacheSharedSize/whileTrimming(_:)``).
+    /// Runs on the maintenance queue only.
     func clean(removingExpired: Bool) {
+        guard maxSize > 0 else { return scanAndClean(removingExpired: removingExpired) }
+        sharedSize.whileTrimming { scanAndClean(removingExpired: removingExpired) }
+    }
+
+    private func scanAndClean(removingExpired: Bool) {
         accounting.withLockedValue { $0.changeSinceScan = 0 }
         let sharedAtScan = maxSize > 0 ? sharedSize.read() : nil
         let now = Date().timeIntervalSince1970

@@ -38,7 +38,8 @@ public final class ImageCacheEntry: Sendable {
         guard firstFrameOnly, image.isAnimated else { return image }
         return Image(
             frames: [image.frames[0]], loopCount: image.loopCount, scale: image.scale,
-            orientation: image.orientation, format: image.format, hasAlpha: image.hasAlpha
+            orientation: image.orientation, format: image.format, hasAlpha: image.hasAlpha,
+            colorProfile: image.colorProfile
         )
     }
 }

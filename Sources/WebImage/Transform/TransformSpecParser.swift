@@ -90,6 +90,12 @@ struct TransformSpecParser {
         if let bytes = try reader.value(named: "maxbytes") {
             options.maxFileSize = try reader.byteCount(bytes)
         }
+        if let icc = try reader.value(named: "icc") {
+            guard let handling = ColorProfileHandling(rawValue: icc.lowercased()) else {
+                throw reader.error(icc, "icc= is srgb (convert to sRGB and drop the profile, the default) or keep")
+            }
+            options.colorProfile = handling
+        }
         try reader.finish()
         return (format, options)
     }

@@ -3,8 +3,10 @@ extension ImageEncodeOptions {
     private static let formatsWithoutAlpha: Set<ImageFormat> = [.jpeg, .bmp]
 
     /// `image` as it should be written as `format`: shrunk to fit ``maxPixelSize``
-    /// (keeping its aspect ratio, never enlarged) and drawn over ``background`` when the
-    /// format has no alpha.
+    /// (keeping its aspect ratio, never enlarged), then converted to sRGB unless
+    /// ``colorProfile`` keeps the profile (after the shrink, as libvips does, so a
+    /// thumbnail converts few pixels), and drawn over ``background`` when the format has
+    /// no alpha.
     ///
     /// Every coder's ``ImageCoder/encode(_:as:options:)`` starts with this call, so the
     /// options mean the same whether a coder is called directly or through an
@@ -20,11 +22,15 @@ extension ImageEncodeOptions {
                 height: max(1, Int((Double(image.pixelHeight) * ratio).rounded())))
             result = result.replacingFrames { $0.resized(to: size) }
         }
+        if colorProfile == .convertToSRGB {
+            result = result.convertedToSRGB()
+        }
         if let background, result.hasAlpha, Self.formatsWithoutAlpha.contains(format) {
             let flat = result.replacingFrames { $0.flattened(onto: background) }
             result = Image(
                 frames: flat.frames, loopCount: flat.loopCount, scale: flat.scale,
-                orientation: flat.orientation, format: flat.format, hasAlpha: background.alpha < 255)
+                orientation: flat.orientation, format: flat.format, hasAlpha: background.alpha < 255,
+                colorProfile: flat.colorProfile)
         }
         return result
     }

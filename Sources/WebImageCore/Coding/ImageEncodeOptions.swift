@@ -17,11 +17,15 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// to ``quality``) whose output fits; a lossless format must fit as it is. An
     /// animation keeps its loop count and frame durations whatever the options.
     public var maxFileSize: Int?
+    /// What happens to the colour profile the image carries: converted to sRGB and
+    /// dropped (the default, as imgproxy does), or written along unchanged.
+    public var colorProfile: ColorProfileHandling = .convertToSRGB
 
     /// Creates encode options.
     public init(
         quality: Double = 0.9, firstFrameOnly: Bool = false, lossless: Bool = false,
-        background: RGBA8? = nil, maxPixelSize: PixelSize? = nil, maxFileSize: Int? = nil
+        background: RGBA8? = nil, maxPixelSize: PixelSize? = nil, maxFileSize: Int? = nil,
+        colorProfile: ColorProfileHandling = .convertToSRGB
     ) {
         self.quality = min(max(quality, 0), 1)
         self.firstFrameOnly = firstFrameOnly
@@ -29,5 +33,6 @@ public struct ImageEncodeOptions: Sendable, Hashable {
         self.background = background
         self.maxPixelSize = maxPixelSize
         self.maxFileSize = maxFileSize
+        self.colorProfile = colorProfile
     }
 }

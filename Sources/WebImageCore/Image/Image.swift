@@ -21,6 +21,9 @@ public final class Image: Sendable {
     /// ``ImageDecodeOptions/decodesFramesOnDemand``: ``frames`` then holds only its poster,
     /// and the other frames are decoded as they are played.
     public let animation: AnimatedImage?
+    /// The ICC profile the source embeds, which the pixels are in; `nil` for sRGB (or a
+    /// source that says nothing). See ``ColorProfile``.
+    public let colorProfile: ColorProfile?
 
     /// Creates an image from frames.
     ///
@@ -32,7 +35,8 @@ public final class Image: Sendable {
         scale: Double = 1,
         orientation: ImageOrientation = .up,
         format: ImageFormat = .undefined,
-        hasAlpha: Bool? = nil
+        hasAlpha: Bool? = nil,
+        colorProfile: ColorProfile? = nil
     ) {
         precondition(!frames.isEmpty, "an image needs at least one frame")
         let first = frames[0].bitmap
@@ -46,6 +50,7 @@ public final class Image: Sendable {
         self.orientation = orientation
         self.format = format
         self.hasAlpha = hasAlpha ?? frames.contains { $0.bitmap.containsTransparency }
+        self.colorProfile = colorProfile
         animation = nil
     }
 
@@ -59,6 +64,7 @@ public final class Image: Sendable {
         orientation = .up
         format = animation.format
         hasAlpha = animation.poster.bitmap.containsTransparency
+        colorProfile = nil
         self.animation = animation
     }
 
@@ -67,9 +73,10 @@ public final class Image: Sendable {
         bitmap: Bitmap,
         scale: Double = 1,
         format: ImageFormat = .undefined,
-        hasAlpha: Bool? = nil
+        hasAlpha: Bool? = nil,
+        colorProfile: ColorProfile? = nil
     ) {
-        self.init(frames: [ImageFrame(bitmap: bitmap)], scale: scale, format: format, hasAlpha: hasAlpha)
+        self.init(frames: [ImageFrame(bitmap: bitmap)], scale: scale, format: format, hasAlpha: hasAlpha, colorProfile: colorProfile)
     }
 
     /// The first frame's pixels: the still image, or the animation's poster.
@@ -104,18 +111,28 @@ public final class Image: Sendable {
 
     /// The same pixels with another scale (an ``animation`` is kept, its frames unscaled).
     public func withScale(_ scale: Double) -> Image {
-        Image(frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha, animation: animation)
+        Image(
+            frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha,
+            animation: animation, colorProfile: colorProfile)
+    }
+
+    /// The same pixels carrying `profile` instead of ``colorProfile`` (no conversion).
+    public func withColorProfile(_ profile: ColorProfile?) -> Image {
+        Image(
+            frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha,
+            animation: animation, colorProfile: profile)
     }
 
     /// The same image marked as decoded from `format`: how the manager keeps the source's
     /// format on a transformer's output that names none.
     public func withFormat(_ format: ImageFormat) -> Image {
-        Image(frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha, animation: animation)
+        Image(frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha,
+            animation: animation, colorProfile: colorProfile)
     }
 
     private init(
         frames: [ImageFrame], loopCount: Int, scale: Double, orientation: ImageOrientation,
-        format: ImageFormat, hasAlpha: Bool, animation: AnimatedImage?
+        format: ImageFormat, hasAlpha: Bool, animation: AnimatedImage?, colorProfile: ColorProfile?
     ) {
         self.frames = frames
         self.loopCount = loopCount
@@ -124,6 +141,7 @@ public final class Image: Sendable {
         self.format = format
         self.hasAlpha = hasAlpha
         self.animation = animation
+        self.colorProfile = colorProfile
     }
 
     /// The scale a file name or cache key asks for: 2 for `…@2x.png`, 3 for `…@3x.png`, else 1.
