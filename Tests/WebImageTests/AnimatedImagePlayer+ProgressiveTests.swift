@@ -33,7 +33,10 @@ struct AnimatedImagePlayerProgressiveTests {
         #expect(clock.nextDeadline == nil)
 
         player.extend(with: full)
-        #expect(await eventually { player.currentFrameIndex == 2 })
+        // The frame shows from the decoding thread, and its callback follows outside the
+        // player's lock: wait for the callback, not only the index.
+        #expect(await eventually { recorder.frames.count >= 3 })
+        #expect(player.currentFrameIndex == 2)
         #expect(!player.isWaitingForFrames)
         #expect(recorder.frames == [0, 1, 2], "play goes on, it does not start again")
         #expect(recorder.times.last == clock.now, "the next frame's time starts when it shows")

@@ -62,14 +62,12 @@ struct ImageCacheTests {
             #expect(fromDisk.image !== memoryEntry)
             memoryEntry = try #require(cache.imageFromMemory(forKey: "k"))
         }
-        let answered = DispatchSemaphore(value: 0)
-        let delivered = NIOLockedValueBox<ImageCacheResult?>(nil)
-        cache.queryImage(forKey: "k", scope: .disk) { result in
-            delivered.withLockedValue { $0 = try? result.get() }
-            answered.signal()
+        // Awaited, not waited on with a semaphore: the answer may need a thread of the
+        // cooperative pool this test runs on.
+        let delivered = await withCheckedContinuation { (continuation: CheckedContinuation<ImageCacheResult?, Never>) in
+            cache.queryImage(forKey: "k", scope: .disk) { result in continuation.resume(returning: try? result.get()) }
         }
-        #expect(answered.wait(timeout: .now() + 30) == .success)
-        let callbackResult = try #require(delivered.withLockedValue { $0 })
+        let callbackResult = try #require(delivered)
         #expect(callbackResult.cacheType == .disk && callbackResult.image !== memoryEntry)
         #expect(try await cache.image(forKey: "k")?.cacheType == .memory)
     }
@@ -149,7 +147,7 @@ struct ImageCacheTests {
     }
 
     @Test("a cancelled query answers cancelled once, before cancel returns")
-    func cancelledQuery() throws {
+    func cancelledQuery() async throws {
         let cache = makeCache()
         try cache.diskStorage.store(try encoded(RawTestCoder.image(width: 1, height: 1)), forKey: "k", metadata: nil)
         let callbackQueue = DispatchQueue(label: "test.callbacks")
@@ -173,18 +171,20 @@ struct ImageCacheTests {
         #expect(answers.withLockedValue { $0.count } == 1, "no second answer, from the disk or a second cancel")
         #expect(cache.imageFromMemory(forKey: "k") == nil)
 
-        let delivered = NIOLockedValueBox<ImageCacheResult?>(nil)
-        let answered = DispatchSemaphore(value: 0)
-        let second = cache.queryImage(forKey: "k", callbackQueue: callbackQueue) { result in
-            delivered.withLockedValue { $0 = try? result.get() }
-            answered.signal()
+        // The hit is read on the I/O queue and decoded on a decoding thread: await the answer
+        // (a semaphore would hold a thread of the cooperative pool the answer may need).
+        let second = NIOLockedValueBox<ImageCacheQuery?>(nil)
+        let delivered = await withCheckedContinuation { (continuation: CheckedContinuation<ImageCacheResult?, Never>) in
+            let query = cache.queryImage(forKey: "k", callbackQueue: callbackQueue) { result in
+                continuation.resume(returning: try? result.get())
+            }
+            second.withLockedValue { $0 = query }
         }
-        // The hit is read on the I/O queue and decoded on a decoding thread: wait for the answer.
-        #expect(answered.wait(timeout: .now() + 30) == .success)
-        second?.cancel()
+        let answeredQuery = second.withLockedValue { $0 }
+        answeredQuery?.cancel()
         callbackQueue.sync {}
-        #expect(second?.isCancelled == false, "cancelling an answered query does nothing")
-        #expect(delivered.withLockedValue { $0?.cacheType } == .disk)
+        #expect(answeredQuery?.isCancelled == false, "cancelling an answered query does nothing")
+        #expect(delivered?.cacheType == .disk)
     }
 
     @Test("cancelling the task of an async query throws cancelled")
