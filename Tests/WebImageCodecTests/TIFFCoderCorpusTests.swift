@@ -70,6 +70,10 @@ struct TIFFCoderCorpusTests {
         "image-tiff-tests/libtiffpic/text.tif", "libtiff-test-images/testfax3_bug54_1dnoEOL.tif",
     ]
 
+    /// Files Pillow cannot identify that are valid TIFF, read by libvips and by us:
+    /// 32-bit unsigned RGB samples, for which Pillow has no pixel mode.
+    static let validDespitePillow: Set<String> = ["hopper_unknown_pixel_mode.tif"]
+
     /// The decoded counts measured when this suite was written, so a regression shows.
     static let minimumDecoded: [String: Int] = [
         "image-tiff-tests": 115, "libtiff-test-images": 13, "pillow-formats": 55, "sharp-tiff": 6,
@@ -81,8 +85,9 @@ struct TIFFCoderCorpusTests {
         for entry in Self.entries(in: folder) where entry.expected != "ok" {
             let data = try Corpus.data("\(folder)/\(entry.path)")
             // image-rs keeps "TODO hpredict_cmyk.tiff" in bad/ because it cannot decode it
-            // yet; it is a valid CMYK file with a predictor, which libtiff decodes.
-            if entry.expected == "bad" && !entry.path.contains("TODO") {
+            // yet; it is a valid CMYK file with a predictor, which libtiff decodes. Pillow
+            // calls a few valid files bad because it has no mode for their samples.
+            if entry.expected == "bad" && !entry.path.contains("TODO") && !Self.validDespitePillow.contains(entry.path) {
                 #expect(throws: ImageError.self, "\(folder)/\(entry.path)") { try coder.decode(data, options: ImageDecodeOptions()) }
             } else {
                 _ = try? coder.decode(data, options: ImageDecodeOptions())
