@@ -12,7 +12,7 @@ log="$(mktemp -t webimage-test-XXXXXX.log)"
 trap 'rm -f "$log"' EXIT
 status=0
 timeout --kill-after=30 "${TEST_TIMEOUT:-2700}" \
-    swift test --sanitize=thread --scratch-path .build-tsan --explicit-target-dependency-import-check error "$@" 2>&1 | tee "$log" || status=$?
+    swift test $(scripts/test-build-flags.sh) "$@" 2>&1 | tee "$log" || status=$?
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     echo "The tests did not finish within ${TEST_TIMEOUT:-2700} s. Started and never ended:"
     scripts/unfinished-tests.sh "$log"
