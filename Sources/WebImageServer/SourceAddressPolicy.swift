@@ -8,7 +8,7 @@ import WebImage
 /// own network.
 ///
 /// The same rules apply to the first URL and to every redirect's target, at the moment of
-/// connecting: ``address(for:)`` is the downloader's ``DownloadAddressGate``, and the
+/// connecting: ``address(for:)`` is the downloader's `DownloadAddressGate`, and the
 /// connection goes to the address it checked.
 struct SourceAddressPolicy: Sendable {
     /// The hosts allowed; empty allows any.
@@ -43,8 +43,8 @@ struct SourceAddressPolicy: Sendable {
     /// The address to connect to for `url`: the first of its host's addresses, once every
     /// one of them is checked.
     ///
-    /// - Throws: ``ImageError`` ``ImageError/Code/refused`` for a URL the policy forbids,
-    ///   ``ImageError/Code/cannotFindHost`` for a host that does not resolve.
+    /// - Throws: `ImageError.Code.refused` for a URL the policy forbids,
+    ///   `ImageError.Code.cannotFindHost` for a host that does not resolve.
     func address(for url: URL) async throws(ImageError) -> String {
         let host: String
         do throws(ImageServerError) {

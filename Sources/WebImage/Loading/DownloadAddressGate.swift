@@ -14,7 +14,7 @@ public struct DownloadAddressGate: Sendable {
     private let decide: @Sendable (URL) async throws(ImageError) -> String
 
     /// A gate that answers with `address`: the IP address (IPv4 dotted or IPv6 text) to
-    /// connect to for a URL, or an error (``ImageError/Code/refused`` for a URL the
+    /// connect to for a URL, or an error (`ImageError.Code.refused` for a URL the
     /// policy forbids) that fails the download without any connection.
     public init(_ address: @escaping @Sendable (URL) async throws(ImageError) -> String) {
         decide = address

@@ -23,7 +23,7 @@ public final class CallbackQueue: Sendable {
     /// How blocks are run.
     public let policy: Policy
     /// Marks ``queue`` (and the queues that target it) so ``safeExecute`` can tell it is on it.
-    private nonisolated(unsafe) let marker = DispatchSpecificKey<Bool>()
+    private let marker = DispatchSpecificKey<Bool>()
 
     /// A callback queue on `queue` with `policy`. It marks `queue` with a queue-specific
     /// value of its own.

@@ -15,8 +15,8 @@ extension TransformSpec {
     /// multiple of 8 or 16 pixels), an EXIF or XMP orientation in the source, samples that
     /// are not 8-bit, or data libjpeg-turbo warns about.
     ///
-    /// - Throws: ``ImageError/Code/imageTooLarge`` past the limits of `decodeOptions`,
-    ///   ``ImageError/Code/badImageData`` for a damaged header.
+    /// - Throws: `ImageError.Code.imageTooLarge` past the limits of `decodeOptions`,
+    ///   `ImageError.Code.badImageData` for a damaged header.
     public func losslessJPEG(
         from data: Data,
         writing output: ImageFormat,

@@ -76,7 +76,7 @@ public struct TransformSpec: Sendable {
     /// chain's own filter, and within the difference between libjpeg's (or libwebp's)
     /// reduced decode and that filter for JPEG and WebP — see the article on
     /// shrink-on-load for the measured figures. A fill resize decodes to the size that
-    /// covers its box (``ImageDecodeOptions/coversThumbnailBox``) and is cropped after; a
+    /// covers its box (`ImageDecodeOptions.coversThumbnailBox`) and is cropped after; a
     /// stretch decodes to its box.
     public var decodeOptions: ImageDecodeOptions {
         var swapsSides = false
