@@ -37,11 +37,11 @@ public struct ImageServer: Sendable {
     /// A server as `configuration` describes; nothing listens until ``run(onRunning:onMetricsRunning:)``.
     public init(configuration: ImageServerConfiguration) {
         self.configuration = configuration
-        var sourceConfig = ImageCacheConfig()
+        var sourceConfig = ImageCacheConfiguration()
         sourceConfig.maxMemoryCost = configuration.memoryLimit
         sourceConfig.maxDiskSize = configuration.maxSourceCacheBytes
         sources = ImageCache(namespace: "sources", directory: configuration.cacheDirectory, config: sourceConfig)
-        var resultConfig = ImageCacheConfig()
+        var resultConfig = ImageCacheConfiguration()
         resultConfig.shouldCacheImagesInMemory = false
         resultConfig.maxDiskSize = configuration.maxResultCacheBytes
         results = ImageCache(namespace: "results", directory: configuration.cacheDirectory, config: resultConfig)
@@ -52,7 +52,7 @@ public struct ImageServer: Sendable {
             resolver: configuration.resolver
         )
         self.policy = policy
-        var downloaderConfig = ImageDownloaderConfig()
+        var downloaderConfig = ImageDownloaderConfiguration()
         downloaderConfig.maximumResponseSize = configuration.maxSourceBytes
         downloaderConfig.downloadDeadline = configuration.sourceTimeout
         downloaderConfig.downloadTimeout = min(configuration.sourceTimeout, downloaderConfig.downloadTimeout)

@@ -26,7 +26,7 @@ struct CacheCleanCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var config = ImageCacheConfig()
+        var config = ImageCacheConfiguration()
         if let maxAge { config.maxDiskAge = maxAge }
         config.maxDiskSize = maxSize
         // Measured before the limited cache opens: opening it may already trim.

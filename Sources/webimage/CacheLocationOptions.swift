@@ -15,11 +15,11 @@ struct CacheLocationOptions: ParsableArguments {
 
     /// The folder holding the cache's namespace folder.
     var directory: URL {
-        cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? ImageCacheConfig.defaultDiskCacheDirectory
+        cacheDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? ImageCacheConfiguration.defaultDiskCacheDirectory
     }
 
     /// The default namespace's cache in ``directory``.
-    func makeCache(config: ImageCacheConfig = ImageCacheConfig(), coders: ImageCodersManager = .shared) -> ImageCache {
+    func makeCache(config: ImageCacheConfiguration = ImageCacheConfiguration(), coders: ImageCodersManager = .shared) -> ImageCache {
         ImageCache(directory: directory, config: config, coders: coders)
     }
 }

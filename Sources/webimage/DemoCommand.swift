@@ -45,7 +45,7 @@ struct DemoCommand: AsyncParsableCommand {
 
         let timer = DecodeTimer()
         let coders = ImageCodersManager(coders: ImageCodersManager.builtInCoders.map { TimedImageCoder(coder: $0, timer: timer) })
-        var downloaderConfig = ImageDownloaderConfig()
+        var downloaderConfig = ImageDownloaderConfiguration()
         downloaderConfig.coders = coders
         let pipeline = LoadingPipeline(
             cache: ImageCache(directory: directory, coders: coders), downloaderConfig: downloaderConfig, coders: coders

@@ -15,7 +15,7 @@ struct LoadingPipeline: Sendable {
 
     /// Creates a pipeline whose loaders decode with `coders` (the downloader's own
     /// coders come from `downloaderConfig`).
-    init(cache: ImageCache, downloaderConfig: ImageDownloaderConfig, coders: ImageCodersManager = .shared) {
+    init(cache: ImageCache, downloaderConfig: ImageDownloaderConfiguration, coders: ImageCodersManager = .shared) {
         downloader = ImageDownloader(config: downloaderConfig)
         let loaders = ImageLoadersManager(loaders: [
             FileImageLoader(coders: coders), DataURLImageLoader(coders: coders), downloader,

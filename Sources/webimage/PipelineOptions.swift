@@ -55,8 +55,8 @@ struct PipelineOptions: ParsableArguments {
     }
 
     /// The cache's configuration with the disk and memory limits given.
-    var cacheConfig: ImageCacheConfig {
-        var config = ImageCacheConfig()
+    var cacheConfig: ImageCacheConfiguration {
+        var config = ImageCacheConfiguration()
         if let maxDiskSize { config.maxDiskSize = maxDiskSize }
         if let maxDiskAge { config.maxDiskAge = maxDiskAge }
         if let memoryLimit { config.maxMemoryCost = memoryLimit.bytes }
@@ -64,8 +64,8 @@ struct PipelineOptions: ParsableArguments {
     }
 
     /// The downloader's configuration with the headers, credentials, timeout and deadline given.
-    var downloaderConfig: ImageDownloaderConfig {
-        var config = ImageDownloaderConfig()
+    var downloaderConfig: ImageDownloaderConfiguration {
+        var config = ImageDownloaderConfiguration()
         for case let (name, value)? in headers.map(PipelineOptions.parseHeader) {
             config.httpHeaders[name] = value
         }

@@ -22,7 +22,7 @@ struct CacheStressTool {
             FileHandle.standardError.write(Data("usage: CacheStressTool <directory> <prefix> <count> <max size> <variety> <largest>\n".utf8))
             exit(2)
         }
-        var config = ImageCacheConfig()
+        var config = ImageCacheConfiguration()
         config.maxDiskSize = maxSize
         let cache = ImageCache(
             namespace: "stress",

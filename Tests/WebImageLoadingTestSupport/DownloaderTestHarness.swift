@@ -7,12 +7,12 @@ import LoopbackHTTPServer
 /// format, then shuts both down.
 func withDownloader<Value: Sendable>(
     tls: LoopbackTLSIdentity? = nil,
-    configure: (inout ImageDownloaderConfig) -> Void = { _ in },
+    configure: (inout ImageDownloaderConfiguration) -> Void = { _ in },
     _ body: (LoopbackHTTPServer, ImageDownloader, RawRGBATestCoder) async throws -> Value
 ) async throws -> Value {
     let server = try await LoopbackHTTPServer.start(tls: tls)
     let coder = RawRGBATestCoder()
-    var config = ImageDownloaderConfig()
+    var config = ImageDownloaderConfiguration()
     // Tests stall transfers on purpose; a suite under ThreadSanitizer can starve the
     // cooperative pool for longer than the default idle timeout. Tests of timeouts set their own.
     config.downloadTimeout = 300

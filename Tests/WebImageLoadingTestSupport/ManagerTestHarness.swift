@@ -18,11 +18,11 @@ struct ManagerTestHarness: Sendable {
 
     /// Runs `body` with a fresh server, folder, downloader and manager, then shuts them down.
     static func run<Value: Sendable>(
-        configure: (inout ImageDownloaderConfig) -> Void = { _ in },
+        configure: (inout ImageDownloaderConfiguration) -> Void = { _ in },
         _ body: (ManagerTestHarness) async throws -> Value
     ) async throws -> Value {
         let server = try await LoopbackHTTPServer.start()
-        var config = ImageDownloaderConfig()
+        var config = ImageDownloaderConfiguration()
         // Tests stall transfers on purpose; a suite under ThreadSanitizer can starve the
         // cooperative pool for longer than the default idle timeout. Tests of timeouts set their own.
         config.downloadTimeout = 300

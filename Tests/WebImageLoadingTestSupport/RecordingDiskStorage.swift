@@ -16,7 +16,7 @@ final class RecordingDiskStorage: ImageDiskStorage {
     private let state = NIOLockedValueBox(State())
     let directory: URL
 
-    init(directory: URL, config: ImageCacheConfig) {
+    init(directory: URL, config: ImageCacheConfiguration) {
         self.directory = directory
     }
 

@@ -12,7 +12,7 @@ final class RecordingMemoryStorage: ImageMemoryStorage {
 
     private let state = NIOLockedValueBox(State())
 
-    init(config: ImageCacheConfig) {}
+    init(config: ImageCacheConfiguration) {}
 
     /// The keys stored, in order.
     var stores: [String] { state.withLockedValue { $0.stores } }

@@ -51,7 +51,7 @@ struct ImageCacheExtendedDataTests {
         var metadata = DiskCacheEntryMetadata(entityTag: "\"e\"")
         metadata.extendedData = extra
         let url = try #require(URL(string: "https://example.com/a.png"))
-        let refreshed = metadata.refreshed(by: DownloadResponse(statusCode: 304, url: url))
+        let refreshed = metadata.refreshed(by: DownloadResponseHead(statusCode: 304, url: url))
         #expect(refreshed.extendedData == extra && refreshed.entityTag == "\"e\"")
     }
 

@@ -12,14 +12,14 @@ struct ImageCacheWeakMemoryTests {
     private let folder = TemporaryDirectory(prefix: "image-cache-weak")
 
     private func makeCache(weak: Bool) -> ImageCache {
-        var config = ImageCacheConfig()
+        var config = ImageCacheConfiguration()
         config.maxMemoryCount = 1
         config.shouldUseWeakMemoryCache = weak
         return ImageCache(namespace: "test", directory: folder.url, config: config, coders: RawTestCoder.manager())
     }
 
     @Test func anEvictedImageHeldElsewhereStillAnswersAndReturnsToMemory() throws {
-        #expect(!ImageCacheConfig().shouldUseWeakMemoryCache, "off by default, as in SDWebImage 5.12 and later")
+        #expect(!ImageCacheConfiguration().shouldUseWeakMemoryCache, "off by default, as in SDWebImage 5.12 and later")
         let cache = makeCache(weak: true)
         let held = RawTestCoder.image(width: 4, height: 3)
         cache.store(held, forKey: "a", scope: .memory)

@@ -10,8 +10,8 @@ import Testing
 struct ImageCacheTests {
     private let folder = TemporaryDirectory(prefix: "image-cache")
 
-    private func makeCache(_ configure: (inout ImageCacheConfig) -> Void = { _ in }) -> ImageCache {
-        var config = ImageCacheConfig()
+    private func makeCache(_ configure: (inout ImageCacheConfiguration) -> Void = { _ in }) -> ImageCache {
+        var config = ImageCacheConfiguration()
         configure(&config)
         return ImageCache(namespace: "test", directory: folder.url, config: config, coders: RawTestCoder.manager())
     }
@@ -22,14 +22,14 @@ struct ImageCacheTests {
 
     @Test("uses SDWebImage's defaults, with a bounded memory level")
     func defaults() {
-        let config = ImageCacheConfig()
+        let config = ImageCacheConfiguration()
         #expect(config.shouldCacheImagesInMemory)
         #expect(config.maxDiskAge == 604_800)
         #expect(config.maxDiskSize == 0 && config.maxMemoryCount == 0)
         #expect(config.maxMemoryCost == ProcessMemory.defaultMemoryCacheLimit)
         #expect(config.maxMemoryCost > 0 && config.maxMemoryCost <= 768 << 20)
         #expect(config.diskCacheExpiryType == .accessDate)
-        #expect(ImageCacheConfig.defaultDiskCacheDirectory.lastPathComponent == "SwiftWebImage")
+        #expect(ImageCacheConfiguration.defaultDiskCacheDirectory.lastPathComponent == "SwiftWebImage")
         #expect(ImageCache(directory: folder.url).diskStorage.directory.lastPathComponent == "default")
     }
 

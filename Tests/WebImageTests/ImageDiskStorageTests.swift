@@ -10,7 +10,7 @@ struct ImageDiskStorageTests {
     @Test func theBuiltInDiskLevelIsADiskCacheInTheNamespaceFolder() {
         let folder = TemporaryDirectory(prefix: "disk-storage")
         let cache = ImageCache(namespace: "built-in", directory: folder.url)
-        #expect(ImageCacheConfig().diskStorageType == nil)
+        #expect(ImageCacheConfiguration().diskStorageType == nil)
         #expect(cache.diskCache != nil && cache.diskStorage is DiskCache)
         #expect(cache.diskStorage.directory.path == folder.appending("built-in").standardizedFileURL.path)
     }
@@ -19,7 +19,7 @@ struct ImageDiskStorageTests {
         try await ManagerTestHarness.run { harness in
             let bytes = try ManagerTestImage.png(width: 8, height: 6)
             harness.serve("/a.png", bytes, headers: [("Content-Type", "image/png"), ("ETag", "\"v1\"")])
-            var config = ImageCacheConfig()
+            var config = ImageCacheConfiguration()
             config.diskStorageType = ImageDiskStorageType(RecordingDiskStorage.self)
             let cache = ImageCache(namespace: "custom", directory: harness.folder.url, config: config)
             let storage = try #require(cache.diskStorage as? RecordingDiskStorage)

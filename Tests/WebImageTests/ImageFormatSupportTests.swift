@@ -52,7 +52,7 @@ struct ImageFormatSupportTests {
     }
 
     @Test func downloaderAcceptsWhatTheSharedManagerDecodes() {
-        #expect(ImageDownloaderConfig().httpHeaders["Accept"] == ImageCodersManager.shared.acceptHeaderValue)
+        #expect(ImageDownloaderConfiguration().httpHeaders["Accept"] == ImageCodersManager.shared.acceptHeaderValue)
         #expect(ImageCodersManager.shared.acceptHeaderValue.hasSuffix(",*/*;q=0.8"))
     }
 

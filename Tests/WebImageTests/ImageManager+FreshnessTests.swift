@@ -141,7 +141,7 @@ struct ImageManagerFreshnessTests {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         func metadata(_ headers: [(String, String)]) -> DiskCacheEntryMetadata {
             DiskCacheEntryMetadata(
-                response: DownloadResponse(statusCode: 200, headers: .init(headers), url: URL(string: "http://x/a.png")!),
+                response: DownloadResponseHead(statusCode: 200, headers: .init(headers), url: URL(string: "http://x/a.png")!),
                 receivedAt: now
             )
         }
@@ -173,7 +173,7 @@ struct ImageManagerFreshnessTests {
     @Test func untilExpiredIgnoresTheServersFreshness() async throws {
         try await ManagerTestHarness.run { harness in
             serve(harness, version: NIOLockedValueBox(1), headers: NIOLockedValueBox([("Cache-Control", "no-cache")]))
-            var config = ImageCacheConfig()
+            var config = ImageCacheConfiguration()
             config.cachePolicy = .untilExpired
             let cache = ImageCache(namespace: "until-expired", directory: harness.folder.url, config: config)
             let manager = ImageManager(cache: cache, loader: harness.downloader)

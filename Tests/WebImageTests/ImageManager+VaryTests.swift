@@ -63,7 +63,7 @@ struct ImageManagerVaryTests {
     }
 
     @Test func theVariedHeadersCompareByNameCaseInsensitively() {
-        let response = DownloadResponse(statusCode: 200, headers: ["Vary": "Accept, X-Variant", "vary": "accept"], url: URL(string: "http://h/")!)
+        let response = DownloadResponseHead(statusCode: 200, headers: ["Vary": "Accept, X-Variant", "vary": "accept"], url: URL(string: "http://h/")!)
         let varied = DiskCacheEntryMetadata.variedRequestHeaders(of: response, requestHeaders: ["ACCEPT": "image/png"])
         #expect(varied == ["accept": "image/png", "x-variant": ""])
         var metadata = DiskCacheEntryMetadata()

@@ -13,10 +13,10 @@ struct ImageMemoryStorageTests {
         try await ManagerTestHarness.run { harness in
             harness.serve("/a.png", try ManagerTestImage.png(tint: 1))
             harness.serve("/b.png", try ManagerTestImage.png(tint: 2))
-            var config = ImageCacheConfig()
+            var config = ImageCacheConfiguration()
             config.memoryStorageType = ImageMemoryStorageType(RecordingMemoryStorage.self)
             #expect(config.memoryStorageType == ImageMemoryStorageType(RecordingMemoryStorage.self))
-            #expect(ImageCacheConfig().memoryStorageType == nil)
+            #expect(ImageCacheConfiguration().memoryStorageType == nil)
             let cache = ImageCache(namespace: "custom-memory", directory: harness.folder.url, config: config)
             let storage = try #require(cache.memoryStorage as? RecordingMemoryStorage)
             let manager = ImageManager(cache: cache, loader: harness.downloader)

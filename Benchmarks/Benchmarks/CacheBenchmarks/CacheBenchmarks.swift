@@ -67,7 +67,7 @@ let benchmarks: @Sendable () -> Void = {
     let photo = corpusData("sdwebimage/TestICCProfile.jpg")
     let folder = uniqueTemporaryFolder()
     // Memory caching off, so that every query reads and decodes the file.
-    var diskOnly = ImageCacheConfig()
+    var diskOnly = ImageCacheConfiguration()
     diskOnly.shouldCacheImagesInMemory = false
     let cache = ImageCache(namespace: "bench", directory: folder, config: diskOnly)
     let rawFile = folder.appendingPathComponent("raw.jpg")

@@ -16,7 +16,7 @@ final class LoopbackFixture: Sendable {
     let downloader: ImageDownloader
 
     init() {
-        var config = ImageDownloaderConfig()
+        var config = ImageDownloaderConfiguration()
         config.maxConcurrentDownloads = 6
         downloader = ImageDownloader(config: config)
     }

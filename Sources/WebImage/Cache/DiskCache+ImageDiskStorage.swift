@@ -4,7 +4,7 @@ import Foundation
 extension DiskCache: ImageDiskStorage {
     /// A cache folder at `directory` with `config`'s age and size limits, expiry date and
     /// read-only folders.
-    public convenience init(directory: URL, config: ImageCacheConfig) {
+    public convenience init(directory: URL, config: ImageCacheConfiguration) {
         self.init(
             directory: directory,
             maxAge: config.maxDiskAge,

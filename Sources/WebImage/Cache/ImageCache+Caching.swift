@@ -15,6 +15,6 @@ extension ImageCache: ImageCaching {
         if scope.includesDisk { await clearDisk() }
     }
 
-    /// The cache's ``ImageCacheConfig/cachePolicy``.
+    /// The cache's ``ImageCacheConfiguration/cachePolicy``.
     public var cachePolicy: ImageCachePolicy { config.cachePolicy }
 }

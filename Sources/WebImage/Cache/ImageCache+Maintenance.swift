@@ -39,7 +39,7 @@ extension ImageCache {
     }
 
     /// Cleans the disk level as SDWebImage does: expired entries first, then the oldest until
-    /// the folder is under half of ``ImageCacheConfig/maxDiskSize``. It runs on the disk
+    /// the folder is under half of ``ImageCacheConfiguration/maxDiskSize``. It runs on the disk
     /// cache's maintenance queue, so lookups go on meanwhile (on the I/O queue for another
     /// ``ImageDiskStorage``).
     public func deleteOldFiles(

@@ -1,13 +1,13 @@
 import Foundation
 
 /// The two-level image cache: decoded images in a ``MemoryCache``, their bytes in a
-/// ``DiskCache`` (or the storages ``ImageCacheConfig/memoryStorageType`` and
-/// ``ImageCacheConfig/diskStorageType`` name).
+/// ``DiskCache`` (or the storages ``ImageCacheConfiguration/memoryStorageType`` and
+/// ``ImageCacheConfiguration/diskStorageType`` name).
 ///
 /// Memory lookups answer synchronously under a lock. Disk work — reads, encoding and
 /// writing a store — runs on the cache's own serial I/O queue, never on the cooperative
 /// pool or an event loop. A disk hit is decoded on the library's decoding threads (one per
-/// core, shared with downloads) with the cache's `ImageCodersManager` and, when ``ImageCacheConfig/shouldCacheImagesInMemory`` is on,
+/// core, shared with downloads) with the cache's `ImageCodersManager` and, when ``ImageCacheConfiguration/shouldCacheImagesInMemory`` is on,
 /// promoted into memory.
 ///
 /// Completion handlers run on the `callbackQueue` each call takes. It defaults to a
@@ -15,24 +15,24 @@ import Foundation
 /// program services it (`dispatchMain()` or a run loop), which servers, tools and test
 /// runners usually do not.
 public final class ImageCache: Sendable {
-    /// The cache for namespace `"default"` in ``ImageCacheConfig/defaultDiskCacheDirectory``.
+    /// The cache for namespace `"default"` in ``ImageCacheConfiguration/defaultDiskCacheDirectory``.
     public static let shared = ImageCache()
 
     /// The configuration the cache was created with.
-    public let config: ImageCacheConfig
+    public let config: ImageCacheConfiguration
     /// The namespace: the name of the cache's folder inside its directory.
     public let namespace: String
-    /// The disk level: a ``DiskCache``, or the storage ``ImageCacheConfig/diskStorageType`` names.
+    /// The disk level: a ``DiskCache``, or the storage ``ImageCacheConfiguration/diskStorageType`` names.
     public let diskStorage: any ImageDiskStorage
     /// The disk level when it is the built-in ``DiskCache``; `nil` when the configuration
     /// names another storage.
     public var diskCache: DiskCache? { diskStorage as? DiskCache }
-    /// The memory level: a ``MemoryCache``, or the storage ``ImageCacheConfig/memoryStorageType`` names.
+    /// The memory level: a ``MemoryCache``, or the storage ``ImageCacheConfiguration/memoryStorageType`` names.
     public var memoryStorage: any ImageMemoryStorage { memoryCache.storage }
     /// The coders that decode disk hits and encode images stored without bytes.
     public let coders: ImageCodersManager
 
-    let memoryCache: ImageMemoryLevel
+    let memoryCache: ImageCacheMemoryTier
     let ioQueue: DispatchQueue
 
     /// Creates a cache whose disk level lives in `<directory>/<namespace>`.
@@ -45,14 +45,14 @@ public final class ImageCache: Sendable {
     ///   - coders: The coders for decoding disk hits and encoding stores without bytes.
     public init(
         namespace: String = "default",
-        directory: URL = ImageCacheConfig.defaultDiskCacheDirectory,
-        config: ImageCacheConfig = ImageCacheConfig(),
+        directory: URL = ImageCacheConfiguration.defaultDiskCacheDirectory,
+        config: ImageCacheConfiguration = ImageCacheConfiguration(),
         coders: ImageCodersManager = .shared
     ) {
         self.config = config
         self.namespace = namespace
         self.coders = coders
-        memoryCache = ImageMemoryLevel(config: config)
+        memoryCache = ImageCacheMemoryTier(config: config)
         let folder = directory.appendingPathComponent(namespace, isDirectory: true)
         diskStorage = (config.diskStorageType?.type ?? DiskCache.self).init(directory: folder, config: config)
         ioQueue = DispatchQueue(label: "SwiftWebImage.ImageCache.io.\(namespace)", qos: .userInitiated)

@@ -25,7 +25,7 @@ public final class ImageCacheEntry: Sendable {
     public var cost: Int { image.memoryCost + (image.animation == nil ? data?.count ?? 0 : 0) }
 
     /// The image a load may take from this entry: `nil` when the image is decoded frame by
-    /// frame (``Image/animation``) and the load does not ask for that, since it needs every
+    /// frame (`Image.animation`) and the load does not ask for that, since it needs every
     /// frame decoded, or when it is an animation decoded whole and the load requires frames
     /// on demand; only the first frame when the load asks for that alone.
     func image(decodingFramesOnDemand: Bool, requiringFramesOnDemand: Bool = false, firstFrameOnly: Bool) -> Image? {

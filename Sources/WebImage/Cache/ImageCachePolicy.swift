@@ -7,13 +7,13 @@ public enum ImageCachePolicy: Sendable, Hashable {
     /// refreshes its lifetime without rewriting its bytes, and within `stale-if-error` it
     /// answers when revalidation fails. `no-cache` revalidates every use; `no-store`
     /// keeps the image in memory for the load and never writes it to disk. A response
-    /// without any freshness information stays fresh until ``ImageCacheConfig/maxDiskAge``.
+    /// without any freshness information stays fresh until ``ImageCacheConfiguration/maxDiskAge``.
     /// A response with `Vary` is kept with the values the request sent of those headers
     /// (``DiskCacheEntryMetadata/variedRequestHeaders``, from ``ImageRequest/headers``); a
     /// request that sends other values misses it and gets an entry of its own beside it
     /// (one per set of values; `Vary: *` never answers from the cache).
     case http
-    /// SDWebImage's: an entry is good until ``ImageCacheConfig/maxDiskAge``, whatever the
+    /// SDWebImage's: an entry is good until ``ImageCacheConfiguration/maxDiskAge``, whatever the
     /// server said; only ``ImageOptions/refreshCached`` asks the server again.
     case untilExpired
 }

@@ -3,9 +3,9 @@ import Foundation
 /// The disk level of an ``ImageCache`` — SDWebImage's `SDDiskCache` protocol.
 ///
 /// The built-in level is a ``DiskCache``: one file per key in the cache's folder, written
-/// atomically, bounded by ``ImageCacheConfig/maxDiskAge`` and
-/// ``ImageCacheConfig/maxDiskSize``. Name another type in
-/// ``ImageCacheConfig/diskStorageType`` to replace it — a database, an encrypted folder, a
+/// atomically, bounded by ``ImageCacheConfiguration/maxDiskAge`` and
+/// ``ImageCacheConfiguration/maxDiskSize``. Name another type in
+/// ``ImageCacheConfiguration/diskStorageType`` to replace it — a database, an encrypted folder, a
 /// store shared with another program: the cache creates one instance on its folder and
 /// keeps every byte it writes to disk there.
 ///
@@ -22,7 +22,7 @@ import Foundation
 public protocol ImageDiskStorage: AnyObject, Sendable {
     /// Creates the disk level of a cache configured by `config`, keeping its entries in
     /// `directory` (the cache's folder, `<directory>/<namespace>`).
-    init(directory: URL, config: ImageCacheConfig)
+    init(directory: URL, config: ImageCacheConfiguration)
 
     /// The folder the storage was created on.
     var directory: URL { get }

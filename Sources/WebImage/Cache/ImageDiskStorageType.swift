@@ -1,4 +1,4 @@
-/// A type of ``ImageDiskStorage``, as ``ImageCacheConfig/diskStorageType`` names it
+/// A type of ``ImageDiskStorage``, as ``ImageCacheConfiguration/diskStorageType`` names it
 /// (SDWebImage's `diskCacheClass`); two are equal when they name the same type.
 public struct ImageDiskStorageType: Sendable, Hashable {
     /// The storage type.

@@ -1,8 +1,8 @@
 /// The memory level of an ``ImageCache`` — SDWebImage's `SDMemoryCache` protocol.
 ///
 /// The built-in level is a ``MemoryCache`` bounded by the configuration's
-/// ``ImageCacheConfig/maxMemoryCost`` and ``ImageCacheConfig/maxMemoryCount``. Name another
-/// type in ``ImageCacheConfig/memoryStorageType`` to replace it: the cache creates one
+/// ``ImageCacheConfiguration/maxMemoryCost`` and ``ImageCacheConfiguration/maxMemoryCount``. Name another
+/// type in ``ImageCacheConfiguration/memoryStorageType`` to replace it: the cache creates one
 /// instance with its configuration and keeps every image it holds in memory there.
 ///
 /// ## Implementation requirements
@@ -11,7 +11,7 @@
 /// the storage with a lock, answer at once, and never block on I/O.
 public protocol ImageMemoryStorage: AnyObject, Sendable {
     /// Creates the memory level of a cache configured by `config`.
-    init(config: ImageCacheConfig)
+    init(config: ImageCacheConfiguration)
 
     /// The entry for `key`; `nil` on a miss.
     func entry(forKey key: String) -> ImageCacheEntry?

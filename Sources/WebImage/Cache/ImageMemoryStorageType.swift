@@ -1,4 +1,4 @@
-/// A type of ``ImageMemoryStorage``, as ``ImageCacheConfig/memoryStorageType`` names it
+/// A type of ``ImageMemoryStorage``, as ``ImageCacheConfiguration/memoryStorageType`` names it
 /// (SDWebImage's `memoryCacheClass`); two are equal when they name the same type.
 public struct ImageMemoryStorageType: Sendable, Hashable {
     /// The storage type.

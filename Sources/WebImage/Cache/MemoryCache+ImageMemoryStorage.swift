@@ -1,8 +1,8 @@
 /// The built-in memory level of an ``ImageCache``.
 extension MemoryCache: ImageMemoryStorage where Key == String, Value == ImageCacheEntry {
-    /// A cache bounded by `config`'s ``ImageCacheConfig/maxMemoryCost`` and
-    /// ``ImageCacheConfig/maxMemoryCount``.
-    public convenience init(config: ImageCacheConfig) {
+    /// A cache bounded by `config`'s ``ImageCacheConfiguration/maxMemoryCost`` and
+    /// ``ImageCacheConfiguration/maxMemoryCount``.
+    public convenience init(config: ImageCacheConfiguration) {
         self.init(costLimit: config.maxMemoryCost, countLimit: config.maxMemoryCount)
     }
 

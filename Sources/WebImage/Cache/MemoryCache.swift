@@ -15,7 +15,7 @@ import NIOConcurrencyHelpers
 public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline
     struct State: Sendable {
-        @usableFromInline var storage = MemoryCacheStorage<Key, Value>()
+        @usableFromInline var storage = LRUSlots<Key, Value>()
         @usableFromInline var costLimit: Int
         @usableFromInline var countLimit: Int
         @usableFromInline var maxEntryCostFraction: Double

@@ -7,7 +7,7 @@ extension DiskCacheEntryMetadata {
     /// else `Expires` − `Date`, else (when nothing forbids a heuristic) 10 % of `Date` −
     /// `Last-Modified` capped at a day; minus the response's age (`Age`, or the `Date`
     /// skew); `no-cache` and the `stale-while-revalidate` and `stale-if-error` windows.
-    init(response: DownloadResponse, receivedAt now: Date = Date()) {
+    init(response: DownloadResponseHead, receivedAt now: Date = Date()) {
         let headers = response.headers
         let directives = CacheControl(headers)
         // One formatter for the response's dates: making one costs more than parsing.
@@ -43,7 +43,7 @@ extension DiskCacheEntryMetadata {
 
     /// This metadata refreshed by a `304 Not Modified`: its freshness from the new
     /// response, its validators and type kept unless the `304` sent new ones.
-    func refreshed(by response: DownloadResponse, receivedAt now: Date = Date()) -> DiskCacheEntryMetadata {
+    func refreshed(by response: DownloadResponseHead, receivedAt now: Date = Date()) -> DiskCacheEntryMetadata {
         var refreshed = DiskCacheEntryMetadata(response: response, receivedAt: now)
         refreshed.contentType = refreshed.contentType ?? contentType
         refreshed.entityTag = refreshed.entityTag ?? entityTag
@@ -55,7 +55,7 @@ extension DiskCacheEntryMetadata {
 
     /// The request headers `response` varies on (its `Vary` names, lowercased) with the
     /// values in `requestHeaders`; `nil` when it does not vary.
-    static func variedRequestHeaders(of response: DownloadResponse, requestHeaders: [String: String]) -> [String: String]? {
+    static func variedRequestHeaders(of response: DownloadResponseHead, requestHeaders: [String: String]) -> [String: String]? {
         let names = response.headers["Vary"].flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
         guard !names.isEmpty else { return nil }
@@ -76,7 +76,7 @@ extension DiskCacheEntryMetadata {
     }
 
     /// Whether the response forbids storing it (`Cache-Control: no-store`).
-    static func forbidsStoring(_ response: DownloadResponse) -> Bool {
+    static func forbidsStoring(_ response: DownloadResponseHead) -> Bool {
         CacheControl(response.headers).noStore
     }
 

@@ -13,7 +13,7 @@ public enum ProcessMemory {
     /// The memory cache's default cost limit: 15 % of ``available``, at most 768 MiB (Nuke's
     /// rule), and at least 16 MiB so that a tiny container still caches a few images.
     ///
-    /// Read once per process: every ``ImageCacheConfig`` starts from it.
+    /// Read once per process: every ``ImageCacheConfiguration`` starts from it.
     public static let defaultMemoryCacheLimit = defaultMemoryCacheLimit(available: available)
 
     /// The default limit for a process that may use `available` bytes.

@@ -4,7 +4,7 @@ import Foundation
 /// `SDWebImageDownloaderDecryptor`): for bodies sent Base64-encoded, compressed or
 /// encrypted. Returning `nil` fails the download with `ImageError.Code.badImageData`.
 ///
-/// Set one on the downloader (``ImageDownloaderConfig/decryptor``) for every download, or
+/// Set one on the downloader (``ImageDownloaderConfiguration/decryptor``) for every download, or
 /// on a request (``ImageLoadRequest/decryptor``, ``ImageRequest/decryptor``) to replace the
 /// downloader's for that request. Requests for one URL share a transfer only when they use
 /// the same decryptor instance. A download with a decryptor is not decoded progressively,
@@ -17,7 +17,7 @@ import Foundation
 /// It runs once per download, on the library's decoding threads.
 public final class DownloadDecryptor: Sendable {
     /// Returns the bytes to decode, or `nil` when `data` cannot be decrypted.
-    public typealias Decrypt = @Sendable (_ data: Data, _ response: DownloadResponse) -> Data?
+    public typealias Decrypt = @Sendable (_ data: Data, _ response: DownloadResponseHead) -> Data?
 
     private let decrypt: Decrypt
 
@@ -34,7 +34,7 @@ public final class DownloadDecryptor: Sendable {
 
     /// The bytes to decode for `data`, the body of `response`, or `nil` when it cannot be
     /// decrypted.
-    public func decrypted(_ data: Data, response: DownloadResponse) -> Data? {
+    public func decrypted(_ data: Data, response: DownloadResponseHead) -> Data? {
         decrypt(data, response)
     }
 }

@@ -5,7 +5,7 @@ public enum DownloadEvent: Sendable {
     /// The request for the URL was sent.
     case started(URL)
     /// The response head arrived (after any redirects); once per attempt.
-    case responseReceived(URL, DownloadResponse)
+    case responseReceived(URL, DownloadResponseHead)
     /// An attempt failed for a passing reason and another starts after a wait (see
     /// ``DownloadRetryPolicy``).
     case retrying(URL, DownloadRetry)

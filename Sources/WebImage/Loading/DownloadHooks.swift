@@ -6,7 +6,7 @@ struct DownloadHooks: Hashable, Sendable {
     let responseModifier: DownloadResponseModifier?
     let decryptor: DownloadDecryptor?
 
-    init(_ request: ImageLoadRequest, config: ImageDownloaderConfig) {
+    init(_ request: ImageLoadRequest, config: ImageDownloaderConfiguration) {
         requestModifier = request.requestModifier ?? config.requestModifier
         responseModifier = request.responseModifier ?? config.responseModifier
         decryptor = request.decryptor ?? config.decryptor

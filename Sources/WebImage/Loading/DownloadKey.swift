@@ -10,7 +10,7 @@ struct DownloadKey: Hashable, Sendable {
     /// The modifiers and decryptor the transfer runs.
     let hooks: DownloadHooks
 
-    init(_ request: ImageLoadRequest, config: ImageDownloaderConfig) {
+    init(_ request: ImageLoadRequest, config: ImageDownloaderConfiguration) {
         url = request.url
         validators = request.validators.flatMap { $0.isEmpty ? nil : $0 }
         transferOptions = request.options.intersection(ImageDownloaderOptions.transferOptions)

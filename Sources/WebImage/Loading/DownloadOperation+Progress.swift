@@ -3,7 +3,7 @@ import NIOCore
 
 extension DownloadOperation {
     /// Tells the callers that want progress how much arrived, unless too little arrived
-    /// since the last report (see ``ImageDownloaderConfig/minimumProgressInterval``).
+    /// since the last report (see ``ImageDownloaderConfiguration/minimumProgressInterval``).
     func reportProgress(received: Int64, expected: Int64, force: Bool) {
         let interval = min(max(downloader.config.minimumProgressInterval, 0), 1)
         let throttled = !force && interval > 0 && expected > 0 && received < expected

@@ -11,7 +11,7 @@ extension DownloadOperation {
     ///   - retryAfter: The failed response's `Retry-After` header, if any.
     ///   - resumable: The part of the body received, when the response allows asking for
     ///     the rest; kept for the next attempt while the downloader's resume budget
-    ///     (``ImageDownloaderConfig/maximumResumableBytes``) has room.
+    ///     (``ImageDownloaderConfiguration/maximumResumableBytes``) has room.
     /// - Returns: Whether another attempt is scheduled; when `false` the caller ends the
     ///   transfer with `error`.
     func scheduleRetry(after error: ImageError, retryAfter: String?, resumable: ResumableBody?) -> Bool {

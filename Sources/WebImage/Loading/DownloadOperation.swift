@@ -49,7 +49,7 @@ final class DownloadOperation: Sendable {
         /// The bytes the next attempt resumes, while the transfer waits for it.
         var resumable: ResumableBody?
         /// The final response head, once it arrived (after the response modifier).
-        var response: DownloadResponse?
+        var response: DownloadResponseHead?
         /// The transfer's figures so far, from its start.
         var metrics: DownloadMetrics?
         /// Whether the transfer has ended (its ``metrics`` are final).
@@ -198,7 +198,7 @@ final class DownloadOperation: Sendable {
     }
 
     /// The final response head, once it arrived.
-    var response: DownloadResponse? {
+    var response: DownloadResponseHead? {
         state.withLockedValue { $0.response }
     }
 
@@ -208,7 +208,7 @@ final class DownloadOperation: Sendable {
     }
 
     /// Keeps the final response head for the callers' tokens.
-    func noteResponse(_ response: DownloadResponse) {
+    func noteResponse(_ response: DownloadResponseHead) {
         state.withLockedValue { $0.response = response }
     }
 
@@ -226,7 +226,7 @@ final class DownloadOperation: Sendable {
 
     /// Serves the callers once the transfer has ended, after any partial image still
     /// being decoded, so that no partial image arrives after the final result.
-    func transferDidEnd(with outcome: Result<(DownloadResponse, Data), ImageError>) {
+    func transferDidEnd(with outcome: Result<(DownloadResponseHead, Data), ImageError>) {
         // The finished request keeps its delegate, and the delegate the body: let both go.
         let (partialDecode, metrics) = state.withLockedValue { state in
             state.request = nil
@@ -251,7 +251,7 @@ final class DownloadOperation: Sendable {
         }
     }
 
-    private func deliver(_ outcome: Result<(DownloadResponse, Data), ImageError>, metrics: DownloadMetrics?) {
+    private func deliver(_ outcome: Result<(DownloadResponseHead, Data), ImageError>, metrics: DownloadMetrics?) {
         downloader.emit(.stopped(url))
         switch outcome {
         case .success(let (response, data)) where response.statusCode != 304:

@@ -4,7 +4,7 @@ import Foundation
 /// `SDWebImageDownloaderRequestModifier`); returning `nil` cancels the download with
 /// `ImageError.Code.refused`.
 ///
-/// Set one on the downloader (``ImageDownloaderConfig/requestModifier``) for every
+/// Set one on the downloader (``ImageDownloaderConfiguration/requestModifier``) for every
 /// download, or on a request (``ImageLoadRequest/requestModifier``,
 /// ``ImageRequest/requestModifier``) to replace the downloader's for that request. Requests
 /// for one URL share a transfer only when they use the same modifier instance.

@@ -2,12 +2,12 @@ import Foundation
 
 /// Changes the response head of a download before it is checked (SDWebImage's
 /// `SDWebImageDownloaderResponseModifier`): its status code, headers or both. The checks
-/// that follow (``ImageDownloaderConfig/acceptableStatusCodes``,
-/// ``ImageDownloaderConfig/acceptableContentTypes``, `304`) see the modified response, so a
+/// that follow (``ImageDownloaderConfiguration/acceptableStatusCodes``,
+/// ``ImageDownloaderConfiguration/acceptableContentTypes``, `304`) see the modified response, so a
 /// modifier can accept a `404` that carries an image, or refuse a `200`. Returning `nil`
 /// fails the download with `ImageError.Code.badServerResponse`.
 ///
-/// Set one on the downloader (``ImageDownloaderConfig/responseModifier``) for every
+/// Set one on the downloader (``ImageDownloaderConfiguration/responseModifier``) for every
 /// download, or on a request (``ImageLoadRequest/responseModifier``,
 /// ``ImageRequest/responseModifier``) to replace the downloader's for that request. Requests
 /// for one URL share a transfer only when they use the same modifier instance.
@@ -19,7 +19,7 @@ import Foundation
 /// It runs on an event-loop thread of the HTTP client, so it should return quickly.
 public final class DownloadResponseModifier: Sendable {
     /// Returns the response to check, or `nil` to refuse it.
-    public typealias Modify = @Sendable (DownloadResponse) -> DownloadResponse?
+    public typealias Modify = @Sendable (DownloadResponseHead) -> DownloadResponseHead?
 
     private let modify: Modify
 
@@ -44,7 +44,7 @@ public final class DownloadResponseModifier: Sendable {
     }
 
     /// The response to check instead of `response`, or `nil` to refuse it.
-    public func modified(_ response: DownloadResponse) -> DownloadResponse? {
+    public func modified(_ response: DownloadResponseHead) -> DownloadResponseHead? {
         modify(response)
     }
 }

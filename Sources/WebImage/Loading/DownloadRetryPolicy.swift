@@ -12,7 +12,7 @@ import Foundation
 /// download fails instead of waiting that long.
 ///
 /// ```swift
-/// var config = ImageDownloaderConfig()
+/// var config = ImageDownloaderConfiguration()
 /// config.retryPolicy = .transientFailures            // up to 3 attempts
 /// var request = ImageLoadRequest(url: url)
 /// request.retryPolicy = DownloadRetryPolicy(maximumAttempts: 5, initialDelay: 1)

@@ -19,7 +19,7 @@ public final class DownloadToken: Sendable {
     /// The final response head (after any redirects and the response modifier), once it
     /// has arrived; `nil` before, and for a download that failed before a response came
     /// (SDWebImage's `SDWebImageDownloadToken.response`).
-    public var response: DownloadResponse? {
+    public var response: DownloadResponseHead? {
         operation?.response
     }
 

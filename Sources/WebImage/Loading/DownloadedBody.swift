@@ -4,7 +4,7 @@ import Foundation
 /// response and metrics that go with every result made from them.
 struct DownloadedBody: Sendable {
     let data: Data
-    let response: DownloadResponse
+    let response: DownloadResponseHead
     let metrics: DownloadMetrics?
 
     /// A result holding these bytes and `image`.

@@ -20,14 +20,14 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         /// The server redirected to this URL.
         case redirect(URL)
         /// The final response and its whole body.
-        case response(DownloadResponse, Data)
+        case response(DownloadResponseHead, Data)
     }
 
     /// What the response head said.
     private enum Head {
         case redirect(URL)
         /// A final response, with its `Content-Length` read once.
-        case response(DownloadResponse, expectedLength: Int64?)
+        case response(DownloadResponseHead, expectedLength: Int64?)
     }
 
     private let operation: DownloadOperation
@@ -130,7 +130,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     /// Takes the answer to a request for the rest of `resumed`: a `206` whose
     /// `Content-Range` continues the kept bytes appends to them, under the response they
     /// belong to; any other answer starts over.
-    private func continueBody(_ resumed: ResumableBody, with response: DownloadResponse) throws(ImageError) {
+    private func continueBody(_ resumed: ResumableBody, with response: DownloadResponseHead) throws(ImageError) {
         guard response.statusCode == 206 else {
             head = .response(response, expectedLength: response.expectedContentLength)
             return
@@ -160,7 +160,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     /// origin. With `resumed` the request asks for the rest of those bytes only. The
     /// operation hears the end through ``DownloadOperation/transferDidEnd(with:)``.
     ///
-    /// With an ``ImageDownloaderConfig/addressGate`` each URL is checked by the gate first
+    /// With an ``ImageDownloaderConfiguration/addressGate`` each URL is checked by the gate first
     /// and its connection made to the address the gate named, by a client of its own that
     /// resolves nothing (see ``pinnedClient(for:to:of:)``).
     static func send(for operation: DownloadOperation, to url: URL, visited: Set<String> = [], resuming resumed: ResumableBody? = nil) {
@@ -337,10 +337,10 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
 
     /// Checks the final response head: the response modifier, the status and the content
     /// type and length. Announces the response to observers.
-    private func accept(_ head: HTTPResponseHead) throws(ImageError) -> DownloadResponse {
+    private func accept(_ head: HTTPResponseHead) throws(ImageError) -> DownloadResponseHead {
         let downloader = operation.downloader
         let config = downloader.config
-        var response = DownloadResponse(statusCode: Int(head.status.code), headers: head.headers, url: url)
+        var response = DownloadResponseHead(statusCode: Int(head.status.code), headers: head.headers, url: url)
         if let modifier = operation.key.hooks.responseModifier {
             guard let modified = modifier.modified(response) else {
                 throw ImageError(.badServerResponse, "the response modifier refused the response of \(url.absoluteString)", response: response.errorResponse)

@@ -29,7 +29,7 @@ public final class ImageDownloader: Sendable {
         var headers: HTTPHeaders
         /// The task that stops silent transfers; it runs while any transfer does.
         var idleWatch: Task<Void, Never>?
-        /// The starts left under ``ImageDownloaderConfig/rateLimit``.
+        /// The starts left under ``ImageDownloaderConfiguration/rateLimit``.
         var rateBucket: TokenBucket?
         /// The timer that starts queued downloads when the next token comes.
         var rateTimer: Scheduled<Void>?
@@ -51,27 +51,27 @@ public final class ImageDownloader: Sendable {
     public static let shared = ImageDownloader()
 
     /// The configuration the downloader was created with.
-    public let config: ImageDownloaderConfig
+    public let config: ImageDownloaderConfiguration
     /// The cookies kept for ``ImageDownloaderOptions/handleCookies``.
     public let cookieStore = DownloadCookieStore()
     let client: HTTPClient
     /// The client's configuration, from which the client of a connection pinned to an
-    /// address by ``ImageDownloaderConfig/addressGate`` is made.
+    /// address by ``ImageDownloaderConfiguration/addressGate`` is made.
     let clientConfiguration: HTTPClient.Configuration
     /// The downloader's logs and metrics.
     let telemetry: DownloaderTelemetry
-    /// How long a transfer may stay silent (``ImageDownloaderConfig/downloadTimeout``).
+    /// How long a transfer may stay silent (``ImageDownloaderConfiguration/downloadTimeout``).
     let idleTimeout: TimeAmount
     private let state: NIOLockedValueBox<State>
     /// The consumers of ``events()``, by subscription number, apart from the state so
     /// that emitting events never waits for the queue's lock.
     /// How many bytes of partial bodies are kept for resuming (under
-    /// ``ImageDownloaderConfig/maximumResumableBytes``).
+    /// ``ImageDownloaderConfiguration/maximumResumableBytes``).
     private let resumableBytes = NIOLockedValueBox(0)
     private let observers = NIOLockedValueBox<(streams: [Int: AsyncStream<DownloadEvent>.Continuation], nextID: Int)>(([:], 0))
 
     /// Creates a downloader with its own HTTP client.
-    public init(config: ImageDownloaderConfig = ImageDownloaderConfig()) {
+    public init(config: ImageDownloaderConfiguration = ImageDownloaderConfiguration()) {
         self.config = config
         telemetry = DownloaderTelemetry(config.telemetry)
         let seconds = config.downloadTimeout > 0 ? config.downloadTimeout : 15
@@ -134,7 +134,7 @@ public final class ImageDownloader: Sendable {
     }
 
     /// Starts (or joins) the download of `request.url` and calls `completion` once on
-    /// `callbackQueue` (the configuration's ``ImageDownloaderConfig/callbackQueue`` when
+    /// `callbackQueue` (the configuration's ``ImageDownloaderConfiguration/callbackQueue`` when
     /// `nil`). Progress and partial images arrive on the same queue, in order, before it.
     @discardableResult
     public func downloadImage(

@@ -36,7 +36,7 @@ public struct ImageDownloaderOptions: OptionSet, Sendable, Hashable {
     public static let allowInvalidSSLCertificates = ImageDownloaderOptions(rawValue: 1 << 6)
     /// Start ahead of queued normal downloads.
     public static let highPriority = ImageDownloaderOptions(rawValue: 1 << 7)
-    /// Decode large images at a size that fits ``ImageDownloaderConfig/scaleDownLimitBytes``
+    /// Decode large images at a size that fits ``ImageDownloaderConfiguration/scaleDownLimitBytes``
     /// (ignored for partial images).
     public static let scaleDownLargeImages = ImageDownloaderOptions(rawValue: 1 << 8)
 

@@ -29,25 +29,25 @@ public struct ImageLoadRequest: Sendable {
     public var decodesImage: Bool
     /// How long this caller waits for the transfer in all before its load fails with
     /// `ImageError.Code.deadlineExceeded`; the downloader's
-    /// ``ImageDownloaderConfig/downloadDeadline`` when `nil`, no deadline when 0 or less.
+    /// ``ImageDownloaderConfiguration/downloadDeadline`` when `nil`, no deadline when 0 or less.
     /// Callers sharing a transfer keep their own deadlines; the transfer stops when the
     /// last of them gives up.
     public var downloadDeadline: TimeInterval?
     /// Whether and when the download is tried again after a passing failure; the
-    /// downloader's ``ImageDownloaderConfig/retryPolicy`` when `nil`. Callers sharing a
+    /// downloader's ``ImageDownloaderConfiguration/retryPolicy`` when `nil`. Callers sharing a
     /// transfer get the policy with the most attempts among those still waiting.
     public var retryPolicy: DownloadRetryPolicy?
     /// Changes this caller's priority while its download is queued; the downloader attaches
     /// the caller's ``DownloadToken`` to it. The manager's ``ImageLoadOperation`` sets it.
     public var priorityControl: DownloadPriorityControl?
     /// Changes this request's HTTP request before it is sent, instead of the downloader's
-    /// ``ImageDownloaderConfig/requestModifier``.
+    /// ``ImageDownloaderConfiguration/requestModifier``.
     public var requestModifier: DownloadRequestModifier?
     /// Changes this request's response head before it is checked, instead of the
-    /// downloader's ``ImageDownloaderConfig/responseModifier``.
+    /// downloader's ``ImageDownloaderConfiguration/responseModifier``.
     public var responseModifier: DownloadResponseModifier?
     /// Turns this request's downloaded body into the bytes that are decoded, instead of the
-    /// downloader's ``ImageDownloaderConfig/decryptor``.
+    /// downloader's ``ImageDownloaderConfiguration/decryptor``.
     public var decryptor: DownloadDecryptor?
 
     /// Creates a request.

@@ -8,7 +8,7 @@ public struct ImageLoadResult: Sendable {
     /// The bytes as received (empty for a "not modified" answer).
     public var data: Data
     /// The HTTP response, or `nil` for loaders without one (files, `data:` URLs).
-    public var response: DownloadResponse?
+    public var response: DownloadResponseHead?
     /// The server answered `304 Not Modified` to the validators given: the cached copy is current.
     public var isNotModified: Bool
     /// How the HTTP transfer went, for results of an ``ImageDownloader``; `nil` for loaders
@@ -16,7 +16,7 @@ public struct ImageLoadResult: Sendable {
     public var metrics: DownloadMetrics?
 
     /// Creates a result.
-    public init(image: Image?, data: Data, response: DownloadResponse? = nil, isNotModified: Bool = false, metrics: DownloadMetrics? = nil) {
+    public init(image: Image?, data: Data, response: DownloadResponseHead? = nil, isNotModified: Bool = false, metrics: DownloadMetrics? = nil) {
         self.image = image
         self.data = data
         self.response = response

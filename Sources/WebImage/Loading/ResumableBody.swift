@@ -9,7 +9,7 @@ struct ResumableBody {
     let validator: String
     /// The response the bytes belong to; it stays the download's response when a `206`
     /// brings the rest.
-    let response: DownloadResponse
+    let response: DownloadResponseHead
     /// The whole body's length, when the response gave it.
     let totalLength: Int64?
 
@@ -19,7 +19,7 @@ struct ResumableBody {
     /// The part `body` of `response` as something to resume, or `nil` when the response
     /// does not allow ranges (`Accept-Ranges: bytes` with a strong ETag or a
     /// `Last-Modified`) or nothing is worth resuming.
-    init?(response: DownloadResponse, body: ByteBuffer?, totalLength: Int64?) {
+    init?(response: DownloadResponseHead, body: ByteBuffer?, totalLength: Int64?) {
         guard response.statusCode == 200, let body, body.readableBytes > 0,
             totalLength.map({ Int64(body.readableBytes) < $0 }) ?? true,
             let ranges = response.headers.first(name: "Accept-Ranges"),

@@ -50,10 +50,10 @@ public struct ImageRequest: Sendable {
     public var originalQueryCacheType: ImageCacheType
     /// How long the download may take in all before the load fails with
     /// `ImageError.Code.deadlineExceeded`; the downloader's
-    /// ``ImageDownloaderConfig/downloadDeadline`` when `nil`.
+    /// ``ImageDownloaderConfiguration/downloadDeadline`` when `nil`.
     public var downloadDeadline: TimeInterval?
     /// Whether and when the download is tried again after a passing failure; the
-    /// downloader's ``ImageDownloaderConfig/retryPolicy`` when `nil`.
+    /// downloader's ``ImageDownloaderConfiguration/retryPolicy`` when `nil`.
     public var retryPolicy: DownloadRetryPolicy?
     /// The handle of the load's ``ImageLoadOperation`` for changing its download's priority.
     var priorityControl: DownloadPriorityControl?

@@ -26,7 +26,7 @@ struct DownloaderTelemetry: Sendable {
     }
 
     /// Records a transfer that ended: its bytes and, when it failed, its error.
-    func recordTransfer(of url: URL, metrics: DownloadMetrics, outcome: Result<(DownloadResponse, Data), ImageError>) {
+    func recordTransfer(of url: URL, metrics: DownloadMetrics, outcome: Result<(DownloadResponseHead, Data), ImageError>) {
         downloadedBytes.increment(by: Int64(metrics.bytesReceived))
         switch outcome {
         case .success:

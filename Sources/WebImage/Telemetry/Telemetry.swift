@@ -10,7 +10,7 @@ import Logging
 /// created. A component can also be given backends of its own, as tests do:
 ///
 /// ```swift
-/// var config = ImageDownloaderConfig()
+/// var config = ImageDownloaderConfiguration()
 /// config.telemetry = Telemetry(metricsFactory: myFactory)
 /// ```
 ///

@@ -126,7 +126,8 @@ public final class Image: Sendable {
     /// The same image marked as decoded from `format`: how the manager keeps the source's
     /// format on a transformer's output that names none.
     public func withFormat(_ format: ImageFormat) -> Image {
-        Image(frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha,
+        Image(
+            frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha,
             animation: animation, colorProfile: colorProfile)
     }
 

@@ -1,8 +1,8 @@
 /// An ``ImageCache``'s memory level: the built-in ``MemoryCache``, called directly (the
 /// synchronous memory hit is benchmarked), or the storage its configuration names; with
-/// ``ImageCacheConfig/shouldUseWeakMemoryCache``, a ``WeakImageTable`` behind it that
+/// ``ImageCacheConfiguration/shouldUseWeakMemoryCache``, a ``WeakImageTable`` behind it that
 /// answers only when the strong level misses.
-struct ImageMemoryLevel: Sendable {
+struct ImageCacheMemoryTier: Sendable {
     /// The built-in cache, when the configuration names no other storage.
     private let builtIn: MemoryCache<String, ImageCacheEntry>?
     /// The storage: the built-in cache, or the configured one.
@@ -10,7 +10,7 @@ struct ImageMemoryLevel: Sendable {
     /// The weak table, when the configuration asks for it.
     private let weakTable: WeakImageTable?
 
-    init(config: ImageCacheConfig) {
+    init(config: ImageCacheConfiguration) {
         if let type = config.memoryStorageType?.type {
             builtIn = nil
             storage = type.init(config: config)

@@ -4,7 +4,7 @@ import Foundation
 /// level is bounded (``maxMemoryCost``).
 ///
 /// A cache copies its configuration when it is created.
-public struct ImageCacheConfig: Sendable, Hashable {
+public struct ImageCacheConfiguration: Sendable, Hashable {
     /// Keep decoded images in memory (and promote disk hits there).
     public var shouldCacheImagesInMemory = true
     /// Hand out fully decoded bitmaps. The library's coders always decode to bitmaps
@@ -60,3 +60,7 @@ public struct ImageCacheConfig: Sendable, Hashable {
         return root.appendingPathComponent("SwiftWebImage", isDirectory: true)
     }
 }
+
+/// The former name of ``ImageCacheConfiguration``, kept for one release.
+@available(*, deprecated, renamed: "ImageCacheConfiguration")
+public typealias ImageCacheConfig = ImageCacheConfiguration

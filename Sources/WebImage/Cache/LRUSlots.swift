@@ -6,7 +6,7 @@
 /// and retains nothing but the value it returns: no allocation, no reference counting of
 /// list nodes or keys. Freed slots are reused.
 @usableFromInline
-struct MemoryCacheStorage<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+struct LRUSlots<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// A slot's neighbours in recency order and its entry's cost.
     @usableFromInline
     struct Link: Sendable {
@@ -123,7 +123,7 @@ struct MemoryCacheStorage<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Removes every entry.
     @inlinable
     mutating func removeAll() {
-        self = MemoryCacheStorage()
+        self = LRUSlots()
     }
 
     /// The keys from most to least recently used.

@@ -5,7 +5,7 @@ import Foundation
 /// The downloader copies the configuration when it is created; only
 /// ``ImageDownloader/maxConcurrentDownloads`` and ``ImageDownloader/isSuspended`` change
 /// later.
-public struct ImageDownloaderConfig: Sendable {
+public struct ImageDownloaderConfiguration: Sendable {
     /// How many transfers run at once. A transfer's slot is freed as soon as its body is
     /// in, so decoding does not hold it.
     public var maxConcurrentDownloads = 6
@@ -84,3 +84,7 @@ public struct ImageDownloaderConfig: Sendable {
     /// The default configuration.
     public init() {}
 }
+
+/// The former name of ``ImageDownloaderConfiguration``, kept for one release.
+@available(*, deprecated, renamed: "ImageDownloaderConfiguration")
+public typealias ImageDownloaderConfig = ImageDownloaderConfiguration

@@ -2,7 +2,7 @@ import Foundation
 import NIOHTTP1
 
 /// The response head of a download: status, headers and the URL that answered.
-public struct DownloadResponse: Sendable {
+public struct DownloadResponseHead: Sendable {
     /// The HTTP status code.
     public var statusCode: Int
     /// The response headers (names compare case-insensitively).
@@ -47,9 +47,13 @@ public struct DownloadResponse: Sendable {
     }
 }
 
-extension DownloadResponse {
+extension DownloadResponseHead {
     /// This response head as an error carries it.
     var errorResponse: ImageError.Response {
         ImageError.Response(statusCode: statusCode, headers: headers.map { ($0.name, $0.value) }, url: url.absoluteString)
     }
 }
+
+/// The former name of ``DownloadResponseHead``, kept for one release.
+@available(*, deprecated, renamed: "DownloadResponseHead")
+public typealias DownloadResponse = DownloadResponseHead
