@@ -78,6 +78,15 @@ public struct ImageServerConfiguration: Sendable {
     /// process's logging system. The access-log line of a failed request carries the
     /// failure's full detail in its `detail` metadata.
     public var makeLogHandler: (@Sendable (String) -> any LogHandler)?
+    /// Named specs a request uses as `preset=NAME`, expanded in place (a preset may not
+    /// name another).
+    public var presets: [String: String] = [:]
+    /// Accept specs made only of `preset=NAME` (and `expires=`); anything else is
+    /// answered 400.
+    public var onlyPresets = false
+    /// Watermarks by name, decoded by the operator's tool from files it names; a spec
+    /// uses one as `watermark=NAME[,GRAVITY[,OPACITY]]`, never by a path or URL.
+    public var watermarks: [String: Image] = [:]
     /// An HTML page answered at `/` (the tool's `--demo` page); without one, `/` is refused
     /// like any other path that names no image.
     public var homePage: String?

@@ -26,7 +26,14 @@ struct ImageServerRequest: Sendable, Equatable {
             throw ImageServerError(.badRequest, "the spec is not valid percent-encoding")
         }
         self.spec = spec
-        let encodedSource = String(parts[2])
+        self.source = try Self.source(from: String(parts[2]))
+    }
+
+    /// The source URL of a path's last segment: `plain/<percent-encoded URL>` or a
+    /// base64url URL.
+    ///
+    /// - Throws: ``ImageServerError`` 400 when it is neither.
+    static func source(from encodedSource: String) throws(ImageServerError) -> URL {
         let text: String?
         if encodedSource.hasPrefix("plain/") {
             text = String(encodedSource.dropFirst("plain/".count)).removingPercentEncoding
@@ -36,6 +43,6 @@ struct ImageServerRequest: Sendable, Equatable {
         guard let text, let source = URL(string: text), source.scheme != nil else {
             throw ImageServerError(.badRequest, "the source must be plain/<percent-encoded URL> or a base64url URL")
         }
-        self.source = source
+        return source
     }
 }

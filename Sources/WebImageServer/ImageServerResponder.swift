@@ -94,6 +94,7 @@ struct ImageServerResponder: HTTPResponder {
         }
         defer { releaseSlot() }
         do throws(ImageServerError) {
+            if path.hasPrefix("/info/") { return (try await info(for: request, path: path), nil) }
             return (try await image(for: request, path: path), nil)
         } catch {
             return (Self.refusal(error), error)
@@ -105,16 +106,27 @@ struct ImageServerResponder: HTTPResponder {
     private func image(for request: Request, path: String) async throws(ImageServerError) -> Response {
         let parsed = try ImageServerRequest(path: path)
         try checkSignature(parsed)
-        let choice = OutputFormatChoice(spec: parsed.spec, accept: request.headers[.accept], coders: coders)
-        let spec: TransformSpec
+        let serverSpec = try ImageServerSpec(
+            parsed.spec, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
+            watermarks: Set(configuration.watermarks.keys))
+        if let expires = serverSpec.expires, Date().timeIntervalSince1970 >= Double(expires) {
+            throw ImageServerError(.gone, "this URL has expired")
+        }
+        let choice = OutputFormatChoice(spec: serverSpec.operations, accept: request.headers[.accept], coders: coders)
+        let written: TransformSpec
         do {
-            spec = try TransformSpec(choice.spec)
+            let watermarks = configuration.watermarks
+            written = try TransformSpec(choice.spec) { name in
+                guard let watermark = watermarks[name] else { throw ImageServerError(.badRequest, "no such watermark") }
+                return watermark
+            }
         } catch {
             throw ImageServerError(.badRequest, "bad spec: \(error)")
         }
+        let (spec, ratio) = serverSpec.applyingDevicePixelRatio(to: written, maxPixels: budget.maxPixels)
         try budget.check(spec, operationCount: choice.spec.split(separator: "|").count)
         try policy.checkHost(of: parsed.source)
-        let key = "\(choice.spec)\n\(parsed.source.absoluteString)"
+        let key = "\(choice.spec)\ndpr=\(ratio)\n\(parsed.source.absoluteString)"
         let result: (data: Data, metadata: DiskCacheEntryMetadata)
         let cached = try await cachedResult(forKey: key)
         metrics.recordResultCache(hit: cached != nil)
@@ -137,12 +149,57 @@ struct ImageServerResponder: HTTPResponder {
         return Response(status: .ok, headers: headers, body: body)
     }
 
+    // MARK: Info
+
+    /// `/info/<signature>/<source>`: the source's metadata as JSON. The signature covers
+    /// `/info/<source>`, so that no image URL's signature stands for an info URL's; the
+    /// source is fetched under the same rules as an image's.
+    private func info(for request: Request, path: String) async throws(ImageServerError) -> Response {
+        let parts = path.dropFirst("/info/".count).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw ImageServerError(.badRequest, "the path must be /info/<signature>/<source>")
+        }
+        let source = try ImageServerRequest.source(from: String(parts[1]))
+        try checkSignature(signature: String(parts[0]), signedPath: "/info/\(parts[1])")
+        try policy.checkHost(of: source)
+        var fetch = ImageRequest(url: source, options: .retryFailed)
+        fetch.maxPixelCount = configuration.maxSourcePixels
+        var options = ImageDecodeOptions()
+        options.maxPixelCount = configuration.maxSourcePixels
+        options.maxFrameCount = configuration.maxAnimationFrames
+        options.maxAnimationWork = configuration.maxAnimationPixels
+        let info: ImageInfoResponse
+        do throws(ImageError) {
+            try await sourceFetches.ensureOnDisk(fetch)
+            guard let storage = (manager.cache as? ImageCache)?.diskStorage else {
+                throw ImageError(.badImageData, "the source cache keeps no bytes")
+            }
+            let key = manager.cacheKey(for: source)
+            let coders = self.coders
+            let limits = options
+            info = try await DecodingWorkers.run { () throws(ImageError) -> ImageInfoResponse in
+                guard let data = storage.data(forKey: key) else { throw ImageError(.badImageData, "the cached source is gone") }
+                return try ImageInfoResponse(data: data, coders: coders, options: limits)
+            }
+        } catch {
+            throw Self.sourceFailure(error)
+        }
+        var response = Self.text(info.json, contentType: "application/json")
+        response.headers[.cacheControl] = "public, max-age=\(configuration.resultMaxAge)"
+        if request.method == .head { response.body = ResponseBody() }
+        return response
+    }
+
     private func checkSignature(_ request: ImageServerRequest) throws(ImageServerError) {
-        if request.signature == "_", configuration.allowsUnsignedURLs { return }
+        try checkSignature(signature: request.signature, signedPath: request.signedPath)
+    }
+
+    private func checkSignature(signature: String, signedPath: String) throws(ImageServerError) {
+        if signature == "_", configuration.allowsUnsignedURLs { return }
         guard !signers.isEmpty else {
             throw ImageServerError(.forbidden, "unsigned URLs are not accepted and the server has no signing key")
         }
-        guard signers.contains(where: { $0.isValid(request.signature, for: request.signedPath) }) else {
+        guard signers.contains(where: { $0.isValid(signature, for: signedPath) }) else {
             throw ImageServerError(.forbidden, "the signature does not match")
         }
     }
@@ -184,22 +241,34 @@ struct ImageServerResponder: HTTPResponder {
         let coders = self.coders
         let format = spec.format ?? (coders.canEncode(to: image.format) ? image.format : coders.preferredFormat(for: image))
         // Every canvas the transform makes is checked before it runs.
+        let budget = self.budget
         let planned = try budget.plan(spec.transformers, source: image.pixelSize, frames: image.frames.count)
         // Transforming, encoding and hashing the result all run on a decoding thread.
         let outcome: Result<(Data, String), ImageServerError>
         do {
             outcome = try await DecodingWorkers.run { () throws(ImageError) -> Result<(Data, String), ImageServerError> in
                 var transformed = image
-                for transformer in spec.transformers {
+                var expected = planned
+                for (index, transformer) in spec.transformers.enumerated() {
                     // `nil` is a transformer's "nothing to change"; the plan already
                     // refused what cannot apply.
                     transformed = transformer.transform(transformed) ?? transformed
+                    // What a trim leaves depends on the pixels: the rest is planned again
+                    // from the size it left (never larger than planned at this step).
+                    if transformer is TrimmingImageTransformer {
+                        do throws(ImageServerError) {
+                            expected = try budget.plan(
+                                Array(spec.transformers[(index + 1)...]), source: transformed.pixelSize, frames: transformed.frames.count)
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
                 }
-                guard transformed.pixelSize == planned else {
+                guard transformed.pixelSize == expected else {
                     return .failure(
                         ImageServerError(
                             .unprocessableContent, "the transform failed",
-                            detail: "planned \(planned.width)x\(planned.height), made \(transformed.pixelWidth)x\(transformed.pixelHeight)"))
+                            detail: "planned \(expected.width)x\(expected.height), made \(transformed.pixelWidth)x\(transformed.pixelHeight)"))
                 }
                 let data = try coders.encode(transformed, as: format, options: spec.encodeOptions ?? ImageEncodeOptions())
                 return .success((data, Self.digest(of: data)))

@@ -43,6 +43,8 @@ struct TransformBudget: Sendable {
                 named = (resize.width ?? 1).multipliedReportingOverflow(by: resize.height ?? 1).partialValue
             case let crop as CroppingImageTransformer:
                 named = crop.size.width.multipliedReportingOverflow(by: crop.size.height).partialValue
+            case let extend as ExtendingImageTransformer:
+                named = extend.size.width.multipliedReportingOverflow(by: extend.size.height).partialValue
             default:
                 break
             }
@@ -95,6 +97,7 @@ struct TransformBudget: Sendable {
             switch crop.placement {
             case let .origin(originX, originY): (x, y) = (originX, originY)
             case let .gravity(gravity): (x, y) = gravity.origin(of: crop.size, in: size)
+            case let .anchor(anchor): (x, y) = anchor.origin(of: crop.size, in: size)
             }
             let left = max(0, x), top = max(0, y)
             let right = min(size.width, x + crop.size.width), bottom = min(size.height, y + crop.size.height)
@@ -108,6 +111,12 @@ struct TransformBudget: Sendable {
         case let rotate as RotatingImageTransformer:
             let turned = rotated(size, by: rotate)
             return (turned, turned)
+        case let pad as PaddingImageTransformer:
+            let padded = pad.paddedSize(size)
+            return (padded, padded)
+        case let extend as ExtendingImageTransformer:
+            let canvas = extend.canvas(for: size)
+            return (canvas, canvas)
         case is CircleImageTransformer:
             let side = min(size.width, size.height)
             return (size, PixelSize(width: side, height: side))

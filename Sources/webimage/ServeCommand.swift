@@ -110,6 +110,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Decoded bytes the memory cache of sources keeps.", valueName: "size"))
     var memoryLimit = ByteSize(argument: "128M")!
 
+    @Option(name: .customLong("preset"), help: ArgumentHelp("A named spec, used as preset=NAME (repeatable).", valueName: "name=spec"))
+    var presets: [String] = []
+
+    @Flag(help: "Accept only specs made of preset=NAME (and expires=).")
+    var onlyPresets = false
+
+    @Option(
+        name: .customLong("watermark"),
+        help: ArgumentHelp("An image file used as watermark=NAME[,GRAVITY[,OPACITY]] (repeatable).", valueName: "name=path"))
+    var watermarks: [String] = []
+
     @Flag(help: "Serve the demo's sample images from loopback and a page of them through the server at /.")
     var demo = false
 
@@ -121,6 +132,11 @@ struct ServeCommand: AsyncParsableCommand {
         if !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
         if let metricsPort, !(0...65535).contains(metricsPort) { throw ValidationError("--metrics-port must be 0 to 65535") }
         if maxOperations < 1 { throw ValidationError("--max-operations must be at least 1") }
+        _ = try namedPresets
+        if onlyPresets, presets.isEmpty { throw ValidationError("--only-presets needs at least one --preset") }
+        if let bad = watermarks.first(where: { Self.pair($0) == nil }) {
+            throw ValidationError("--watermark \(bad) is not NAME=PATH")
+        }
         if let address = allowedAddresses.first(where: { !Self.isIPAddress($0) }) {
             throw ValidationError("--allow-address \(address) is not an IP address")
         }
@@ -132,6 +148,44 @@ struct ServeCommand: AsyncParsableCommand {
             try SigningKeys.signers(
                 keys: keys, salts: salts, environment: ProcessInfo.processInfo.environment, insecureUnsigned: insecureUnsigned)
         }
+    }
+
+    /// The presets given, by name, each checked to be a spec.
+    private var namedPresets: [String: String] {
+        get throws {
+            var named: [String: String] = [:]
+            for preset in presets {
+                guard let (name, spec) = Self.pair(preset) else { throw ValidationError("--preset \(preset) is not NAME=SPEC") }
+                do {
+                    _ = try TransformSpec(spec) { _ in Image(bitmap: Bitmap(width: 1, height: 1)) }
+                } catch {
+                    throw ValidationError("--preset \(name): \(error)")
+                }
+                named[name] = spec
+            }
+            return named
+        }
+    }
+
+    /// The watermark images, decoded from their files.
+    private func loadWatermarks() throws -> [String: Image] {
+        var loaded: [String: Image] = [:]
+        for watermark in watermarks {
+            guard let (name, path) = Self.pair(watermark) else { throw ValidationError("--watermark \(watermark) is not NAME=PATH") }
+            do {
+                loaded[name] = try ImageCodersManager.shared.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw ValidationError("--watermark \(name): cannot read \(path): \(error)")
+            }
+        }
+        return loaded
+    }
+
+    /// `NAME=VALUE` split at its first `=`; `nil` when either side is empty.
+    static func pair(_ text: String) -> (String, String)? {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        return (String(parts[0]), String(parts[1]))
     }
 
     func run() async throws {
@@ -163,6 +217,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.metricsHost = metricsHost
         configuration.resultMaxAge = maxAge
         configuration.memoryLimit = memoryLimit.bytes
+        configuration.presets = try namedPresets
+        configuration.onlyPresets = onlyPresets
+        configuration.watermarks = try loadWatermarks()
         var samples: DemoImageServer?
         if demo {
             let started = try await DemoImageServer.start(count: 24, largestSide: 1200)

@@ -4,14 +4,17 @@ import WebImage
 import WebImageServer
 
 /// The page `webimage serve --demo` shows at `/`: a grid of the demo's sample images,
-/// each through the server at a few sizes and formats, so a person can look at what it
-/// makes in a browser.
+/// each through the server at a few sizes and formats — a centre fill and a smart fill
+/// side by side among them — so a person can look at what it makes in a browser.
 enum ServerDemoPage {
     /// The transformations each sample is shown with, and their captions.
     static let variants: [(spec: String, caption: String)] = [
         ("resize=160|format=jpeg,q=80", "160 px JPEG"),
         ("resize=160|format=webp,q=80", "160 px WebP"),
         ("resize=160x160,fill|round=24|format=png", "160×160 filled, rounded PNG"),
+        ("resize=160x100,fill|format=jpeg,q=80", "160×100 centre fill"),
+        ("resize=160x100,fill,smart|format=jpeg,q=80", "160×100 smart fill (attention)"),
+        ("resize=160x100,fill,smart=entropy|format=jpeg,q=80", "160×100 smart fill (entropy)"),
         ("resize=320|grayscale|format=auto", "320 px grey, format=auto"),
     ]
 

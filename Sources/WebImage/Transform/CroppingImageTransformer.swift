@@ -7,6 +7,8 @@ public struct CroppingImageTransformer: ImageTransformer {
         case origin(x: Int, y: Int)
         /// The rectangle placed at a gravity: centred, at an edge or in a corner.
         case gravity(ImageGravity)
+        /// The rectangle placed by an anchor: a gravity or a focus point.
+        case anchor(CropAnchor)
     }
 
     /// Where the rectangle is.
@@ -26,11 +28,18 @@ public struct CroppingImageTransformer: ImageTransformer {
         self.size = size
     }
 
-    /// `crop-X,Y,WxH`, or `crop-WxH-GRAVITY`.
+    /// Creates a transformer that keeps a rectangle of `size` placed by `anchor`.
+    public init(size: PixelSize, anchor: CropAnchor) {
+        self.placement = .anchor(anchor)
+        self.size = size
+    }
+
+    /// `crop-X,Y,WxH`, `crop-WxH-GRAVITY` or `crop-WxH-ANCHOR`.
     public var key: String {
         switch placement {
         case let .origin(x, y): "crop-\(x),\(y),\(size.width)x\(size.height)"
         case let .gravity(gravity): "crop-\(size.width)x\(size.height)-\(gravity.rawValue)"
+        case let .anchor(anchor): "crop-\(size.width)x\(size.height)-\(anchor.keyPart)"
         }
     }
 
@@ -41,6 +50,8 @@ public struct CroppingImageTransformer: ImageTransformer {
         switch placement {
         case let .origin(originX, originY): (x, y) = (originX, originY)
         case let .gravity(gravity): (x, y) = gravity.origin(of: size, in: image.pixelSize)
+        // One window for every frame: a smart crop looks at the first.
+        case let .anchor(anchor): (x, y) = anchor.origin(of: size, in: image.bitmap)
         }
         let left = max(0, x), top = max(0, y)
         let right = min(image.pixelWidth, x + size.width), bottom = min(image.pixelHeight, y + size.height)

@@ -25,6 +25,9 @@ public struct ResizingImageTransformer: ImageTransformer {
     public var allowsEnlarging: Bool
     /// The colour of the canvas around an aspect-fit picture (clear by default).
     public var background: RGBA8
+    /// Where an aspect-fill resize keeps its box in the scaled picture (the centre by
+    /// default; a focus point keeps that point as central as the edges allow).
+    public var anchor: CropAnchor = .gravity(.center)
 
     /// Creates a transformer that resizes into `size` with `contentMode`.
     public init(
@@ -59,6 +62,7 @@ public struct ResizingImageTransformer: ImageTransformer {
         }
         if !allowsEnlarging { key += "-noenlarge" }
         if background != .clear { key += "-bg\(background.hex)" }
+        if anchor != .gravity(.center) { key += "-\(anchor.keyPart)" }
         return key
     }
 
@@ -66,16 +70,21 @@ public struct ResizingImageTransformer: ImageTransformer {
     /// requested size is not positive.
     public func transform(_ image: Image) -> Image? {
         guard let plan = plan(for: image.pixelSize) else { return nil }
+        // One window for every frame: a smart crop looks at the first.
+        var window: (x: Int, y: Int)?
         return image.replacingFrames { bitmap in
             var picture = bitmap.resized(to: plan.scaled)
             if picture.size != plan.canvas {
-                let origin = ImageGravity.center.origin(of: picture.size, in: plan.canvas)
                 let covers = picture.width >= plan.canvas.width && picture.height >= plan.canvas.height
-                picture =
-                    covers
-                    ? picture.cropped(x: -origin.x, y: -origin.y, size: plan.canvas)
-                    : Bitmap.filled(plan.canvas, format: picture.pixelFormat, with: background)
+                if covers {
+                    let origin = window ?? anchor.origin(of: plan.canvas, in: picture)
+                    window = origin
+                    picture = picture.cropped(x: origin.x, y: origin.y, size: plan.canvas)
+                } else {
+                    let origin = ImageGravity.center.origin(of: picture.size, in: plan.canvas)
+                    picture = Bitmap.filled(plan.canvas, format: picture.pixelFormat, with: background)
                         .drawing(picture, atX: origin.x, y: origin.y)
+                }
             }
             return picture
         }

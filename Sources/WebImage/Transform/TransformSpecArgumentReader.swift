@@ -106,6 +106,28 @@ struct ArgumentReader {
         return gravity
     }
 
+    /// A crop anchor: a gravity's name, or `fp:X:Y` — a focus point, each coordinate a
+    /// fraction of the picture from 0 to 1.
+    func anchor(_ text: String) throws(TransformSpecError) -> CropAnchor {
+        let lower = text.lowercased()
+        guard lower.hasPrefix("fp:") else { return .gravity(try gravity(text)) }
+        let parts = lower.dropFirst(3).split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), (0...1).contains(x), (0...1).contains(y) else {
+            throw error(text, "a focus point is fp:X:Y, each a fraction of the picture from 0 to 1")
+        }
+        return .focus(x: x, y: y)
+    }
+
+    /// `smart` (attention) or `smart=attention|entropy` when present.
+    mutating func smartCrop() throws(TransformSpecError) -> SmartCropStrategy? {
+        if flag("smart") { return .attention }
+        guard let name = try value(named: "smart") else { return nil }
+        guard let strategy = SmartCropStrategy(rawValue: name.lowercased()) else {
+            throw error("smart=\(name)", "smart is attention (the default) or entropy")
+        }
+        return strategy
+    }
+
     /// A colour: hexadecimal `RGB`, `RRGGBB` or `RRGGBBAA` (an optional `#`), or one of the
     /// names black, white, gray, red, green, blue, transparent.
     func colour(_ text: String) throws(TransformSpecError) -> RGBA8 {

@@ -8,7 +8,7 @@ struct TransformSpecParser {
     /// The names of the operations, for the error about an unknown one.
     static let operationNames = [
         "resize", "crop", "round", "circle", "rotate", "flip", "tint", "grayscale", "brightness",
-        "contrast", "saturation", "blur", "sharpen", "overlay", "format",
+        "contrast", "saturation", "blur", "sharpen", "overlay", "pad", "extend", "pixelate", "trim", "format",
     ]
 
     /// The transformer for one operation.
@@ -56,6 +56,20 @@ struct TransformSpecParser {
                 } ?? 1
             transformer = SharpeningImageTransformer(sigma: sigma, amount: amount)
         case "overlay": transformer = try overlay(&reader)
+        case "pad": transformer = try pad(&reader)
+        case "extend":
+            let size = try reader.size(reader.positional("the canvas WIDTHxHEIGHT"))
+            transformer = ExtendingImageTransformer(
+                size: size, gravity: try reader.gravity(reader.optionalPositional() ?? "center"),
+                background: try reader.colour(named: "bg") ?? .clear)
+        case "pixelate":
+            transformer = PixelatingImageTransformer(
+                blockSize: try reader.integer(reader.positional("a block size in pixels"), in: 1...TransformSpec.maximumDimension))
+        case "trim":
+            let threshold = try reader.optionalPositional().map { argument throws(TransformSpecError) in
+                try reader.integer(argument, in: 0...255)
+            }
+            transformer = TrimmingImageTransformer(threshold: threshold ?? TrimmingImageTransformer.defaultThreshold)
         default:
             throw TransformSpecError(
                 operation: name,
@@ -109,23 +123,62 @@ struct TransformSpecParser {
         {
             mode = contentMode
         }
-        return ResizingImageTransformer(
+        var resize = ResizingImageTransformer(
             width: width, height: height, contentMode: mode,
             allowsEnlarging: !reader.flag("noenlarge"), background: try reader.colour(named: "bg") ?? .clear
         )
+        let smart = try reader.smartCrop()
+        if let anchor = try reader.value(named: "gravity") {
+            guard smart == nil else { throw reader.error("gravity=\(anchor)", "smart and gravity= do not go together") }
+            guard mode == .aspectFill, width != nil, height != nil else {
+                throw reader.error("gravity=\(anchor)", "gravity= applies to fill with both sides")
+            }
+            resize.anchor = try reader.anchor(anchor)
+        }
+        if let smart {
+            guard mode == .aspectFill, width != nil, height != nil else {
+                throw TransformSpecError(operation: "resize", message: "smart applies to fill with both sides")
+            }
+            resize.anchor = .smart(smart)
+        }
+        return resize
     }
 
     private func crop(_ reader: inout ArgumentReader) throws(TransformSpecError) -> CroppingImageTransformer {
         let first = try reader.positional("WIDTHxHEIGHT[,GRAVITY] or X,Y,WIDTHxHEIGHT")
         if first.lowercased().contains("x") {
             let size = try reader.size(first)
-            let gravityName = reader.optionalPositional() ?? "center"
-            return CroppingImageTransformer(size: size, gravity: try reader.gravity(gravityName))
+            if let smart = try reader.smartCrop() {
+                return CroppingImageTransformer(size: size, anchor: .smart(smart))
+            }
+            let positional = reader.optionalPositional()
+            let named = try reader.value(named: "gravity")
+            if positional != nil, named != nil {
+                throw reader.error("gravity=\(named ?? "")", "the gravity is given twice")
+            }
+            switch try reader.anchor(positional ?? named ?? "center") {
+            case let .gravity(gravity): return CroppingImageTransformer(size: size, gravity: gravity)
+            case let anchor: return CroppingImageTransformer(size: size, anchor: anchor)
+            }
         }
         let x = try reader.integer(first, in: 0...Int(Int32.max))
         let y = try reader.integer(reader.positional("the top edge Y"), in: 0...Int(Int32.max))
         let size = try reader.size(reader.positional("the size WIDTHxHEIGHT"))
         return CroppingImageTransformer(x: x, y: y, size: size)
+    }
+
+    /// `pad=N` or `pad=T,R,B,L`, with an optional `bg=COLOUR`.
+    private func pad(_ reader: inout ArgumentReader) throws(TransformSpecError) -> PaddingImageTransformer {
+        var sides: [Int] = []
+        while let argument = reader.optionalPositional() {
+            sides.append(try reader.integer(argument, in: 0...TransformSpec.maximumDimension))
+        }
+        guard sides.count == 1 || sides.count == 4 else {
+            throw TransformSpecError(operation: "pad", message: "pad takes one width for every side, or four: top, right, bottom, left")
+        }
+        if sides.count == 1 { sides = Array(repeating: sides[0], count: 4) }
+        return PaddingImageTransformer(
+            top: sides[0], right: sides[1], bottom: sides[2], left: sides[3], background: try reader.colour(named: "bg") ?? .clear)
     }
 
     private func round(_ reader: inout ArgumentReader) throws(TransformSpecError) -> RoundedCornersImageTransformer {

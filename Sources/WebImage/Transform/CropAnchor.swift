@@ -1,0 +1,49 @@
+/// Where a crop window sits in a picture larger than it: at a gravity, centred on a
+/// focus point (imgproxy's `gravity:fp:X:Y`) as far as the picture's edges allow, or
+/// where a smart crop finds the picture most interesting (imgproxy's `gravity:sm`).
+public enum CropAnchor: Sendable, Hashable {
+    /// At a gravity: centred, at an edge or in a corner.
+    case gravity(ImageGravity)
+    /// Centred on the point at (`x`, `y`), fractions of the picture's width and height
+    /// from its top-left corner (0 to 1), then moved inside the picture.
+    case focus(x: Double, y: Double)
+    /// Where ``SmartCropStrategy`` finds the most interesting window of the picture.
+    case smart(SmartCropStrategy)
+
+    /// The anchor's part of a transformer's key: the gravity's name, or `fpX,Y`.
+    public var keyPart: String {
+        switch self {
+        case let .gravity(gravity): gravity.rawValue
+        case let .focus(x, y): "fp\(x),\(y)"
+        case .smart(.attention): "smart"
+        case let .smart(strategy): "smart-\(strategy.rawValue)"
+        }
+    }
+
+    /// The top-left position of a window of `inner` in `bitmap`: a smart crop looks at
+    /// its pixels, the other anchors only at its size.
+    public func origin(of inner: PixelSize, in bitmap: Bitmap) -> (x: Int, y: Int) {
+        guard case let .smart(strategy) = self else { return origin(of: inner, in: bitmap.size) }
+        return strategy.origin(of: inner, in: bitmap)
+    }
+
+    /// The top-left position of a window of `inner` in a picture of `outer`: for a focus
+    /// point, clamped so that the window stays inside whenever it fits; a smart crop,
+    /// which needs the pixels, is placed at the centre here (the window's size, which is
+    /// all a plan needs, is the same).
+    public func origin(of inner: PixelSize, in outer: PixelSize) -> (x: Int, y: Int) {
+        switch self {
+        case .smart:
+            return ImageGravity.center.origin(of: inner, in: outer)
+        case let .gravity(gravity):
+            return gravity.origin(of: inner, in: outer)
+        case let .focus(x, y):
+            func axis(_ fraction: Double, _ window: Int, _ picture: Int) -> Int {
+                guard window < picture else { return (picture - window) / 2 }
+                let centred = Int((fraction * Double(picture) - Double(window) / 2).rounded())
+                return min(max(0, centred), picture - window)
+            }
+            return (axis(x, inner.width, outer.width), axis(y, inner.height, outer.height))
+        }
+    }
+}

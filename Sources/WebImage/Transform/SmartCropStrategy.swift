@@ -1,0 +1,28 @@
+/// How a smart crop measures what is interesting in a picture (libvips' and imgproxy's
+/// `attention` and `entropy`).
+public enum SmartCropStrategy: String, Sendable, Hashable, CaseIterable {
+    /// Edges of the luminance, skin tones and saturated colours, summed and blurred to
+    /// the window's scale; the window is centred on the highest score (libvips'
+    /// `attention`).
+    case attention
+    /// The strip with the least information (histogram entropy of the luminance) is cut
+    /// from one side or the other until the window's size is left (libvips' `entropy`).
+    case entropy
+
+    /// The top-left corner of the window of `size` this strategy keeps in `bitmap`; the
+    /// window lies inside the bitmap along every axis where it fits, and is centred
+    /// along an axis where it does not.
+    public func origin(of size: PixelSize, in bitmap: Bitmap) -> (x: Int, y: Int) {
+        let spare = (bitmap.width - size.width, bitmap.height - size.height)
+        guard spare.0 > 0 || spare.1 > 0 else { return ImageGravity.center.origin(of: size, in: bitmap.size) }
+        let window = PixelSize(width: min(size.width, bitmap.width), height: min(size.height, bitmap.height))
+        var origin: (x: Int, y: Int)
+        switch self {
+        case .attention: origin = AttentionCropFinder(bitmap: bitmap).origin(of: window)
+        case .entropy: origin = EntropyCropFinder(bitmap: bitmap).origin(of: window)
+        }
+        if spare.0 < 0 { origin.x = spare.0 / 2 }
+        if spare.1 < 0 { origin.y = spare.1 / 2 }
+        return origin
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import WebImage
+
+/// What `/info/<signature>/<source>` answers: a source's format, size, frames, duration,
+/// EXIF orientation, embedded colour profile and dominant colour, as JSON.
+///
+/// The size comes from the header; the rest from one decode reduced while it is read
+/// (shrink-on-load to at most ``sampleSide`` pixels a side), whose average colour is the
+/// dominant one (in sRGB, converted from the source's profile). An animation's frame count and duration come from its container, its
+/// frames decoded only as far as the first.
+struct ImageInfoResponse: Sendable, Equatable {
+    /// The format the bytes are in.
+    let format: ImageFormat
+    /// The width and height the header declares.
+    let width: Int, height: Int
+    /// The number of frames (1 for a still).
+    let frames: Int
+    /// The animation's length in seconds (0 for a still).
+    let duration: Double
+    /// The EXIF orientation, 1 to 8.
+    let orientation: Int
+    /// The description of the ICC profile the source embeds (`"Display P3"`…); `nil` for
+    /// none (sRGB), or a profile whose description cannot be read.
+    let colorProfile: String?
+    /// The average colour of the reduced picture in sRGB, opaque pixels weighted by alpha.
+    let dominantColour: RGBA8
+
+    /// The largest side of the reduced decode the colour comes from.
+    static let sampleSide = 32
+
+    /// Reads `data`'s header and its reduced decode.
+    ///
+    /// - Throws: `ImageError` as the coders do, and for a header over `options`' pixel
+    ///   limit.
+    init(data: Data, coders: ImageCodersManager, options: ImageDecodeOptions) throws(ImageError) {
+        let declared = try coders.checkHeader(of: data, options: options)
+        var sampling = options
+        sampling.thumbnailPixelSize = PixelSize(width: Self.sampleSide, height: Self.sampleSide)
+        sampling.firstFrameOnly = true
+        let sample = try coders.decode(data, options: sampling)
+        format = sample.format
+        var frames = 1, duration = 0.0
+        var animated = options
+        animated.decodesFramesOnDemand = true
+        animated.thumbnailPixelSize = sampling.thumbnailPixelSize
+        if let animation = try? coders.animatedImage(from: data, options: animated), animation.frameCount > 1 {
+            frames = animation.frameCount
+            duration = animation.duration
+        }
+        self.frames = frames
+        self.duration = duration
+        orientation = sample.orientation.rawValue
+        let size = declared ?? sample.pixelSize
+        width = size.width
+        height = size.height
+        colorProfile = sample.colorProfile?.description
+        dominantColour = Self.average(of: sample.convertedToSRGB().bitmap)
+    }
+
+    /// The alpha-weighted mean colour of `bitmap` (clear when every pixel is).
+    static func average(of bitmap: Bitmap) -> RGBA8 {
+        let rgba = bitmap.convertedToRGBA8()
+        var red = 0, green = 0, blue = 0, weight = 0
+        for index in stride(from: 0, to: rgba.pixels.count, by: 4) {
+            let alpha = Int(rgba.pixels[index + 3])
+            red += Int(rgba.pixels[index]) * alpha
+            green += Int(rgba.pixels[index + 1]) * alpha
+            blue += Int(rgba.pixels[index + 2]) * alpha
+            weight += alpha
+        }
+        guard weight > 0 else { return .clear }
+        return RGBA8(
+            red: UInt8((red + weight / 2) / weight), green: UInt8((green + weight / 2) / weight),
+            blue: UInt8((blue + weight / 2) / weight))
+    }
+
+    /// The JSON body.
+    var json: String {
+        let colour = "#" + dominantColour.hex.prefix(6)
+        let profile = colorProfile.map(Self.quoted) ?? "null"
+        return """
+            {"format":"\(format.rawValue)","width":\(width),"height":\(height),"frames":\(frames),\
+            "duration":\(duration),"orientation":\(orientation),"colour_profile":\(profile),\
+            "dominant_colour":"\(colour)"}
+
+            """
+    }
+
+    /// `text` as a JSON string: quoted, with quotes, backslashes and control characters
+    /// escaped (a profile's description is the source's text).
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import WebImage
+
+/// The server's own operations taken out of a request's spec before the rest is read as a
+/// `TransformSpec`: `preset=NAME` (expanded in place from the configured presets),
+/// `dpr=N` (a device pixel ratio from 1 to 5), `expires=UNIX_TIME` (a signed deadline)
+/// and `watermark=NAME[,GRAVITY[,OPACITY]]` (a configured watermark, read as an overlay).
+struct ImageServerSpec: Sendable, Equatable {
+    /// The operations left for `TransformSpec`, presets expanded.
+    let operations: String
+    /// The device pixel ratio the spec asks for (1 when it names none).
+    let devicePixelRatio: Double
+    /// When the URL stops being served, in seconds since 1970; `nil` for never.
+    let expires: Int?
+
+    /// The largest device pixel ratio a spec may ask for.
+    static let maximumDevicePixelRatio = 5.0
+
+    /// Reads the server's operations out of `text`.
+    ///
+    /// - Parameters:
+    ///   - presets: The named specs `preset=NAME` expands to.
+    ///   - onlyPresets: Whether a spec may hold nothing but `preset=` and `expires=`.
+    /// - Throws: ``ImageServerError`` 400 for an unknown preset, a bad or repeated `dpr=`
+    ///   or `expires=`, and, in only-presets mode, any other operation.
+    ///   - watermarks: The names of the configured watermarks.
+    init(_ text: String, presets: [String: String], onlyPresets: Bool, watermarks: Set<String> = []) throws(ImageServerError) {
+        // The request's own operations, each preset replaced by its operations.
+        var expanded: [String] = []
+        for operation in Self.split(text) {
+            guard operation.name == "preset" else {
+                guard !onlyPresets || operation.name == "expires" else { throw Self.presetsOnly }
+                expanded.append(operation.text)
+                continue
+            }
+            guard let preset = presets[operation.argument] else {
+                throw ImageServerError(.badRequest, "bad spec: preset: there is no preset by that name")
+            }
+            for inner in Self.split(preset) where inner.name == "preset" {
+                throw ImageServerError(.badRequest, "bad spec: preset: a preset may not name another", detail: inner.text)
+            }
+            expanded.append(preset)
+        }
+        var kept: [String] = []
+        var ratio: Double?
+        var expires: Int?
+        for operation in Self.split(expanded.joined(separator: "|")) {
+            switch operation.name {
+            case "expires":
+                guard expires == nil else { throw ImageServerError(.badRequest, "bad spec: expires= may appear only once") }
+                guard let time = Int(operation.argument), time >= 0 else {
+                    throw ImageServerError(.badRequest, "bad spec: expires: expected a time in seconds since 1970")
+                }
+                expires = time
+            case "dpr":
+                guard ratio == nil else { throw ImageServerError(.badRequest, "bad spec: dpr= may appear only once") }
+                guard let value = Double(operation.argument), value.isFinite, (1...Self.maximumDevicePixelRatio).contains(value) else {
+                    throw ImageServerError(.badRequest, "bad spec: dpr: expected a number from 1 to 5")
+                }
+                ratio = value
+            case "watermark":
+                let arguments = operation.argument.split(separator: ",", omittingEmptySubsequences: false).map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+                guard let name = arguments.first, watermarks.contains(name) else {
+                    throw ImageServerError(.badRequest, "bad spec: watermark: there is no watermark by that name")
+                }
+                guard arguments.count <= 3, !name.contains("=") else {
+                    throw ImageServerError(.badRequest, "bad spec: watermark takes NAME[,GRAVITY[,OPACITY]]")
+                }
+                var overlay = ["overlay=\(name)", arguments.count > 1 ? arguments[1] : "bottomright"]
+                if arguments.count > 2 { overlay.append("opacity=\(arguments[2])") }
+                kept.append(overlay.joined(separator: ","))
+            case "overlay":
+                throw ImageServerError(.badRequest, "bad spec: overlay: not served; name a configured watermark with watermark=")
+            default:
+                kept.append(operation.text)
+            }
+        }
+        guard !kept.isEmpty else { throw ImageServerError(.badRequest, "bad spec: it names no operation") }
+        operations = kept.joined(separator: "|")
+        devicePixelRatio = ratio ?? 1
+        self.expires = expires
+    }
+
+    /// The operations of `text`, trimmed, with their lowercased names and arguments.
+    private static func split(_ text: String) -> [(text: String, name: String, argument: String)] {
+        text.split(separator: "|", omittingEmptySubsequences: false).map { operation in
+            let trimmed = operation.trimmingCharacters(in: .whitespaces)
+            let parts = trimmed.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (trimmed, parts[0].lowercased(), parts.count > 1 ? String(parts[1]) : "")
+        }
+    }
+
+    private static let presetsOnly = ImageServerError(.badRequest, "bad spec: this server accepts only preset=NAME")
+
+    /// `spec` with every size multiplied by the device pixel ratio, capped so that no
+    /// rectangle the spec names exceeds `maxPixels` (nor a side
+    /// `TransformSpec.maximumDimension`); a spec already over the cap is left as it is,
+    /// for the budget to refuse.
+    ///
+    /// - Returns: The spec and the ratio applied.
+    func applyingDevicePixelRatio(to spec: TransformSpec, maxPixels: Int) -> (TransformSpec, Double) {
+        guard devicePixelRatio > 1 else { return (spec, 1) }
+        var factor = devicePixelRatio
+        if let named = spec.largestNamedPixelCount, named > 0 {
+            factor = min(factor, (Double(maxPixels) / Double(named)).squareRoot())
+        }
+        factor = max(1, factor)
+        var scaled = spec.multiplyingSizes(by: factor)
+        // Sides round to whole pixels: step down until the rounding fits too.
+        while factor > 1, let named = scaled.largestNamedPixelCount, named > maxPixels {
+            factor = max(1, factor - 0.01)
+            scaled = spec.multiplyingSizes(by: factor)
+        }
+        return (scaled, factor)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import WebImage
+@testable import WebImageServer
+@testable import WebImageTestSupport
+@testable import WebImageLoadingTestSupport
+@testable import WebImageServerTestSupport
+
+/// `watermark=NAME[,GRAVITY[,OPACITY]]` draws a watermark the operator configured; nothing
+/// in a request names a file or a URL.
+@Suite("ImageServer watermarks", .serialized, .timeLimit(.minutes(15)))
+struct ImageServerWatermarkTests {
+    static let red = Image(bitmap: Bitmap(width: 10, height: 10, pixels: Array(repeating: [255, 0, 0, 255], count: 100).flatMap { $0 }))
+
+    @Test func drawsAConfiguredWatermark() async throws {
+        var pixels = [UInt8]()
+        for _ in 0..<(64 * 48) { pixels += [0, 0, 255, 255] }
+        let blue = try ImageCodersManager.shared.encode(Image(bitmap: Bitmap(width: 64, height: 48, pixels: pixels)), as: .png)
+        try await ImageServerHarness.run(configure: { $0.watermarks = ["logo": Self.red] }) { harness in
+            harness.serve("/b.png", blue)
+            let corner = try await harness.get(harness.path("watermark=logo,topleft|format=png", source: "/b.png"))
+            #expect(corner.status == 200)
+            let bitmap = try corner.image().bitmap
+            #expect(bitmap.rgba8(x: 0, y: 0) == RGBA8(red: 255, green: 0, blue: 0))
+            #expect(bitmap.rgba8(x: 9, y: 9) == RGBA8(red: 255, green: 0, blue: 0))
+            #expect(bitmap.rgba8(x: 10, y: 10) == RGBA8(red: 0, green: 0, blue: 255))
+            let faint = try await harness.get(harness.path("watermark=logo,bottomright,0.5|format=png", source: "/b.png")).image().bitmap
+            let mixed = faint.rgba8(x: 63, y: 47)
+            #expect((60...230).contains(Int(mixed.red)) && (60...230).contains(Int(mixed.blue)), "half red, half blue: \(mixed)")
+            #expect(faint.rgba8(x: 0, y: 0) == RGBA8(red: 0, green: 0, blue: 255))
+            // Defaults: bottom right, opaque.
+            let plain = try await harness.get(harness.path("watermark=logo|format=png", source: "/b.png")).image().bitmap
+            #expect(plain.rgba8(x: 60, y: 45) == RGBA8(red: 255, green: 0, blue: 0))
+        }
+    }
+
+    @Test func refusesNamesPathsAndURLs() async throws {
+        try await ImageServerHarness.run(configure: { $0.watermarks = ["logo": Self.red] }) { harness in
+            harness.serve("/a.png", try ImageServerHarness.png())
+            for bad in [
+                "watermark=other", "watermark=/etc/passwd", "watermark=http://example.com/x.png", "overlay=logo",
+                "overlay=/etc/passwd", "watermark=logo,topleft,2", "watermark=logo,sideways", "watermark=logo,top,1,extra",
+            ] {
+                let answer = try await harness.get(harness.path(bad, source: "/a.png"))
+                #expect(answer.status == 400, "\(bad)")
+            }
+            #expect(harness.sources.requests.isEmpty)
+        }
+    }
+}
