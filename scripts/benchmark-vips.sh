@@ -16,7 +16,8 @@
 #             ours turns the JPEG without re-encoding
 #
 # The photo is the corpus's large-images/Kleiber_by_Lukas_Baubkus.jpg (6028×3391), or the
-# JPEG given as the first argument. PAIRS (default 5) sets the pairs per job. Installs
+# JPEG given as the first argument. PAIRS (default 5) sets the pairs per job; JOBS (default
+# all) names the jobs to run, separated by spaces (e.g. JOBS="blur2 blur10"). Installs
 # libvips-tools and GNU time with apt when they are missing, and builds the tool in
 # release mode unless WEBIMAGE names a build of it.
 set -euo pipefail
@@ -30,6 +31,7 @@ if [ -z "${WEBIMAGE:-}" ]; then
 fi
 tool=$WEBIMAGE
 pairs=${PAIRS:-5}
+jobs=" ${JOBS:-fill blur2 blur10 rot90 chain png rot90-mcu} "
 photo=${1:-../shared/corpora/large-images/Kleiber_by_Lukas_Baubkus.jpg}
 [ -f "$photo" ] || photo=/work/shared/corpora/large-images/Kleiber_by_Lukas_Baubkus.jpg
 work=$(mktemp -d)
@@ -45,6 +47,7 @@ results="$work/results.txt"
 # (through sh -c, whose %M is the largest RSS of any process it waited for).
 compare() {
     local name=$1 ours=$2 theirs=$3
+    case "$jobs" in *" $name "*) ;; *) return 0 ;; esac
     sh -c "$ours" >/dev/null 2>&1
     sh -c "$theirs" >/dev/null 2>&1
     for _ in $(seq "$pairs"); do

@@ -39,6 +39,22 @@ public enum StreamingImageConverter {
         options: ImageEncodeOptions = ImageEncodeOptions(),
         decodeOptions: ImageDecodeOptions = ImageDecodeOptions()
     ) throws(ImageError) -> PixelSize? {
+        try convert(data, to: format, writingTo: url, options: options, decodeOptions: decodeOptions) { _ in [] }
+    }
+
+    /// Converts as ``convert(_:to:writingTo:options:decodeOptions:)`` does, passing the
+    /// rows through the filters `filters` makes for the picture's size, in order, on
+    /// their way from the decoder to the encoder.
+    ///
+    /// - Throws: the errors of ``convert(_:to:writingTo:options:decodeOptions:)``.
+    package static func convert(
+        _ data: Data,
+        to format: ImageFormat,
+        writingTo url: URL,
+        options: ImageEncodeOptions = ImageEncodeOptions(),
+        decodeOptions: ImageDecodeOptions = ImageDecodeOptions(),
+        filters: (PixelSize) -> [any RGBRowFilter]
+    ) throws(ImageError) -> PixelSize? {
         guard format == .jpeg || format == .png, ImageFormat(sniffing: data) == .jpeg,
             let size = try streamableSize(of: data, options: decodeOptions)
         else { return nil }
@@ -52,6 +68,7 @@ public enum StreamingImageConverter {
         do throws(ImageError) {
             defer { try? file.close() }
             let queue = StripQueue(capacity: stripsInFlight, stripBytes: stripHeight * size.width * 3)
+            let filters = filters(size)
             let decoding = startDecoding(data, size: size, into: queue, maxMemory: decodeOptions.maxTotalBytes)
             defer {
                 queue.cancel()
@@ -62,7 +79,7 @@ public enum StreamingImageConverter {
                     size: size, pixels: .rgb,
                     quality: JPEGCoder.quality(for: options), lumaSampling: JPEGCoder.lumaSampling(for: options)
                 )
-                try encodeStrips(from: queue, width: size.width) { (rows) throws(ImageError) in
+                try encodeStrips(from: queue, width: size.width, filters: filters) { (rows) throws(ImageError) in
                     try compressor.write(rows: rows, bytesPerRow: size.width * 3)
                 }
                 let encoded = try compressor.finish()
@@ -73,7 +90,7 @@ public enum StreamingImageConverter {
                 }
             } else {
                 let encoder = try PNGRowEncoder(size: size, keepingAlpha: false, fileDescriptor: file.fileDescriptor)
-                try encodeStrips(from: queue, width: size.width) { (rows) throws(ImageError) in
+                try encodeStrips(from: queue, width: size.width, filters: filters) { (rows) throws(ImageError) in
                     try encoder.write(rows: rows, bytesPerRow: size.width * 3)
                 }
                 try encoder.finish()
@@ -168,25 +185,51 @@ public enum StreamingImageConverter {
         queue.send(.end)
     }
 
-    /// The encoding side: passes each strip's rows to `encode` until the end.
+    /// The encoding side: passes each strip's rows through `filters` to `encode` until
+    /// the end.
     private static func encodeStrips(
         from queue: StripQueue,
         width: Int,
+        filters: [any RGBRowFilter],
         _ encode: (UnsafeRawBufferPointer) throws(ImageError) -> Void
     ) throws(ImageError) {
         while true {
             switch queue.receive() {
             case .rows(let buffer, let rowCount):
                 let encoded = buffer.withUnsafeBytes { bytes in
-                    Result { () throws(ImageError) in try encode(UnsafeRawBufferPointer(rebasing: bytes[..<(rowCount * width * 3)])) }
+                    Result { () throws(ImageError) in
+                        try pass(UnsafeRawBufferPointer(rebasing: bytes[..<(rowCount * width * 3)]), count: rowCount, through: filters[...], to: encode)
+                    }
                 }
                 queue.recycle(buffer)
                 try encoded.get()
             case .end:
+                for index in filters.indices {
+                    try filters[index].finish { (rows, count) throws(ImageError) in
+                        try pass(rows, count: count, through: filters[(index + 1)...], to: encode)
+                    }
+                }
                 return
             case .failed(let error):
                 throw error
             }
+        }
+    }
+
+    /// Hands `count` rows to the first of `filters`, whose output goes to the next, the
+    /// last one's to `encode`.
+    private static func pass(
+        _ rows: UnsafeRawBufferPointer,
+        count: Int,
+        through filters: ArraySlice<any RGBRowFilter>,
+        to encode: (UnsafeRawBufferPointer) throws(ImageError) -> Void
+    ) throws(ImageError) {
+        guard let first = filters.first else {
+            try encode(rows)
+            return
+        }
+        try first.consume(rows, count: count) { (rows, count) throws(ImageError) in
+            try pass(rows, count: count, through: filters.dropFirst(), to: encode)
         }
     }
 }

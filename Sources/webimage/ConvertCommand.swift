@@ -70,9 +70,10 @@ struct ConvertCommand: ParsableCommand {
                 print("\(output): \(format.rawValue)\(size), \(turned.count) bytes, turned without re-encoding")
                 return
             }
-            if spec == nil,
+            if let filters = spec.map(\.rowFilters) ?? { _ in [] },
                 let size = try StreamingImageConverter.convert(
-                    data, to: format, writingTo: outputURL, options: encodeOptions, decodeOptions: decodeOptions
+                    data, to: format, writingTo: outputURL, options: encodeOptions, decodeOptions: decodeOptions,
+                    filters: filters
                 )
             {
                 let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0

@@ -73,7 +73,7 @@ extension Bitmap {
     }
 
     /// The sampled Gaussian from -3σ to 3σ, normalised to sum to 1.
-    private static func gaussianKernel(sigma: Double) -> [Float] {
+    static func gaussianKernel(sigma: Double) -> [Float] {
         let radius = max(1, Int((3 * sigma).rounded(.up)))
         let weights = (-radius...radius).map { offset in exp(-Double(offset * offset) / (2 * sigma * sigma)) }
         let total = weights.reduce(0, +)
@@ -81,7 +81,7 @@ extension Bitmap {
     }
 
     /// One row through the causal and anticausal recursive filters, their sum in `output`.
-    private static func recursiveBlur(
+    static func recursiveBlur(
         _ input: UnsafePointer<SIMD4<Float>>, count: Int, coefficients c: DericheCoefficients,
         into output: UnsafeMutablePointer<SIMD4<Float>>
     ) {
@@ -175,7 +175,7 @@ extension Bitmap {
     }
 
     /// One row convolved with `kernel` (odd length, centred), edges repeated.
-    private static func convolve(
+    static func convolve(
         _ input: UnsafePointer<SIMD4<Float>>, count: Int, kernel: [Float],
         into output: UnsafeMutablePointer<SIMD4<Float>>
     ) {

@@ -24,19 +24,25 @@ public struct ColorControlsImageTransformer: ImageTransformer {
 
     /// The adjusted image; `nil` when every control is neutral.
     public func transform(_ image: Image) -> Image? {
-        guard brightness != 0 || contrast != 1 || saturation != 1 else { return nil }
-        let brightness = Float(brightness), contrast = Float(contrast), saturation = Float(saturation)
+        guard !isNeutral else { return nil }
         return image.replacingFrames { bitmap in
-            bitmap.mappingRows(premultiplied: false) { _, row in
-                for x in 0..<bitmap.width {
-                    let pixel = row[x]
-                    let luma = SIMD4<Float>(repeating: Bitmap.luma(pixel))
-                    var adjusted = luma + (pixel - luma) * saturation
-                    adjusted = (adjusted - 0.5) * contrast + 0.5 + brightness
-                    adjusted.w = pixel.w
-                    row[x] = adjusted
-                }
-            }
+            bitmap.mappingRows(premultiplied: false) { _, row in adjust(row, count: bitmap.width) }
+        }
+    }
+
+    /// Whether every control leaves the image as it is.
+    var isNeutral: Bool { brightness == 0 && contrast == 1 && saturation == 1 }
+
+    /// Adjusts `count` pixels of a row (straight colour, 0–1) in place.
+    func adjust(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+        let brightness = Float(brightness), contrast = Float(contrast), saturation = Float(saturation)
+        for x in 0..<count {
+            let pixel = row[x]
+            let luma = SIMD4<Float>(repeating: Bitmap.luma(pixel))
+            var adjusted = luma + (pixel - luma) * saturation
+            adjusted = (adjusted - 0.5) * contrast + 0.5 + brightness
+            adjusted.w = pixel.w
+            row[x] = adjusted
         }
     }
 }

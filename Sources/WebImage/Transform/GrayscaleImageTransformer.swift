@@ -9,13 +9,16 @@ public struct GrayscaleImageTransformer: ImageTransformer {
     /// The image in shades of grey.
     public func transform(_ image: Image) -> Image? {
         image.replacingFrames { bitmap in
-            bitmap.mappingRows(premultiplied: false) { _, row in
-                for x in 0..<bitmap.width {
-                    let pixel = row[x]
-                    let luma = Bitmap.luma(pixel)
-                    row[x] = SIMD4(luma, luma, luma, pixel.w)
-                }
-            }
+            bitmap.mappingRows(premultiplied: false) { _, row in Self.removeColour(row, count: bitmap.width) }
+        }
+    }
+
+    /// Turns `count` pixels of a row (straight colour, 0–1) grey in place.
+    static func removeColour(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+        for x in 0..<count {
+            let pixel = row[x]
+            let luma = Bitmap.luma(pixel)
+            row[x] = SIMD4(luma, luma, luma, pixel.w)
         }
     }
 }

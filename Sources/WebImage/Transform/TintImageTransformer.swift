@@ -18,18 +18,20 @@ public struct TintImageTransformer: ImageTransformer {
     /// The tinted image; `nil` when the tint is fully transparent.
     public func transform(_ image: Image) -> Image? {
         guard colour.alpha > 0 else { return nil }
+        return image.replacingFrames { bitmap in
+            bitmap.mappingRows(premultiplied: false) { _, row in tint(row, count: bitmap.width) }
+        }
+    }
+
+    /// Tints `count` pixels of a row (straight colour, 0–1) in place.
+    func tint(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
         let tint = SIMD4<Float>(Float(colour.red), Float(colour.green), Float(colour.blue), 255) / 255
         let strength = Float(colour.alpha) / 255
-        let mode = blendMode
-        return image.replacingFrames { bitmap in
-            bitmap.mappingRows(premultiplied: false) { _, row in
-                for x in 0..<bitmap.width {
-                    let picture = row[x]
-                    var mixed = picture + (mode.blend(picture, tint) - picture) * strength
-                    mixed.w = picture.w
-                    row[x] = mixed
-                }
-            }
+        for x in 0..<count {
+            let picture = row[x]
+            var mixed = picture + (blendMode.blend(picture, tint) - picture) * strength
+            mixed.w = picture.w
+            row[x] = mixed
         }
     }
 }

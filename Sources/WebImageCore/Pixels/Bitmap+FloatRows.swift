@@ -74,7 +74,7 @@ extension Bitmap {
     /// Adding 1.5 × 2²³ makes the float hardware round the value into the low bits of the
     /// significand, which is much faster than a generic SIMD conversion.
     @inline(__always)
-    private static func rounded(_ pixel: SIMD4<Float>, premultiplied: Bool, maximum: Float) -> SIMD4<UInt32> {
+    package static func rounded(_ pixel: SIMD4<Float>, premultiplied: Bool, maximum: Float) -> SIMD4<UInt32> {
         var straight = pixel
         if premultiplied {
             let alpha = pixel.w

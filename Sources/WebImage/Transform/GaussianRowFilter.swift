@@ -1,0 +1,268 @@
+/// The Gaussian blur of `Bitmap.gaussianBlurred(sigma:)` (and, with an amount, the
+/// unsharp mask of ``SharpeningImageTransformer``) over a stream of opaque RGB rows,
+/// holding a window of rows instead of the picture.
+///
+/// Each row is blurred across as it arrives, exactly as the whole-picture blur does. Down
+/// the columns, rows go out in blocks of ``blockRows``: a sampled Gaussian (sigma below
+/// 1) needs its radius of rows below a block, so the result is the whole-picture one
+/// exactly; Deriche's recursive filter runs its causal half top to bottom exactly as
+/// well, and its anticausal half from ``lookahead(sigma:)`` rows below the block as if the
+/// picture ended there. That filter forgets its start by a factor e^(-1.37 d/σ) over d
+/// rows, so at 6σ the difference from the whole-picture blur is below a thousandth of
+/// a level; the last block, which reaches the bottom, is exact.
+///
+/// Memory is the window of rows as floats: (``blockRows`` + 6σ + 8) rows for the
+/// horizontal pass and ``blockRows`` + 4 for the causal one, never more than the picture.
+final class GaussianRowFilter: RGBRowFilter {
+    /// Rows finished and passed on at once.
+    static let blockRows = 32
+    /// The columns a band works on together, so that its rows stay in cache.
+    private static let laneCount = 128
+
+    private let width: Int
+    private let height: Int
+    /// The unsharp mask's amount; `nil` for a plain blur.
+    private let amount: Float?
+    private let recursive: Bool
+    private let coefficients: DericheCoefficients
+    private let kernel: [Float]
+    /// Rows below a block that must have arrived before it is finished.
+    private let reach: Int
+    /// Rows held after the horizontal pass (row `r` in slot `r % capacity`).
+    private let capacity: Int
+    private let horizontal: UnsafeMutablePointer<SIMD4<Float>>
+    /// The causal pass of the current block and the four rows before it (recursive only).
+    private let causal: UnsafeMutablePointer<SIMD4<Float>>
+    private let causalCapacity: Int
+    /// The incoming rows as they came, for the unsharp mask (same slots as `horizontal`).
+    private var originals: [UInt8]
+    /// The finished rows of a block.
+    private var output: [UInt8]
+    /// Rows taken so far.
+    private var received = 0
+    /// The first row not yet passed on.
+    private var next = 0
+
+    /// The rows the anticausal filter starts below a block for `sigma`.
+    static func lookahead(sigma: Double) -> Int { Int((6 * sigma).rounded(.up)) + 4 }
+
+    /// A filter for a `size` picture blurring with a Gaussian of `sigma` (positive and
+    /// finite), sharpening by `amount` when given.
+    init(size: PixelSize, sigma: Double, amount: Float? = nil) {
+        width = size.width
+        height = size.height
+        self.amount = amount
+        recursive = sigma >= Bitmap.recursiveBlurMinimumSigma
+        coefficients = DericheCoefficients(sigma: sigma)
+        kernel = recursive ? [] : Bitmap.gaussianKernel(sigma: sigma)
+        reach = recursive ? Self.lookahead(sigma: sigma) : kernel.count / 2
+        capacity = max(1, min(height, Self.blockRows + reach + 4))
+        causalCapacity = recursive ? min(height, Self.blockRows + 4) : 0
+        horizontal = FloatPixelMemory.allocate(capacity * width)
+        causal = FloatPixelMemory.allocate(max(1, causalCapacity * width))
+        originals = amount == nil ? [] : [UInt8](repeating: 0, count: capacity * width * 3)
+        output = [UInt8](repeating: 0, count: min(height, Self.blockRows) * width * 3)
+    }
+
+    deinit {
+        FloatPixelMemory.deallocate(horizontal)
+        FloatPixelMemory.deallocate(causal)
+    }
+
+    func consume(
+        _ rows: UnsafeRawBufferPointer, count: Int,
+        emit: (_ rows: UnsafeRawBufferPointer, _ count: Int) throws(ImageError) -> Void
+    ) throws(ImageError) {
+        guard width > 0 else { return }
+        var taken = 0
+        while taken < count, received < height {
+            let due = min(next + Self.blockRows + reach, height)
+            let batch = min(count - taken, due - received)
+            takeRows(rows.baseAddress! + taken * width * 3, count: batch)
+            taken += batch
+            while next < height, received >= min(next + Self.blockRows + reach, height) {
+                try finishBlock(emit: emit)
+            }
+        }
+    }
+
+    func finish(emit: (_ rows: UnsafeRawBufferPointer, _ count: Int) throws(ImageError) -> Void) throws(ImageError) {
+        guard received == height else {
+            throw ImageError(.badImageData, "the blur was given \(received) of \(height) rows")
+        }
+    }
+
+    /// Blurs `count` new rows across into their slots (and keeps them for the mask).
+    private func takeRows(_ rows: UnsafeRawPointer, count: Int) {
+        let width = self.width, first = received
+        ParallelRows.forEachBand(of: count, pixelsPerItem: width) { band in
+            let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
+            defer { row.deallocate() }
+            for index in band {
+                let source = rows + index * width * 3
+                let slot = (first + index) % capacity
+                Bitmap.unpackRGBRow(source, count: width, into: row)
+                if recursive {
+                    Bitmap.recursiveBlur(row, count: width, coefficients: coefficients, into: horizontal + slot * width)
+                } else {
+                    Bitmap.convolve(row, count: width, kernel: kernel, into: horizontal + slot * width)
+                }
+            }
+        }
+        if amount != nil {
+            originals.withUnsafeMutableBytes { originals in
+                for index in 0..<count {
+                    let slot = (first + index) % capacity
+                    (originals.baseAddress! + slot * width * 3).copyMemory(from: rows + index * width * 3, byteCount: width * 3)
+                }
+            }
+        }
+        received += count
+    }
+
+    /// Finishes the rows from `next` on (a block, or fewer at the bottom) and passes them on.
+    private func finishBlock(emit: (_ rows: UnsafeRawBufferPointer, _ count: Int) throws(ImageError) -> Void) throws(ImageError) {
+        let rows = next..<min(next + Self.blockRows, height)
+        let windowEnd = min(next + Self.blockRows + reach, height) - 1
+        let width = self.width
+        output.withUnsafeMutableBytes { output in
+            let output = output.baseAddress!
+            originals.withUnsafeBytes { originals in
+                ParallelRows.forEachBand(of: width, pixelsPerItem: windowEnd - rows.lowerBound + 1) { columns in
+                    let lanes = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 6 * Self.laneCount)
+                    defer { lanes.deallocate() }
+                    for first in stride(from: columns.lowerBound, to: columns.upperBound, by: Self.laneCount) {
+                        let count = min(Self.laneCount, columns.upperBound - first)
+                        let band = Band(
+                            first: first, count: count, rows: rows, windowEnd: windowEnd, output: output,
+                            originals: originals.baseAddress, scratch: lanes)
+                        if recursive {
+                            blurRecursively(band)
+                        } else {
+                            convolveColumns(band)
+                        }
+                    }
+                }
+            }
+        }
+        next = rows.upperBound
+        let emitted = output.withUnsafeBytes { output in
+            Result { () throws(ImageError) in try emit(UnsafeRawBufferPointer(rebasing: output[..<(rows.count * width * 3)]), rows.count) }
+        }
+        try emitted.get()
+    }
+
+    /// The columns of one block a thread works on.
+    private struct Band {
+        let first: Int
+        let count: Int
+        let rows: Range<Int>
+        let windowEnd: Int
+        let output: UnsafeMutableRawPointer
+        let originals: UnsafeRawPointer?
+        /// Room for six rows of `count` float pixels.
+        let scratch: UnsafeMutablePointer<SIMD4<Float>>
+    }
+
+    /// Row `row`'s horizontal pass from the band's first column.
+    @inline(__always)
+    private func blurredAcross(_ row: Int, _ band: Band) -> UnsafeMutablePointer<SIMD4<Float>> {
+        horizontal + (row % capacity) * width + band.first
+    }
+
+    /// Writes a finished row of the band: the blur, or the unsharp mask against the
+    /// original pixels.
+    private func write(_ smooth: UnsafeMutablePointer<SIMD4<Float>>, row: Int, _ band: Band) {
+        let destination = band.output + ((row - band.rows.lowerBound) * width + band.first) * 3
+        if let amount, let originals = band.originals {
+            let original = band.scratch + 5 * Self.laneCount
+            Bitmap.unpackRGBRow(originals + ((row % capacity) * width + band.first) * 3, count: band.count, into: original)
+            for lane in 0..<band.count {
+                var sharp = original[lane] + (original[lane] - smooth[lane]) * amount
+                sharp.w = original[lane].w
+                smooth[lane] = sharp
+            }
+        }
+        Bitmap.packRGBRow(smooth, count: band.count, into: destination)
+    }
+
+    /// The sampled Gaussian down the band's columns, edges repeated, as
+    /// `Bitmap.convolveColumns` computes it.
+    private func convolveColumns(_ band: Band) {
+        let radius = kernel.count / 2
+        let out = band.scratch
+        for row in band.rows {
+            out.update(repeating: SIMD4(), count: band.count)
+            for tap in 0..<kernel.count {
+                let source = blurredAcross(min(max(row + tap - radius, 0), height - 1), band)
+                let weight = kernel[tap]
+                for lane in 0..<band.count { out[lane] += source[lane] * weight }
+            }
+            write(out, row: row, band)
+        }
+    }
+
+    /// Deriche's filter down the band's columns: the causal half continues from the rows
+    /// before the block, the anticausal half starts at the window's end.
+    private func blurRecursively(_ band: Band) {
+        let c = coefficients
+        let (n0, n1, n2, n3) = (c.causal[0], c.causal[1], c.causal[2], c.causal[3])
+        let (m1, m2, m3, m4) = (c.anticausal[0], c.anticausal[1], c.anticausal[2], c.anticausal[3])
+        let (d1, d2, d3, d4) = (c.feedback[0], c.feedback[1], c.feedback[2], c.feedback[3])
+        let lanes = band.count
+        func input(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> { blurredAcross(max(row, 0), band) }
+        func causalRow(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+            causal + (row % causalCapacity) * width + band.first
+        }
+        let top = input(0)
+        for row in band.rows {
+            let x0 = input(row), x1 = input(row - 1), x2 = input(row - 2), x3 = input(row - 3)
+            let out = causalRow(row)
+            if row >= 4 {
+                let y1 = causalRow(row - 1), y2 = causalRow(row - 2), y3 = causalRow(row - 3), y4 = causalRow(row - 4)
+                for lane in 0..<lanes {
+                    out[lane] =
+                        n0 * x0[lane] + n1 * x1[lane] + n2 * x2[lane] + n3 * x3[lane]
+                        - d1 * y1[lane] - d2 * y2[lane] - d3 * y3[lane] - d4 * y4[lane]
+                }
+            } else {
+                for lane in 0..<lanes {
+                    func y(_ back: Int) -> SIMD4<Float> {
+                        row - back >= 0 ? causalRow(row - back)[lane] : top[lane] * c.causalEdgeGain
+                    }
+                    out[lane] =
+                        n0 * x0[lane] + n1 * x1[lane] + n2 * x2[lane] + n3 * x3[lane]
+                        - d1 * y(1) - d2 * y(2) - d3 * y(3) - d4 * y(4)
+                }
+            }
+        }
+        // Anticausal, from the window's end up; its last four outputs in a ring of four
+        // rows of the scratch, the sum in the fifth.
+        let end = band.windowEnd
+        func below(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> { blurredAcross(min(row, end), band) }
+        let ring = band.scratch
+        let sum = band.scratch + 4 * Self.laneCount
+        let bottom = below(end)
+        for lane in 0..<lanes {
+            let edge = bottom[lane] * c.anticausalEdgeGain
+            for slot in 0..<4 { ring[slot * Self.laneCount + lane] = edge }
+        }
+        for row in stride(from: end, through: band.rows.lowerBound, by: -1) {
+            let a1 = below(row + 1), a2 = below(row + 2), a3 = below(row + 3), a4 = below(row + 4)
+            let z0 = ring + (row & 3) * Self.laneCount
+            let z1 = ring + ((row + 1) & 3) * Self.laneCount, z2 = ring + ((row + 2) & 3) * Self.laneCount
+            let z3 = ring + ((row + 3) & 3) * Self.laneCount, z4 = ring + ((row + 4) & 3) * Self.laneCount
+            for lane in 0..<lanes {
+                // z4 and z0 share a slot: read before written, lane by lane.
+                z0[lane] =
+                    m1 * a1[lane] + m2 * a2[lane] + m3 * a3[lane] + m4 * a4[lane]
+                    - d1 * z1[lane] - d2 * z2[lane] - d3 * z3[lane] - d4 * z4[lane]
+            }
+            if band.rows.contains(row) {
+                let causalPart = causalRow(row)
+                for lane in 0..<lanes { sum[lane] = causalPart[lane] + z0[lane] }
+                write(sum, row: row, band)
+            }
+        }
+    }
+}
