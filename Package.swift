@@ -170,7 +170,10 @@ let package = Package(
         ),
         .testTarget(name: "WebImageTerminalTests", dependencies: loadingTestSupport + ["WebImageTerminal"]),
         .testTarget(name: "WebImageServerTests", dependencies: loadingTestSupport + ["WebImageServer", "WebImageServerTestSupport", asyncHTTPClient, nioCore, nioHTTP1]),
-        .testTarget(name: "WebImageCLITests", dependencies: loadingTestSupport + ["webimage", "WebImageConversion", "CacheStressTool", "WebImageServer", "WebImageServerTestSupport"]),
+        .testTarget(
+            name: "WebImageCLITests",
+            dependencies: loadingTestSupport + ["webimage", "WebImageConversion", "CacheStressTool", "WebImageServer", "WebImageServerTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
