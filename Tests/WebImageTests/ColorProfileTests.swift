@@ -52,8 +52,10 @@ struct ColorProfileTests {
         #expect(decoded.colorProfile?.description == "Test \(name)")
         let stored = LittleCMSReference.rgb(of: decoded.bitmap)
         let expected = LittleCMSReference.toSRGB(decoded.bitmap.pixels, channels: 4, from: profile)
-        // The conversion matters: the stored numbers, read as sRGB, are far off.
-        #expect(LittleCMSReference.maximumDeltaE(stored, expected) > 5)
+        // The conversion matters: the stored numbers, read as sRGB, are visibly off (ΔE2000
+        // 4.7 for Display P3 on these ramps, more for Adobe RGB), where the outputs below
+        // must come within 1.
+        #expect(LittleCMSReference.maximumDeltaE(stored, expected) > 3)
         for (format, options) in Self.outputs {
             let output = try ImageCodersManager.shared.encode(decoded, as: format, options: options)
             let written = try ImageCodersManager.shared.decode(output)

@@ -59,7 +59,11 @@ enum LittleCMSReference {
             return 1
         }
         cmsStageSampleCLut16bit(table, sampler, nil, 0)
-        cmsPipelineInsertStage(pipeline, cmsAT_BEGIN, table)
+        // A version 4 AToB table holds curves, a lookup table, curves (A, CLUT, B): Little
+        // CMS will not write a lookup table alone, so identity curves stand around it.
+        cmsPipelineInsertStage(pipeline, cmsAT_BEGIN, cmsStageAllocToneCurves(nil, 4, nil))
+        cmsPipelineInsertStage(pipeline, cmsAT_END, table)
+        cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil))
         cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline))
         setDescription("Test CMYK press", of: profile)
         return save(profile)
