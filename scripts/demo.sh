@@ -11,7 +11,7 @@ scripts/install-system-packages.sh
 if [ "${1:-}" = serve ]; then
     swift build -c release --product webimage
 else
-    swift build -c release --product webimage --traits TIFF,AVIF,HEIF,JXL
+    swift build -c release --product webimage --traits TIFF,AVIF,HEIF,JXL,ColorManagement
 fi
 if [ $# -eq 0 ]; then
     set -- demo
