@@ -124,10 +124,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve the demo's sample images from loopback and a page of them through the server at /.")
     var demo = false
 
+    @Option(help: "How many sample images the --demo page shows.")
+    var demoSamples = 24
+
     func validate() throws {
         _ = try signers
         if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
         if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+        if demoSamples < 1 { throw ValidationError("--demo-samples must be at least 1") }
         if !(idleTimeout > 0) { throw ValidationError("--idle-timeout must be more than 0") }
         if !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
         if let metricsPort, !(0...65535).contains(metricsPort) { throw ValidationError("--metrics-port must be 0 to 65535") }
@@ -222,7 +226,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.watermarks = try loadWatermarks()
         var samples: DemoImageServer?
         if demo {
-            let started = try await DemoImageServer.start(count: 24, largestSide: 1200)
+            let started = try await DemoImageServer.start(count: demoSamples, largestSide: 1200)
             samples = started
             // The samples live on loopback: only their server is let through.
             configuration.allowsPrivateSources = true
