@@ -82,6 +82,36 @@ struct SmartCropTests {
         #expect(Self.contains(origin, window, x: x, y: y, width: 40, height: 40), "\(origin)")
     }
 
+    /// A 32 × 32 picture, which the attention map reads cell for cell: a grey-blue field,
+    /// a black 4 × 4 square at (2, 2), one bright skin-coloured cell at (25, 6) and a red
+    /// 5 × 5 square centred at (8, 22).
+    static let attentionCells: Bitmap = {
+        var bitmap = Bitmap(width: 32, height: 32, pixels: [UInt8](repeating: 0, count: 32 * 32 * 4))
+        for y in 0..<32 {
+            for x in 0..<32 {
+                let colour: [UInt8] =
+                    switch (x, y) {
+                    case (2..<6, 2..<6): [0, 0, 0, 255]
+                    case (25, 6): [224, 172, 140, 255]
+                    case (6..<11, 20..<25): [200, 40, 40, 255]
+                    default: [90, 100, 110, 255]
+                    }
+                bitmap.pixels.replaceSubrange((y * 32 + x) * 4..<(y * 32 + x + 1) * 4, with: colour)
+            }
+        }
+        return bitmap
+    }()
+
+    /// The windows `vips smartcrop IN OUT W H --interesting attention` (libvips 8.14)
+    /// cuts from that picture: a small window (a narrow blur) goes to the single bright
+    /// cell, its strong edges outweighing the rest; a large one (a wide blur) to the red
+    /// square, whose colour covers more cells.
+    @Test(arguments: [(8, 8, 21, 2), (16, 16, 16, 0), (20, 20, 0, 12), (30, 8, 0, 18), (8, 30, 4, 2)])
+    func attentionCutsTheWindowLibvipsCuts(width: Int, height: Int, x: Int, y: Int) {
+        let origin = SmartCropStrategy.attention.origin(of: PixelSize(width: width, height: height), in: Self.attentionCells)
+        #expect(origin == (x, y))
+    }
+
     @Test func theWindowStaysInsideAndFollowsTheFrames() throws {
         let disc = Self.skinDisc(x: 280, y: 190)
         let origin = SmartCropStrategy.attention.origin(of: PixelSize(width: 300, height: 50), in: disc)

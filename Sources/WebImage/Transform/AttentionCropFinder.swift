@@ -1,94 +1,78 @@
 import Foundation
 
-/// Finds the crop window a person would look at, after libvips' published `attention`
-/// smart crop: on a reduced copy of the picture in CIE L*a*b*, a score adds the Sobel
-/// edges of the lightness, a constant where the colour is a skin tone and one where it
-/// is strongly saturated; the score is averaged onto a 32 × 32 grid, blurred by a
-/// Gaussian whose width follows the window's, and the window is centred on the highest
-/// cell, then moved inside the picture.
+/// Finds the crop window a person would look at, as libvips' `attention` smart crop
+/// does: the picture is reduced to a 32 × 32 map, each axis by its own scale; a cell
+/// scores the edges of its luminance (five times its absolute Laplacian), how near the
+/// direction of its colour in CIE XYZ lies to that of skin, and its CIE a* (reds), the
+/// last two only where the cell is not dark; the map is blurred by a Gaussian a tenth of
+/// the window's diagonal wide, and the window is centred on the first highest cell.
 struct AttentionCropFinder {
     /// The picture analysed.
     let bitmap: Bitmap
 
-    /// The side of the grid the score is gathered on: the precision of the placement.
-    static let gridSide = 32
-    /// The largest side of the copy the score is computed on.
-    static let analysisSide = 256
-    /// What a skin-coloured or saturated pixel adds, as much as a strong edge.
-    static let regionWeight: Float = 255
-    /// The a* and b* bounds of skin tones, and the least lightness of skin.
-    static let skinA: ClosedRange<Float> = 3...22
-    static let skinB: ClosedRange<Float> = 4...31
-    static let skinLightness: Float = 15
-    /// The least chroma counted as saturated.
-    static let saturatedChroma: Float = 60
+    /// The side of the map: the precision of the placement.
+    static let mapSide = 32
+    /// The direction of skin tones in CIE XYZ (after smartcrop.js, as libvips uses it).
+    static let skinDirection = SIMD3<Float>(0.78, 0.57, 0.44)
+    /// The luminance (0 to 100) at or below which a cell's colour does not count.
+    static let darkLuminance: Float = 5
+    /// How much an edge counts against colour.
+    static let edgeWeight: Float = 5
 
-    /// The top-left corner of the window of `size` (no larger than the picture).
+    /// Where the window of `size` centred on the most interesting cell has its top-left
+    /// corner; the caller moves it inside the picture.
     func origin(of size: PixelSize) -> (x: Int, y: Int) {
-        let scale = min(1, Double(Self.analysisSide) / Double(max(bitmap.width, bitmap.height)))
-        let small =
-            scale < 1
-            ? bitmap.resized(to: PixelSize(width: max(3, Int((Double(bitmap.width) * scale).rounded())), height: max(3, Int((Double(bitmap.height) * scale).rounded()))))
-            : bitmap
-        let score = Self.score(small)
-        let side = Self.gridSide
-        // Each grid cell averages the score of the pixels that fall in it.
-        var grid = [Float](repeating: 0, count: side * side)
-        var counts = [Float](repeating: 0, count: side * side)
-        for y in 0..<small.height {
-            let row = min(side - 1, y * side / small.height)
-            for x in 0..<small.width {
-                let cell = row * side + min(side - 1, x * side / small.width)
-                grid[cell] += score[y * small.width + x]
-                counts[cell] += 1
-            }
-        }
-        for index in grid.indices where counts[index] > 0 { grid[index] /= counts[index] }
-        let cellWidth = Double(bitmap.width) / Double(side), cellHeight = Double(bitmap.height) / Double(side)
-        let sigma = (pow(Double(size.width) / cellWidth, 2) + pow(Double(size.height) / cellHeight, 2)).squareRoot() / 6
-        let blurred = Self.blur(grid, side: side, sigma: Float(max(sigma, 0.5)))
-        var best = 0
-        for index in blurred.indices where blurred[index] > blurred[best] { best = index }
-        let centreX = (Double(best % side) + 0.5) * cellWidth, centreY = (Double(best / side) + 0.5) * cellHeight
-        let x = Int((centreX - Double(size.width) / 2).rounded()), y = Int((centreY - Double(size.height) / 2).rounded())
-        return (min(max(0, x), bitmap.width - size.width), min(max(0, y), bitmap.height - size.height))
+        let side = Self.mapSide
+        let map = bitmap.resized(to: PixelSize(width: side, height: side))
+        let horizontalScale = Double(side) / Double(bitmap.width)
+        let verticalScale = Double(side) / Double(bitmap.height)
+        let diagonal = hypot(Double(size.width) * horizontalScale, Double(size.height) * verticalScale)
+        let blurred = Self.blur(Self.score(map), side: side, sigma: Float(max(1, diagonal / 10)))
+        var peak = 0
+        for index in blurred.indices where blurred[index] > blurred[peak] { peak = index }
+        // The cell's top-left corner in the picture, truncated, less half the window
+        // (libvips' arithmetic, to the pixel).
+        let x = Int(Double(peak % side) / horizontalScale) - size.width / 2
+        let y = Int(Double(peak / side) / verticalScale) - size.height / 2
+        return (x, y)
     }
 
-    /// The score of every pixel of `bitmap`: edges plus skin plus saturation.
+    /// The score of every pixel of `bitmap`, row by row: edges plus skin plus a*.
     static func score(_ bitmap: Bitmap) -> [Float] {
         let width = bitmap.width, height = bitmap.height
-        var lightness = [Float](repeating: 0, count: width * height)
-        var score = [Float](repeating: 0, count: width * height)
         let rgba = bitmap.convertedToRGBA8()
+        var luminance = [Float](repeating: 0, count: width * height)
+        var score = [Float](repeating: 0, count: width * height)
         rgba.pixels.withUnsafeBytes { bytes in
             for index in 0..<width * height {
-                let alpha = Float(bytes[index * 4 + 3]) / 255
-                // Premultiplied, so that what is transparent counts as black (libvips).
-                let lab = CIELab(
-                    red: Float(bytes[index * 4]) * alpha, green: Float(bytes[index * 4 + 1]) * alpha,
-                    blue: Float(bytes[index * 4 + 2]) * alpha)
-                lightness[index] = lab.l
-                if skinA.contains(lab.a), skinB.contains(lab.b), lab.l >= skinLightness { score[index] += regionWeight }
-                if (lab.a * lab.a + lab.b * lab.b).squareRoot() > saturatedChroma { score[index] += regionWeight }
+                let colour = CIEXYZ(red: bytes[index * 4], green: bytes[index * 4 + 1], blue: bytes[index * 4 + 2])
+                luminance[index] = colour.luminance
+                guard colour.luminance > darkLuminance else { continue }
+                let direction = colour.components / (colour.components * colour.components).sum().squareRoot()
+                let offset = direction - skinDirection
+                score[index] = 100 - 100 * (offset * offset).sum().squareRoot() + colour.redGreenAxis
             }
         }
         for y in 0..<height {
             for x in 0..<width {
-                func l(_ dx: Int, _ dy: Int) -> Float {
-                    lightness[min(max(0, y + dy), height - 1) * width + min(max(0, x + dx), width - 1)]
+                func neighbour(_ dx: Int, _ dy: Int) -> Float {
+                    luminance[min(max(0, y + dy), height - 1) * width + min(max(0, x + dx), width - 1)]
                 }
-                let gx = (l(1, -1) + 2 * l(1, 0) + l(1, 1)) - (l(-1, -1) + 2 * l(-1, 0) + l(-1, 1))
-                let gy = (l(-1, 1) + 2 * l(0, 1) + l(1, 1)) - (l(-1, -1) + 2 * l(0, -1) + l(1, -1))
-                score[y * width + x] += abs(gx) + abs(gy)
+                let laplacian = 4 * neighbour(0, 0) - neighbour(-1, 0) - neighbour(1, 0) - neighbour(0, -1) - neighbour(0, 1)
+                score[y * width + x] += abs(edgeWeight * laplacian)
             }
         }
         return score
     }
 
     /// `grid` (`side` × `side`) blurred by a Gaussian of `sigma` cells, edges repeated.
+    /// The weights are libvips' integer mask: twenty times the Gaussian, rounded, over
+    /// the offsets where the Gaussian is at least a fifth of its peak.
     static func blur(_ grid: [Float], side: Int, sigma: Float) -> [Float] {
-        let radius = min(side, Int((3 * sigma).rounded(.up)))
-        let weights = (-radius...radius).map { exp(-Float($0 * $0) / (2 * sigma * sigma)) }
+        func gaussian(_ offset: Int) -> Float { exp(-Float(offset * offset) / (2 * sigma * sigma)) }
+        var radius = 0
+        while gaussian(radius + 1) >= 0.2 { radius += 1 }
+        let weights = (-radius...radius).map { (20 * gaussian($0)).rounded() }
         let total = weights.reduce(0, +)
         func pass(_ input: [Float], horizontal: Bool) -> [Float] {
             var output = [Float](repeating: 0, count: input.count)

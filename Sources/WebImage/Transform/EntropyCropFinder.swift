@@ -11,7 +11,8 @@ struct EntropyCropFinder {
     /// The largest side of the copy the entropy is computed on.
     static let analysisSide = 256
 
-    /// The top-left corner of the window of `size` (no larger than the picture).
+    /// The top-left corner of the window of `size` (no larger than the picture), in the
+    /// picture's pixels; the caller moves it inside the picture.
     func origin(of size: PixelSize) -> (x: Int, y: Int) {
         let scale = min(1, Double(Self.analysisSide) / Double(max(bitmap.width, bitmap.height)))
         let small =
@@ -44,8 +45,7 @@ struct EntropyCropFinder {
             if entropy(left, top, width, slice) < entropy(left, top + height - slice, width, slice) { top += slice }
             height -= slice
         }
-        let x = Int((Double(left) / factorX).rounded()), y = Int((Double(top) / factorY).rounded())
-        return (min(max(0, x), bitmap.width - size.width), min(max(0, y), bitmap.height - size.height))
+        return (Int((Double(left) / factorX).rounded()), Int((Double(top) / factorY).rounded()))
     }
 
     /// The 8-bit Rec. 709 luma of every pixel.

@@ -1,9 +1,9 @@
 /// How a smart crop measures what is interesting in a picture (libvips' and imgproxy's
 /// `attention` and `entropy`).
 public enum SmartCropStrategy: String, Sendable, Hashable, CaseIterable {
-    /// Edges of the luminance, skin tones and saturated colours, summed and blurred to
-    /// the window's scale; the window is centred on the highest score (libvips'
-    /// `attention`).
+    /// Edges of the luminance, skin tones and reds, scored on a 32 × 32 reduction of the
+    /// picture and blurred to the window's scale; the window is centred on the highest
+    /// score (libvips' `attention`).
     case attention
     /// The strip with the least information (histogram entropy of the luminance) is cut
     /// from one side or the other until the window's size is left (libvips' `entropy`).
@@ -16,13 +16,12 @@ public enum SmartCropStrategy: String, Sendable, Hashable, CaseIterable {
         let spare = (bitmap.width - size.width, bitmap.height - size.height)
         guard spare.0 > 0 || spare.1 > 0 else { return ImageGravity.center.origin(of: size, in: bitmap.size) }
         let window = PixelSize(width: min(size.width, bitmap.width), height: min(size.height, bitmap.height))
-        var origin: (x: Int, y: Int)
-        switch self {
-        case .attention: origin = AttentionCropFinder(bitmap: bitmap).origin(of: window)
-        case .entropy: origin = EntropyCropFinder(bitmap: bitmap).origin(of: window)
-        }
-        if spare.0 < 0 { origin.x = spare.0 / 2 }
-        if spare.1 < 0 { origin.y = spare.1 / 2 }
-        return origin
+        let found =
+            switch self {
+            case .attention: AttentionCropFinder(bitmap: bitmap).origin(of: window)
+            case .entropy: EntropyCropFinder(bitmap: bitmap).origin(of: window)
+            }
+        func axis(_ position: Int, _ spare: Int) -> Int { spare < 0 ? spare / 2 : min(max(0, position), spare) }
+        return (axis(found.x, spare.0), axis(found.y, spare.1))
     }
 }
