@@ -141,13 +141,13 @@ struct ServeCommand: AsyncParsableCommand {
     /// The texts given on the command line, by setting.
     private var flagTexts: [ServerSetting: [String]] {
         let scalars: [(ServerSetting, String?)] = [
-            (.host, host), (.port, port), (.cacheDirectory, location.cacheDirectory), (.insecureUnsigned, insecureUnsigned.map(String.init)),
-            (.allowPrivateSources, allowPrivateSources.map(String.init)), (.maxSourceBytes, maxSourceBytes),
+            (.host, host), (.port, port), (.cacheDirectory, location.cacheDirectory), (.insecureUnsigned, insecureUnsigned.map { String($0) }),
+            (.allowPrivateSources, allowPrivateSources.map { String($0) }), (.maxSourceBytes, maxSourceBytes),
             (.maxSourcePixels, maxSourcePixels), (.maxResultPixels, maxResultPixels), (.maxOperations, maxOperations),
             (.maxAnimationFrames, maxAnimationFrames), (.maxAnimationPixels, maxAnimationPixels), (.requestMemory, requestMemory),
             (.maxSourceCache, maxSourceCache), (.maxResultCache, maxResultCache), (.timeout, timeout), (.concurrency, concurrency),
             (.maxConnections, maxConnections), (.idleTimeout, idleTimeout), (.metricsPort, metricsPort), (.metricsHost, metricsHost),
-            (.maxAge, maxAge), (.memoryLimit, memoryLimit), (.onlyPresets, onlyPresets.map(String.init)), (.demo, demo.map(String.init)),
+            (.maxAge, maxAge), (.memoryLimit, memoryLimit), (.onlyPresets, onlyPresets.map { String($0) }), (.demo, demo.map { String($0) }),
         ]
         let lists: [(ServerSetting, [String])] = [
             (.key, keys), (.salt, salts), (.allowHost, allowedHosts), (.allowAddress, allowedAddresses), (.preset, presets),
