@@ -3,11 +3,17 @@ import Foundation
 
 /// The value of a ``ServerSetting``, read from its text by the setting's kind.
 enum ServerSettingValue: Equatable, Sendable {
+    /// A ``ServerSetting/Kind/text`` setting's text.
     case text(String)
+    /// An ``ServerSetting/Kind/integer`` setting's number.
     case integer(Int)
+    /// A ``ServerSetting/Kind/seconds`` setting's seconds.
     case seconds(Double)
+    /// A ``ServerSetting/Kind/size`` setting's bytes.
     case size(Int)
+    /// A ``ServerSetting/Kind/flag`` setting's state.
     case flag(Bool)
+    /// A ``ServerSetting/Kind/list`` setting's items.
     case list([String])
 
     /// `texts` read as a value of `kind`: any number of texts for a list, one for the others.
@@ -58,6 +64,7 @@ enum ServerSettingValue: Equatable, Sendable {
         /// The complaint: "is not a whole number".
         let complaint: String
 
+        /// A problem saying `complaint`.
         init(_ complaint: String) {
             self.complaint = complaint
         }
