@@ -70,7 +70,10 @@ struct ServerSetting: Hashable, Sendable {
     /// `ArgumentHelp` for the flag: `abstract` followed by the default, if any.
     func help(_ abstract: String, valueName: String? = nil) -> ArgumentHelp {
         var text = abstract
-        if let defaultText { text += " (default: \(defaultText))" }
+        if let defaultText {
+            if text.hasSuffix(".") { text.removeLast() }
+            text += " (default: \(defaultText))."
+        }
         return ArgumentHelp(text + " [\(environmentVariable)]", valueName: valueName)
     }
 

@@ -62,7 +62,10 @@ struct ServeConfigurationTests {
             """#
         let output = try await Self.serve(
             ["--insecure-unsigned", "--print-config", "--metrics-port", "9100"], file: file,
-            environment: ["WEBIMAGE_ALLOW_ADDRESS": "10.0.0.1;fd00::1", "WEBIMAGE_IDLE_TIMEOUT": "3", "WEBIMAGE_DEMO": "no"],
+            environment: [
+                "WEBIMAGE_ALLOW_ADDRESS": "10.0.0.1;fd00::1", "WEBIMAGE_IDLE_TIMEOUT": "3", "WEBIMAGE_DEMO": "no",
+                "WEBIMAGE_CACHE_DIR": "/var/cache/webimage-test",
+            ],
             in: scratch)
         #expect(output.status == 0, "\(output.standardError)")
         let expected = [
@@ -71,7 +74,7 @@ struct ServeConfigurationTests {
             ("memory-limit", "64M  (file "), ("allow-address", #"["10.0.0.1", "fd00::1"]  (environment WEBIMAGE_ALLOW_ADDRESS)"#),
             ("idle-timeout", "3  (environment WEBIMAGE_IDLE_TIMEOUT)"), ("demo", "false  (environment WEBIMAGE_DEMO)"),
             ("metrics-port", "9100  (flag --metrics-port)"), ("insecure-unsigned", "true  (flag --insecure-unsigned)"),
-            ("max-operations", "16  (default)"),
+            ("max-operations", "16  (default)"), ("cache-dir", "/var/cache/webimage-test  (environment WEBIMAGE_CACHE_DIR)"),
         ]
         for (name, shown) in expected {
             let line = try #require(Self.line(name, in: output), "\(name) in \(output.standardOutput)")
