@@ -10,6 +10,9 @@
 #
 # thumbor runs with its result storage and file storage on (so (a) is served from its
 # result cache) and --processes 2, one per core, as our server uses both cores.
+# CASE=fit (default) resizes to 400 px wide; CASE=fill fills 400×300 (ours
+# `resize=400x300,fill`, thumbor's `/unsafe/400x300/`: its default crop to the box, no smart
+# detection), which is what most thumbnails are.
 # RUNS=N (default 3) repeats the pair in turn (ours, thumbor, ours, thumbor, ...), each run
 # on empty caches, and prints every run, then each ratio's minimum, median and maximum.
 # Needs: a release build (`swift build -c release --product webimage`), nginx, wrk,
@@ -68,12 +71,17 @@ echo "$count sources, $(du -sh "$work/www" | cut -f1), from nginx on 127.0.0.1:$
 enc() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"; }
 ours_port=$(free_port)
 theirs_port=$(free_port)
-spec=$(enc 'resize=400|format=webp,q=80')
+case ${CASE:-fit} in
+    fit) spec=$(enc 'resize=400|format=webp,q=80') thumbor_size=400x0 ;;
+    fill) spec=$(enc 'resize=400x300,fill|format=webp,q=80') thumbor_size=400x300 ;;
+    *) echo "CASE is fit or fill" >&2; exit 1 ;;
+esac
+echo "case ${CASE:-fit}: ours $spec, thumbor /unsafe/$thumbor_size/" >&2
 : > "$work/ours.txt"
 : > "$work/theirs.txt"
 for index in $(seq 0 $((count - 1))); do
     echo "http://127.0.0.1:$ours_port/_/$spec/plain/$(enc "http://127.0.0.1:$source_port/$index.jpg")" >> "$work/ours.txt"
-    echo "http://127.0.0.1:$theirs_port/unsafe/400x0/filters:format(webp):quality(80)/127.0.0.1:$source_port/$index.jpg" >> "$work/theirs.txt"
+    echo "http://127.0.0.1:$theirs_port/unsafe/$thumbor_size/filters:format(webp):quality(80)/127.0.0.1:$source_port/$index.jpg" >> "$work/theirs.txt"
 done
 # thumbor's configuration for run $1, with storage folders of that run's own.
 write_thumbor_conf() {

@@ -10,6 +10,8 @@ packages+=(nginx-light)
 packages+=(libtiff-dev libavif-dev libheif-dev libjxl-dev)
 # The ColorManagement trait: Little CMS 2.
 packages+=(liblcms2-dev)
+# Chromium, headless, for the test that loads the server's demo page as a browser does.
+packages+=(chromium)
 
 missing=()
 for package in "${packages[@]}"; do

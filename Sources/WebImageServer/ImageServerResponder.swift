@@ -162,21 +162,15 @@ struct ImageServerResponder: HTTPResponder {
         let source = try ImageServerRequest.source(from: String(parts[1]))
         try checkSignature(signature: String(parts[0]), signedPath: "/info/\(parts[1])")
         try policy.checkHost(of: source)
-        var fetch = ImageRequest(url: source, options: .retryFailed)
-        fetch.maxPixelCount = configuration.maxSourcePixels
-        var options = ImageDecodeOptions()
-        options.maxPixelCount = configuration.maxSourcePixels
-        options.maxFrameCount = configuration.maxAnimationFrames
-        options.maxAnimationWork = configuration.maxAnimationPixels
+        let limits = withSourceLimits(ImageDecodeOptions())
         let info: ImageInfoResponse
         do throws(ImageError) {
-            try await sourceFetches.ensureOnDisk(fetch)
+            try await sourceFetches.ensureOnDisk(fetchRequest(for: source))
             guard let storage = (manager.cache as? ImageCache)?.diskStorage else {
                 throw ImageError(.badImageData, "the source cache keeps no bytes")
             }
             let key = manager.cacheKey(for: source)
             let coders = self.coders
-            let limits = options
             info = try await DecodingWorkers.run { () throws(ImageError) -> ImageInfoResponse in
                 guard let data = storage.data(forKey: key) else { throw ImageError(.badImageData, "the cached source is gone") }
                 return try ImageInfoResponse(data: data, coders: coders, options: limits)
@@ -188,6 +182,23 @@ struct ImageServerResponder: HTTPResponder {
         response.headers[.cacheControl] = "public, max-age=\(configuration.resultMaxAge)"
         if request.method == .head { response.body = ResponseBody() }
         return response
+    }
+
+    /// The request that brings `source` into the source cache; a header over the source
+    /// pixel limit is refused before anything is decoded.
+    private func fetchRequest(for source: URL) -> ImageRequest {
+        var request = ImageRequest(url: source, options: .retryFailed)
+        request.maxPixelCount = configuration.maxSourcePixels
+        return request
+    }
+
+    /// `options` held to the server's limits on a source's pixels, frames and animation work.
+    private func withSourceLimits(_ options: ImageDecodeOptions) -> ImageDecodeOptions {
+        var options = options
+        options.maxPixelCount = configuration.maxSourcePixels
+        options.maxFrameCount = configuration.maxAnimationFrames
+        options.maxAnimationWork = configuration.maxAnimationPixels
+        return options
     }
 
     private func checkSignature(_ request: ImageServerRequest) throws(ImageServerError) {
@@ -219,15 +230,10 @@ struct ImageServerResponder: HTTPResponder {
         // transfer, and the header is checked against the pixel limit before anything is
         // decoded); each request then decodes them at the size its spec needs.
         // A failed source is tried again by the next request, not blacklisted.
-        var request = ImageRequest(url: source, options: .retryFailed)
-        request.maxPixelCount = configuration.maxSourcePixels
-        var decodeOptions = spec.decodeOptions
-        decodeOptions.maxPixelCount = configuration.maxSourcePixels
-        decodeOptions.maxFrameCount = configuration.maxAnimationFrames
-        decodeOptions.maxAnimationWork = configuration.maxAnimationPixels
+        let decodeOptions = withSourceLimits(spec.decodeOptions)
         let image: Image
         do throws(ImageError) {
-            try await sourceFetches.ensureOnDisk(request)
+            try await sourceFetches.ensureOnDisk(fetchRequest(for: source))
             if let lossless = try await losslessJPEG(source, spec: spec, options: decodeOptions) {
                 return await keep(lossless.data, digest: lossless.digest, format: .jpeg, forKey: key)
             }

@@ -35,14 +35,29 @@ struct SHA256 {
 
     /// Adds `bytes` to the message.
     mutating func update(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            pending.append(byte)
-            totalByteCount &+= 1
-            if pending.count == Self.blockByteCount {
-                compress(pending)
-                pending.removeAll(keepingCapacity: true)
-            }
+        let added: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        if added == nil {
+            Array(bytes).withUnsafeBytes { update($0) }
         }
+    }
+
+    /// Adds `bytes` to the message: whole blocks straight from the buffer, the rest kept
+    /// until the next update or the end.
+    private mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        totalByteCount &+= UInt64(bytes.count)
+        var rest = bytes[...]
+        if !pending.isEmpty {
+            let taken = rest.prefix(Self.blockByteCount - pending.count)
+            pending += taken
+            rest = rest.dropFirst(taken.count)
+            guard pending.count == Self.blockByteCount else { return }
+            compressPending()
+        }
+        while rest.count >= Self.blockByteCount {
+            compress(UnsafeRawBufferPointer(rebasing: rest).baseAddress!)
+            rest = rest.dropFirst(Self.blockByteCount)
+        }
+        pending += rest
     }
 
     /// The digest of everything added; the hasher is spent afterwards.
@@ -51,32 +66,42 @@ struct SHA256 {
         pending.append(0x80)
         if pending.count > Self.blockByteCount - 8 {
             pending += [UInt8](repeating: 0, count: Self.blockByteCount - pending.count)
-            compress(pending)
-            pending.removeAll(keepingCapacity: true)
+            compressPending()
         }
         pending += [UInt8](repeating: 0, count: Self.blockByteCount - 8 - pending.count)
         for shift in stride(from: 56, through: 0, by: -8) {
             pending.append(UInt8(truncatingIfNeeded: bitCount >> UInt64(shift)))
         }
-        compress(pending)
-        pending.removeAll()
+        compressPending()
         return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
     }
 
-    private mutating func compress(_ block: [UInt8]) {
-        var schedule = [UInt32](repeating: 0, count: 64)
-        for index in 0..<16 {
-            schedule[index] =
-                UInt32(block[4 * index]) << 24 | UInt32(block[4 * index + 1]) << 16 | UInt32(block[4 * index + 2]) << 8
-                | UInt32(block[4 * index + 3])
+    /// Compresses the full block held in `pending` and empties it.
+    private mutating func compressPending() {
+        let block = pending
+        block.withUnsafeBytes { compress($0.baseAddress!) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Runs the compression function over the 64-byte block at `block`.
+    private mutating func compress(_ block: UnsafeRawPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+            for index in 0..<16 {
+                schedule[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
+            }
+            for index in 16..<64 {
+                let earlier = schedule[index - 15]
+                let recent = schedule[index - 2]
+                let sigma0 = earlier.rotatedRight(7) ^ earlier.rotatedRight(18) ^ (earlier >> 3)
+                let sigma1 = recent.rotatedRight(17) ^ recent.rotatedRight(19) ^ (recent >> 10)
+                schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
+            }
+            compress(schedule: UnsafeBufferPointer(schedule))
         }
-        for index in 16..<64 {
-            let earlier = schedule[index - 15]
-            let recent = schedule[index - 2]
-            let sigma0 = earlier.rotatedRight(7) ^ earlier.rotatedRight(18) ^ (earlier >> 3)
-            let sigma1 = recent.rotatedRight(17) ^ recent.rotatedRight(19) ^ (recent >> 10)
-            schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
-        }
+    }
+
+    /// The 64 rounds over a block's message schedule, added into the state.
+    private mutating func compress(schedule: UnsafeBufferPointer<UInt32>) {
         var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
         for index in 0..<64 {
             let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)

@@ -138,6 +138,9 @@ struct ServeCommand: AsyncParsableCommand {
         help: ServerSetting.demo.help("Serve the demo's sample images from loopback and a page of them through the server at /."))
     var demo: Bool?
 
+    @Option(help: ServerSetting.demoSamples.help("How many sample images the --demo page shows."))
+    var demoSamples: String?
+
     /// The texts given on the command line, by setting.
     private var flagTexts: [ServerSetting: [String]] {
         let scalars: [(ServerSetting, String?)] = [
@@ -148,6 +151,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.maxSourceCache, maxSourceCache), (.maxResultCache, maxResultCache), (.timeout, timeout), (.concurrency, concurrency),
             (.maxConnections, maxConnections), (.idleTimeout, idleTimeout), (.metricsPort, metricsPort), (.metricsHost, metricsHost),
             (.maxAge, maxAge), (.memoryLimit, memoryLimit), (.onlyPresets, onlyPresets.map { String($0) }), (.demo, demo.map { String($0) }),
+            (.demoSamples, demoSamples),
         ]
         let lists: [(ServerSetting, [String])] = [
             (.key, keys), (.salt, salts), (.allowHost, allowedHosts), (.allowAddress, allowedAddresses), (.preset, presets),
@@ -168,7 +172,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Checks the settings that have limits, naming each as its source gives it.
     private static func check(_ settings: ServerSettings) throws {
-        for setting in [ServerSetting.concurrency, .maxConnections, .maxOperations] where (settings.integer(setting) ?? 1) < 1 {
+        for setting in [ServerSetting.concurrency, .maxConnections, .maxOperations, .demoSamples] where (settings.integer(setting) ?? 1) < 1 {
             throw ValidationError("\(settings.label(of: setting)) must be at least 1")
         }
         for setting in [ServerSetting.maxSourcePixels, .maxResultPixels, .maxAnimationFrames, .maxAnimationPixels, .maxAge]
@@ -280,7 +284,7 @@ struct ServeCommand: AsyncParsableCommand {
         let host = configuration.host, metricsHost = configuration.metricsHost
         var samples: DemoImageServer?
         if settings.flag(.demo) {
-            let started = try await DemoImageServer.start(count: 24, largestSide: 1200)
+            let started = try await DemoImageServer.start(count: settings.integer(.demoSamples) ?? 24, largestSide: 1200)
             samples = started
             // The samples live on loopback: only their server is let through.
             configuration.allowsPrivateSources = true

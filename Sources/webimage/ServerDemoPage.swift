@@ -40,11 +40,31 @@ enum ServerDemoPage {
             <body><h1>webimage serve</h1>
             <p>Each sample of the demo set, fetched once by the server and transformed by the spec in its URL.
             A broken sample shows the server's refusal instead of an image.</p>
+            <p id="status">Loading…</p>
             <table><tr><th>source</th>\(header)</tr>
-            \(rows)</table></body></html>
+            \(rows)</table>
+            <script>\(statusScript)</script></body></html>
 
             """
     }
+
+    /// Keeps the status line counting the images loaded and broken (also as `data-loaded`,
+    /// `data-broken` and `data-total`, which the headless-browser test reads).
+    private static let statusScript = """
+        const status = document.getElementById("status");
+        function count() {
+          const images = Array.from(document.images);
+          const loaded = images.filter(i => i.complete && i.naturalWidth > 0).length;
+          const broken = images.filter(i => i.complete && i.naturalWidth === 0).length;
+          status.textContent = `${loaded} of ${images.length} images loaded` + (broken ? `, ${broken} broken` : "");
+          Object.assign(status.dataset, { loaded, broken, total: images.length });
+        }
+        for (const image of document.images) {
+          image.addEventListener("load", count);
+          image.addEventListener("error", count);
+        }
+        count();
+        """
 
     private static func encode(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text

@@ -107,13 +107,14 @@ struct ServerSetting: Hashable, Sendable {
     static let onlyPresets = ServerSetting("only-presets", .flag, default: "false")
     static let watermark = ServerSetting("watermark", .list)
     static let demo = ServerSetting("demo", .flag, default: "false")
+    static let demoSamples = ServerSetting("demo-samples", .integer, default: "24")
 
     /// Every setting, in the order `--print-config` shows them.
     static let all: [ServerSetting] = [
         host, port, cacheDirectory, key, salt, insecureUnsigned, allowHost, allowPrivateSources, allowAddress,
         maxSourceBytes, maxSourcePixels, maxResultPixels, maxOperations, maxAnimationFrames, maxAnimationPixels,
         requestMemory, maxSourceCache, maxResultCache, timeout, concurrency, maxConnections, idleTimeout,
-        metricsPort, metricsHost, maxAge, memoryLimit, preset, onlyPresets, watermark, demo,
+        metricsPort, metricsHost, maxAge, memoryLimit, preset, onlyPresets, watermark, demo, demoSamples,
     ]
 }
 #endif

@@ -32,7 +32,7 @@ import WebImageCoders
 
     /// A maximum file size of 100 KB gives the output of the largest quality under it.
     @Test func aMaximumFileSizeGivesTheLargestQualityUnderIt() throws {
-        var generator = NoiseGenerator(state: 42)
+        var generator = SeededGenerator(seed: 42)
         let noisy = Image(
             bitmap: Bitmap.painted(400, 300) { x, y in
                 RGBA8(red: UInt8(x % 256), green: UInt8((x * y) % 256), blue: UInt8.random(in: 0...255, using: &generator))
@@ -56,18 +56,5 @@ import WebImageCoders
         let big = Image(bitmap: Bitmap.solid(200, 100, .white))
         let data = try ImageCodersManager.shared.encode(big, as: .png, options: ImageEncodeOptions(maxPixelSize: PixelSize(width: 50, height: 50)))
         #expect(try ImageCodersManager.shared.decode(data).pixelSize == PixelSize(width: 50, height: 25))
-    }
-}
-
-/// SplitMix64, so that the noisy test image is the same every run.
-private struct NoiseGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -181,7 +181,7 @@ import WebImageCoders
     }
 
     @Test func refusesRandomBytesBehindASignature() throws {
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         for length in [0, 1, 10, 100, 1000, 10_000] {
             let data = Data([0xFF, 0xD8, 0xFF] + (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
             #expect(coder.canDecode(data))
@@ -266,20 +266,5 @@ import WebImageCoders
         }
         #expect(results.count == 16)
         #expect(results.allSatisfy { $0 == reference })
-    }
-}
-
-/// A small seeded generator so random inputs are the same on every run.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

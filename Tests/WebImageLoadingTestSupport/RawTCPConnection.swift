@@ -65,6 +65,8 @@ final class RawTCPConnection: Sendable {
         let closed = recorder.closed.futureResult.map { true }
         let timedOut = timeout.futureResult.map { false }
         let first = channel.eventLoop.makePromise(of: Bool.self)
+        // Whichever comes first answers: NIO leaves a completed promise as it is when the
+        // other completes it later.
         closed.cascade(to: first)
         timedOut.whenSuccess { first.succeed($0) }
         let result = (try? await first.futureResult.get()) ?? false

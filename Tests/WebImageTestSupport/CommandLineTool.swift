@@ -33,13 +33,16 @@ enum CommandLineTool {
         let line: String
     }
 
-    /// Runs the tool with `arguments` and waits for it to exit. `XDG_CACHE_HOME` points
-    /// into `scratch`, so a run never touches the user's own cache; a run still going after
-    /// ten minutes is terminated, and the call throws. Standard input reads `input`, or
-    /// nothing; `environment` adds to (or replaces in) the tests' own environment.
-    static func run(_ arguments: [String], scratch: URL, input: Data? = nil, environment extra: [String: String] = [:]) async throws -> Output {
+    /// Runs the tool (or another `program`) with `arguments` and waits for it to exit.
+    /// `XDG_CACHE_HOME` points into `scratch`, so a run never touches the user's own cache; a
+    /// run still going after ten minutes is terminated, and the call throws. Standard input
+    /// reads `input`, or nothing; `environment` adds to (or replaces in) the tests' own
+    /// environment.
+    static func run(
+        _ arguments: [String], scratch: URL, input: Data? = nil, environment extra: [String: String] = [:], program: URL? = nil
+    ) async throws -> Output {
         let process = Process()
-        process.executableURL = try BuiltExecutable.url(named: "webimage")
+        process.executableURL = try program ?? BuiltExecutable.url(named: "webimage")
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = scratch.appendingPathComponent("xdg-cache").path

@@ -117,57 +117,37 @@ extension Bitmap {
         _ pixels: UnsafeMutablePointer<SIMD4<Float>>, rows: Int, stride: Int, lanes: Int,
         coefficients c: DericheCoefficients, scratch: UnsafeMutablePointer<SIMD4<Float>>
     ) {
-        let (n0, n1, n2, n3) = (c.causal[0], c.causal[1], c.causal[2], c.causal[3])
-        let (m1, m2, m3, m4) = (c.anticausal[0], c.anticausal[1], c.anticausal[2], c.anticausal[3])
-        let (d1, d2, d3, d4) = (c.feedback[0], c.feedback[1], c.feedback[2], c.feedback[3])
         func input(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> { pixels + min(max(row, 0), rows - 1) * stride }
-        // Causal, top to bottom, into scratch (row r at scratch + r × lanes).
-        let edgeTop = c.causalEdgeGain
-        for row in 0..<rows {
-            let x0 = input(row), x1 = input(row - 1), x2 = input(row - 2), x3 = input(row - 3)
-            let out = scratch + row * lanes
-            if row >= 4 {
-                let y1 = out - lanes, y2 = out - 2 * lanes, y3 = out - 3 * lanes, y4 = out - 4 * lanes
-                for lane in 0..<lanes {
-                    out[lane] =
-                        n0 * x0[lane] + n1 * x1[lane] + n2 * x2[lane] + n3 * x3[lane]
-                        - d1 * y1[lane] - d2 * y2[lane] - d3 * y3[lane] - d4 * y4[lane]
-                }
-            } else {
-                for lane in 0..<lanes {
-                    func y(_ back: Int) -> SIMD4<Float> {
-                        row - back >= 0 ? scratch[(row - back) * lanes + lane] : pixels[lane] * edgeTop
-                    }
-                    out[lane] =
-                        n0 * x0[lane] + n1 * x1[lane] + n2 * x2[lane] + n3 * x3[lane]
-                        - d1 * y(1) - d2 * y(2) - d3 * y(3) - d4 * y(4)
-                }
-            }
-        }
-        // Anticausal, bottom to top, its last four outputs in a ring of four rows. The sum
-        // of both replaces the consumed causal row in scratch, since the input rows below
-        // are still needed; it is copied back at the end.
-        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 4 * lanes)
+        // The anticausal pass's last four outputs, in a ring of four rows, and in a fifth
+        // row the causal pass's steady state above the top edge.
+        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 5 * lanes)
         defer { ring.deallocate() }
+        let aboveTop = ring + 4 * lanes
+        for lane in 0..<lanes { aboveTop[lane] = pixels[lane] * c.causalEdgeGain }
+        // Causal, top to bottom, into scratch (row r at scratch + r × lanes).
+        func causal(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> { row >= 0 ? scratch + row * lanes : aboveTop }
+        for row in 0..<rows {
+            c.causalRow(
+                inputs: (input(row), input(row - 1), input(row - 2), input(row - 3)),
+                outputs: (causal(row - 1), causal(row - 2), causal(row - 3), causal(row - 4)),
+                into: scratch + row * lanes, lanes: lanes)
+        }
+        // Anticausal, bottom to top. The sum of both replaces the consumed causal row in
+        // scratch, since the input rows below are still needed; it is copied back at the end.
+        func slot(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> { ring + (row & 3) * lanes }
         let bottom = pixels + (rows - 1) * stride
         for lane in 0..<lanes {
             let edge = bottom[lane] * c.anticausalEdgeGain
-            for slot in 0..<4 { ring[slot * lanes + lane] = edge }
+            for row in 0..<4 { slot(row)[lane] = edge }
         }
         for row in Swift.stride(from: rows - 1, through: 0, by: -1) {
-            let a1 = input(row + 1), a2 = input(row + 2), a3 = input(row + 3), a4 = input(row + 4)
-            let z0 = ring + (row & 3) * lanes
-            let z1 = ring + ((row + 1) & 3) * lanes, z2 = ring + ((row + 2) & 3) * lanes
-            let z3 = ring + ((row + 3) & 3) * lanes, z4 = ring + ((row + 4) & 3) * lanes
+            let value = slot(row)
+            c.anticausalRow(
+                inputs: (input(row + 1), input(row + 2), input(row + 3), input(row + 4)),
+                outputs: (slot(row + 1), slot(row + 2), slot(row + 3), slot(row + 4)),
+                into: value, lanes: lanes)
             let sum = scratch + row * lanes
-            for lane in 0..<lanes {
-                // z4 and z0 share a slot: read before written, lane by lane.
-                let value =
-                    m1 * a1[lane] + m2 * a2[lane] + m3 * a3[lane] + m4 * a4[lane]
-                    - d1 * z1[lane] - d2 * z2[lane] - d3 * z3[lane] - d4 * z4[lane]
-                z0[lane] = value
-                sum[lane] += value
-            }
+            for lane in 0..<lanes { sum[lane] += value[lane] }
         }
         for row in 0..<rows {
             (pixels + row * stride).update(from: scratch + row * lanes, count: lanes)

@@ -44,4 +44,44 @@ struct DericheCoefficients: Sendable {
         causalEdgeGain = Float(forward.reduce(0, +) / gain / feedbackSum)
         anticausalEdgeGain = Float(backward.reduce(0, +) / gain / feedbackSum)
     }
+
+    /// One row of the causal filter down `lanes` neighbouring columns at once:
+    /// `n₀x₀ + n₁x₁ + n₂x₂ + n₃x₃ − d₁y₁ − d₂y₂ − d₃y₃ − d₄y₄`, where `x` holds this row's
+    /// input and the three rows above it, and `y` the filter's four outputs above it.
+    @inline(__always)
+    func causalRow(
+        inputs x: (FloatRow, FloatRow, FloatRow, FloatRow),
+        outputs y: (FloatRow, FloatRow, FloatRow, FloatRow),
+        into output: FloatRow, lanes: Int
+    ) {
+        let (n0, n1, n2, n3) = (causal[0], causal[1], causal[2], causal[3])
+        let (d1, d2, d3, d4) = (feedback[0], feedback[1], feedback[2], feedback[3])
+        for lane in 0..<lanes {
+            output[lane] =
+                n0 * x.0[lane] + n1 * x.1[lane] + n2 * x.2[lane] + n3 * x.3[lane]
+                - d1 * y.0[lane] - d2 * y.1[lane] - d3 * y.2[lane] - d4 * y.3[lane]
+        }
+    }
+
+    /// One row of the anticausal filter down `lanes` neighbouring columns at once:
+    /// `m₁a₁ + m₂a₂ + m₃a₃ + m₄a₄ − d₁z₁ − d₂z₂ − d₃z₃ − d₄z₄`, where `a` holds the four input
+    /// rows below this one and `z` the filter's four outputs below it. `output` may be
+    /// `z`'s last row: each lane is read before it is written.
+    @inline(__always)
+    func anticausalRow(
+        inputs a: (FloatRow, FloatRow, FloatRow, FloatRow),
+        outputs z: (FloatRow, FloatRow, FloatRow, FloatRow),
+        into output: FloatRow, lanes: Int
+    ) {
+        let (m1, m2, m3, m4) = (anticausal[0], anticausal[1], anticausal[2], anticausal[3])
+        let (d1, d2, d3, d4) = (feedback[0], feedback[1], feedback[2], feedback[3])
+        for lane in 0..<lanes {
+            output[lane] =
+                m1 * a.0[lane] + m2 * a.1[lane] + m3 * a.2[lane] + m4 * a.3[lane]
+                - d1 * z.0[lane] - d2 * z.1[lane] - d3 * z.2[lane] - d4 * z.3[lane]
+        }
+    }
+
+    /// A row of float pixels, as the column passes address them.
+    typealias FloatRow = UnsafeMutablePointer<SIMD4<Float>>
 }

@@ -206,58 +206,41 @@ final class GaussianRowFilter: RGBRowFilter {
     /// before the block, the anticausal half starts at the window's end.
     private func blurRecursively(_ band: Band) {
         let c = coefficients
-        let (n0, n1, n2, n3) = (c.causal[0], c.causal[1], c.causal[2], c.causal[3])
-        let (m1, m2, m3, m4) = (c.anticausal[0], c.anticausal[1], c.anticausal[2], c.anticausal[3])
-        let (d1, d2, d3, d4) = (c.feedback[0], c.feedback[1], c.feedback[2], c.feedback[3])
         let lanes = band.count
         func input(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> { blurredAcross(max(row, 0), band) }
-        func causalRow(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
-            causal + (row % causalCapacity) * width + band.first
+        // The scratch's fifth row holds the sum later; until then, the causal pass's
+        // steady state above the top edge.
+        let aboveTop = band.scratch + 4 * Self.laneCount
+        if band.rows.lowerBound < 4 {
+            let top = input(0)
+            for lane in 0..<lanes { aboveTop[lane] = top[lane] * c.causalEdgeGain }
         }
-        let top = input(0)
+        func causalRow(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+            row >= 0 ? causal + (row % causalCapacity) * width + band.first : aboveTop
+        }
         for row in band.rows {
-            let x0 = input(row), x1 = input(row - 1), x2 = input(row - 2), x3 = input(row - 3)
-            let out = causalRow(row)
-            if row >= 4 {
-                let y1 = causalRow(row - 1), y2 = causalRow(row - 2), y3 = causalRow(row - 3), y4 = causalRow(row - 4)
-                for lane in 0..<lanes {
-                    out[lane] =
-                        n0 * x0[lane] + n1 * x1[lane] + n2 * x2[lane] + n3 * x3[lane]
-                        - d1 * y1[lane] - d2 * y2[lane] - d3 * y3[lane] - d4 * y4[lane]
-                }
-            } else {
-                for lane in 0..<lanes {
-                    func y(_ back: Int) -> SIMD4<Float> {
-                        row - back >= 0 ? causalRow(row - back)[lane] : top[lane] * c.causalEdgeGain
-                    }
-                    out[lane] =
-                        n0 * x0[lane] + n1 * x1[lane] + n2 * x2[lane] + n3 * x3[lane]
-                        - d1 * y(1) - d2 * y(2) - d3 * y(3) - d4 * y(4)
-                }
-            }
+            c.causalRow(
+                inputs: (input(row), input(row - 1), input(row - 2), input(row - 3)),
+                outputs: (causalRow(row - 1), causalRow(row - 2), causalRow(row - 3), causalRow(row - 4)),
+                into: causalRow(row), lanes: lanes)
         }
         // Anticausal, from the window's end up; its last four outputs in a ring of four
         // rows of the scratch, the sum in the fifth.
         let end = band.windowEnd
         func below(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> { blurredAcross(min(row, end), band) }
-        let ring = band.scratch
         let sum = band.scratch + 4 * Self.laneCount
+        func slot(_ row: Int) -> UnsafeMutablePointer<SIMD4<Float>> { band.scratch + (row & 3) * Self.laneCount }
         let bottom = below(end)
         for lane in 0..<lanes {
             let edge = bottom[lane] * c.anticausalEdgeGain
-            for slot in 0..<4 { ring[slot * Self.laneCount + lane] = edge }
+            for row in 0..<4 { slot(row)[lane] = edge }
         }
         for row in stride(from: end, through: band.rows.lowerBound, by: -1) {
-            let a1 = below(row + 1), a2 = below(row + 2), a3 = below(row + 3), a4 = below(row + 4)
-            let z0 = ring + (row & 3) * Self.laneCount
-            let z1 = ring + ((row + 1) & 3) * Self.laneCount, z2 = ring + ((row + 2) & 3) * Self.laneCount
-            let z3 = ring + ((row + 3) & 3) * Self.laneCount, z4 = ring + ((row + 4) & 3) * Self.laneCount
-            for lane in 0..<lanes {
-                // z4 and z0 share a slot: read before written, lane by lane.
-                z0[lane] =
-                    m1 * a1[lane] + m2 * a2[lane] + m3 * a3[lane] + m4 * a4[lane]
-                    - d1 * z1[lane] - d2 * z2[lane] - d3 * z3[lane] - d4 * z4[lane]
-            }
+            let z0 = slot(row)
+            c.anticausalRow(
+                inputs: (below(row + 1), below(row + 2), below(row + 3), below(row + 4)),
+                outputs: (slot(row + 1), slot(row + 2), slot(row + 3), slot(row + 4)),
+                into: z0, lanes: lanes)
             if band.rows.contains(row) {
                 let causalPart = causalRow(row)
                 for lane in 0..<lanes { sum[lane] = causalPart[lane] + z0[lane] }

@@ -24,15 +24,15 @@ extension TransformSpec {
                 makers.append { GaussianRowFilter(size: $0, sigma: sharpen.sigma, amount: Float(sharpen.amount)) }
             case let controls as ColorControlsImageTransformer:
                 guard !controls.isNeutral else { continue }
-                makers.append { PixelRowFilter(width: $0.width) { row, count in controls.adjust(row, count: count) } }
+                makers.append { RowMappingFilter.pixels(width: $0.width) { row, count in controls.adjust(row, count: count) } }
             case let tint as TintImageTransformer:
                 guard tint.colour.alpha > 0 else { continue }
-                makers.append { PixelRowFilter(width: $0.width) { row, count in tint.tint(row, count: count) } }
+                makers.append { RowMappingFilter.pixels(width: $0.width) { row, count in tint.tint(row, count: count) } }
             case is GrayscaleImageTransformer:
-                makers.append { PixelRowFilter(width: $0.width) { row, count in GrayscaleImageTransformer.removeColour(row, count: count) } }
+                makers.append { RowMappingFilter.pixels(width: $0.width) { row, count in GrayscaleImageTransformer.removeColour(row, count: count) } }
             case let flip as FlippingImageTransformer where !flip.vertical:
                 guard flip.horizontal else { continue }
-                makers.append { MirroringRowFilter(width: $0.width) }
+                makers.append { RowMappingFilter.mirroring(width: $0.width) }
             default:
                 return nil
             }
