@@ -76,6 +76,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
         // MARK: C libraries
@@ -136,6 +137,8 @@ let package = Package(
             dependencies: [
                 "WebImage", "WebImageConversion", "WebImageTerminal", "LoopbackHTTPServer",
                 .target(name: "WebImageServer", condition: .when(traits: ["Server"])),
+                // `webimage serve` reads its settings from flags, the environment and a JSON file.
+                .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -6,6 +6,11 @@ struct ByteSize: ExpressibleByArgument, Equatable {
     /// The bytes.
     let bytes: Int
 
+    /// Exactly `bytes` bytes.
+    init(bytes: Int) {
+        self.bytes = bytes
+    }
+
     /// Parses `argument`; `nil` for anything else, negative amounts included.
     init?(argument: String) {
         var text = argument.trimmingCharacters(in: .whitespaces).uppercased()

@@ -20,166 +20,218 @@ struct ServeCommand: AsyncParsableCommand {
             32 bytes of hex; several --key (each with its --salt) rotate keys. Every source URL and \
             redirect is checked against --allow-host and the address policy where it connects. \
             Stops on SIGTERM or SIGINT after finishing the requests in flight.
+
+            Every setting below is read from its flag, its environment variable (shown in \
+            brackets: WEBIMAGE_ and the flag's name in capitals, '-' as '_'; list items separated \
+            by ';') and the key of the --config JSON file named like the flag (a list as an array \
+            of strings): flags first, then WEBIMAGE_* environment variables, then the --config \
+            file, then the default. --print-config shows the result, secrets masked.
             """
     )
 
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
+    @Option(help: ArgumentHelp("A JSON file of settings, keyed by their flags' names (or WEBIMAGE_CONFIG).", valueName: "file"))
+    var config: String?
 
-    @Option(help: "The port to listen on (0: any free port).")
-    var port = 8080
+    @Flag(help: "Print the effective settings, where each came from, secrets masked, and exit.")
+    var printConfig = false
+
+    @Option(help: ServerSetting.host.help("The address to listen on."))
+    var host: String?
+
+    @Option(help: ServerSetting.port.help("The port to listen on (0: any free port)."))
+    var port: String?
 
     @OptionGroup var location: CacheLocationOptions
 
     @Option(
         name: .customLong("key"),
-        help: ArgumentHelp(
-            "A signing key, at least 32 bytes in hex (or the WEBIMAGE_KEY environment variable); repeat to accept several.",
-            valueName: "hex"))
+        help: ServerSetting.key.help("A signing key, at least 32 bytes in hex; repeat to accept several.", valueName: "hex"))
     var keys: [String] = []
 
-    @Option(
-        name: .customLong("salt"),
-        help: ArgumentHelp("The signing salt, in hex (or WEBIMAGE_SALT); one, or one per --key.", valueName: "hex"))
+    @Option(name: .customLong("salt"), help: ServerSetting.salt.help("The signing salt, in hex; one, or one per --key.", valueName: "hex"))
     var salts: [String] = []
 
-    @Flag(help: "Accept '_' as the signature (local use only).")
-    var insecureUnsigned = false
+    @Flag(inversion: .prefixedNo, help: ServerSetting.insecureUnsigned.help("Accept '_' as the signature (local use only)."))
+    var insecureUnsigned: Bool?
 
-    @Option(name: .customLong("allow-host"), help: ArgumentHelp("A host sources may come from (repeatable; default: any public host).", valueName: "host"))
+    @Option(
+        name: .customLong("allow-host"),
+        help: ServerSetting.allowHost.help("A host sources may come from (repeatable; default: any public host).", valueName: "host"))
     var allowedHosts: [String] = []
 
-    @Flag(help: "Fetch sources on private, loopback and link-local addresses (tests and local use).")
-    var allowPrivateSources = false
+    @Flag(
+        inversion: .prefixedNo,
+        help: ServerSetting.allowPrivateSources.help("Fetch sources on private, loopback and link-local addresses (tests and local use)."))
+    var allowPrivateSources: Bool?
 
     @Option(
         name: .customLong("allow-address"),
-        help: ArgumentHelp("A private address sources may come from (repeatable).", valueName: "address"))
+        help: ServerSetting.allowAddress.help("A private address sources may come from (repeatable).", valueName: "address"))
     var allowedAddresses: [String] = []
 
-    @Option(help: ArgumentHelp("The most bytes a source may have.", valueName: "size"))
-    var maxSourceBytes = ByteSize(argument: "32M")!
+    @Option(help: ServerSetting.maxSourceBytes.help("The most bytes a source may have.", valueName: "size"))
+    var maxSourceBytes: String?
 
-    @Option(help: "The most pixels a source may have.")
-    var maxSourcePixels = 50_000_000
+    @Option(help: ServerSetting.maxSourcePixels.help("The most pixels a source may have."))
+    var maxSourcePixels: String?
 
-    @Option(help: "The most pixels a result, or any canvas on the way, may have (default: --max-source-pixels).")
-    var maxResultPixels: Int?
+    @Option(help: ServerSetting.maxResultPixels.help("The most pixels a result, or any canvas on the way, may have (default: --max-source-pixels)."))
+    var maxResultPixels: String?
 
-    @Option(help: "The most operations one spec may have.")
-    var maxOperations = 16
+    @Option(help: ServerSetting.maxOperations.help("The most operations one spec may have."))
+    var maxOperations: String?
 
-    @Option(help: "The most frames an animated source may have.")
-    var maxAnimationFrames = 100
+    @Option(help: ServerSetting.maxAnimationFrames.help("The most frames an animated source may have."))
+    var maxAnimationFrames: String?
 
-    @Option(help: "The most frames × pixels an animated source may have.")
-    var maxAnimationPixels = 500_000_000
+    @Option(help: ServerSetting.maxAnimationPixels.help("The most frames × pixels an animated source may have."))
+    var maxAnimationPixels: String?
 
-    @Option(help: ArgumentHelp("The pixel memory one request's transform may take.", valueName: "size"))
-    var requestMemory = ByteSize(argument: "1G")!
+    @Option(help: ServerSetting.requestMemory.help("The pixel memory one request's transform may take.", valueName: "size"))
+    var requestMemory: String?
 
-    @Option(help: ArgumentHelp("The most bytes the source cache keeps on disk.", valueName: "size"))
-    var maxSourceCache = ByteSize(argument: "1G")!
+    @Option(help: ServerSetting.maxSourceCache.help("The most bytes the source cache keeps on disk.", valueName: "size"))
+    var maxSourceCache: String?
 
-    @Option(help: ArgumentHelp("The most bytes the result cache keeps on disk.", valueName: "size"))
-    var maxResultCache = ByteSize(argument: "1G")!
+    @Option(help: ServerSetting.maxResultCache.help("The most bytes the result cache keeps on disk.", valueName: "size"))
+    var maxResultCache: String?
 
-    @Option(help: ArgumentHelp("Seconds a source fetch may take.", valueName: "seconds"))
-    var timeout = 20.0
+    @Option(help: ServerSetting.timeout.help("Seconds a source fetch may take.", valueName: "seconds"))
+    var timeout: String?
 
-    @Option(help: "Image requests worked on at once; more are answered 503 with Retry-After.")
-    var concurrency = 64
+    @Option(help: ServerSetting.concurrency.help("Image requests worked on at once; more are answered 503 with Retry-After."))
+    var concurrency: String?
 
-    @Option(help: "Connections held at once; more are closed as they arrive.")
-    var maxConnections = 1024
+    @Option(help: ServerSetting.maxConnections.help("Connections held at once; more are closed as they arrive."))
+    var maxConnections: String?
 
     @Option(
-        help: ArgumentHelp(
+        help: ServerSetting.idleTimeout.help(
             "Seconds a connection may take to send a request head, or stay idle between requests.", valueName: "seconds"))
-    var idleTimeout = 10.0
+    var idleTimeout: String?
 
-    @Option(help: "The port /metrics is served on (none by default; 0: any free port).")
-    var metricsPort: Int?
+    @Option(help: ServerSetting.metricsPort.help("The port /metrics is served on (none by default; 0: any free port)."))
+    var metricsPort: String?
 
-    @Option(help: "The address the metrics port listens on.")
-    var metricsHost = "127.0.0.1"
+    @Option(help: ServerSetting.metricsHost.help("The address the metrics port listens on."))
+    var metricsHost: String?
 
-    @Option(help: ArgumentHelp("The max-age of results' Cache-Control, in seconds.", valueName: "seconds"))
-    var maxAge = 31_536_000
+    @Option(help: ServerSetting.maxAge.help("The max-age of results' Cache-Control, in seconds.", valueName: "seconds"))
+    var maxAge: String?
 
-    @Option(help: ArgumentHelp("Decoded bytes the memory cache of sources keeps.", valueName: "size"))
-    var memoryLimit = ByteSize(argument: "128M")!
+    @Option(help: ServerSetting.memoryLimit.help("Decoded bytes the memory cache of sources keeps.", valueName: "size"))
+    var memoryLimit: String?
 
-    @Option(name: .customLong("preset"), help: ArgumentHelp("A named spec, used as preset=NAME (repeatable).", valueName: "name=spec"))
+    @Option(name: .customLong("preset"), help: ServerSetting.preset.help("A named spec, used as preset=NAME (repeatable).", valueName: "name=spec"))
     var presets: [String] = []
 
-    @Flag(help: "Accept only specs made of preset=NAME (and expires=).")
-    var onlyPresets = false
+    @Flag(inversion: .prefixedNo, help: ServerSetting.onlyPresets.help("Accept only specs made of preset=NAME (and expires=)."))
+    var onlyPresets: Bool?
 
     @Option(
         name: .customLong("watermark"),
-        help: ArgumentHelp("An image file used as watermark=NAME[,GRAVITY[,OPACITY]] (repeatable).", valueName: "name=path"))
+        help: ServerSetting.watermark.help("An image file used as watermark=NAME[,GRAVITY[,OPACITY]] (repeatable).", valueName: "name=path"))
     var watermarks: [String] = []
 
-    @Flag(help: "Serve the demo's sample images from loopback and a page of them through the server at /.")
-    var demo = false
+    @Flag(
+        inversion: .prefixedNo,
+        help: ServerSetting.demo.help("Serve the demo's sample images from loopback and a page of them through the server at /."))
+    var demo: Bool?
 
-    @Option(help: "How many sample images the --demo page shows.")
-    var demoSamples = 24
+    @Option(help: ServerSetting.demoSamples.help("How many sample images the --demo page shows."))
+    var demoSamples: String?
 
-    func validate() throws {
-        _ = try signers
-        if concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
-        if maxConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
-        if demoSamples < 1 { throw ValidationError("--demo-samples must be at least 1") }
-        if !(idleTimeout > 0) { throw ValidationError("--idle-timeout must be more than 0") }
-        if !(0...65535).contains(port) { throw ValidationError("--port must be 0 to 65535") }
-        if let metricsPort, !(0...65535).contains(metricsPort) { throw ValidationError("--metrics-port must be 0 to 65535") }
-        if maxOperations < 1 { throw ValidationError("--max-operations must be at least 1") }
-        _ = try namedPresets
-        if onlyPresets, presets.isEmpty { throw ValidationError("--only-presets needs at least one --preset") }
-        if let bad = watermarks.first(where: { Self.pair($0) == nil }) {
-            throw ValidationError("--watermark \(bad) is not NAME=PATH")
+    /// The texts given on the command line, by setting.
+    private var flagTexts: [ServerSetting: [String]] {
+        let scalars: [(ServerSetting, String?)] = [
+            (.host, host), (.port, port), (.cacheDirectory, location.cacheDirectory), (.insecureUnsigned, insecureUnsigned.map { String($0) }),
+            (.allowPrivateSources, allowPrivateSources.map { String($0) }), (.maxSourceBytes, maxSourceBytes),
+            (.maxSourcePixels, maxSourcePixels), (.maxResultPixels, maxResultPixels), (.maxOperations, maxOperations),
+            (.maxAnimationFrames, maxAnimationFrames), (.maxAnimationPixels, maxAnimationPixels), (.requestMemory, requestMemory),
+            (.maxSourceCache, maxSourceCache), (.maxResultCache, maxResultCache), (.timeout, timeout), (.concurrency, concurrency),
+            (.maxConnections, maxConnections), (.idleTimeout, idleTimeout), (.metricsPort, metricsPort), (.metricsHost, metricsHost),
+            (.maxAge, maxAge), (.memoryLimit, memoryLimit), (.onlyPresets, onlyPresets.map { String($0) }), (.demo, demo.map { String($0) }),
+            (.demoSamples, demoSamples),
+        ]
+        let lists: [(ServerSetting, [String])] = [
+            (.key, keys), (.salt, salts), (.allowHost, allowedHosts), (.allowAddress, allowedAddresses), (.preset, presets),
+            (.watermark, watermarks),
+        ]
+        var texts: [ServerSetting: [String]] = [:]
+        for (setting, text) in scalars { texts[setting] = text.map { [$0] } }
+        for (setting, items) in lists where !items.isEmpty { texts[setting] = items }
+        return texts
+    }
+
+    /// The effective settings: the flags, then the environment, then the `--config` file
+    /// (or `WEBIMAGE_CONFIG`'s), then the defaults.
+    private func settings(environment: [String: String]) throws -> ServerSettings {
+        let path = config ?? environment[ServerSetting.environmentPrefix + "_CONFIG"]
+        return try ServerSettings(flags: flagTexts, environment: environment, file: try path.map { try ServerConfigurationFile(path: $0) })
+    }
+
+    /// Checks the settings that have limits, naming each as its source gives it.
+    private static func check(_ settings: ServerSettings) throws {
+        for setting in [ServerSetting.concurrency, .maxConnections, .maxOperations, .demoSamples] where (settings.integer(setting) ?? 1) < 1 {
+            throw ValidationError("\(settings.label(of: setting)) must be at least 1")
         }
-        if let address = allowedAddresses.first(where: { !Self.isIPAddress($0) }) {
-            throw ValidationError("--allow-address \(address) is not an IP address")
+        for setting in [ServerSetting.maxSourcePixels, .maxResultPixels, .maxAnimationFrames, .maxAnimationPixels, .maxAge]
+        where (settings.integer(setting) ?? 0) < 0 {
+            throw ValidationError("\(settings.label(of: setting)) must not be negative")
+        }
+        for setting in [ServerSetting.timeout, .idleTimeout] where !((settings.seconds(setting) ?? 1) > 0) {
+            throw ValidationError("\(settings.label(of: setting)) must be more than 0")
+        }
+        for setting in [ServerSetting.port, .metricsPort] where !(0...65535).contains(settings.integer(setting) ?? 0) {
+            throw ValidationError("\(settings.label(of: setting)) must be 0 to 65535")
+        }
+        _ = try signers(settings)
+        _ = try namedPresets(settings)
+        if settings.flag(.onlyPresets), settings.list(.preset).isEmpty {
+            throw ValidationError("\(settings.label(of: .onlyPresets)) needs at least one preset (--preset)")
+        }
+        if let bad = settings.list(.watermark).first(where: { pair($0) == nil }) {
+            throw ValidationError("\(settings.label(of: .watermark)) \(bad) is not NAME=PATH")
+        }
+        if let address = settings.list(.allowAddress).first(where: { !isIPAddress($0) }) {
+            throw ValidationError("\(settings.label(of: .allowAddress)) \(address) is not an IP address")
         }
     }
 
     /// The signers of the keys given, checked (see ``SigningKeys``).
-    private var signers: [ImageURLSigner] {
-        get throws {
-            try SigningKeys.signers(
-                keys: keys, salts: salts, environment: ProcessInfo.processInfo.environment, insecureUnsigned: insecureUnsigned)
-        }
+    private static func signers(_ settings: ServerSettings) throws -> [ImageURLSigner] {
+        try SigningKeys.signers(
+            keys: settings.list(.key).map { (settings.label(of: .key), $0) },
+            salts: settings.list(.salt).map { (settings.label(of: .salt), $0) },
+            insecureUnsigned: settings.flag(.insecureUnsigned) ? settings.label(of: .insecureUnsigned) : nil)
     }
 
     /// The presets given, by name, each checked to be a spec.
-    private var namedPresets: [String: String] {
-        get throws {
-            var named: [String: String] = [:]
-            for preset in presets {
-                guard let (name, spec) = Self.pair(preset) else { throw ValidationError("--preset \(preset) is not NAME=SPEC") }
-                do {
-                    _ = try TransformSpec(spec) { _ in Image(bitmap: Bitmap(width: 1, height: 1)) }
-                } catch {
-                    throw ValidationError("--preset \(name): \(error)")
-                }
-                named[name] = spec
+    private static func namedPresets(_ settings: ServerSettings) throws -> [String: String] {
+        var named: [String: String] = [:]
+        let label = settings.label(of: .preset)
+        for preset in settings.list(.preset) {
+            guard let (name, spec) = pair(preset) else { throw ValidationError("\(label) \(preset) is not NAME=SPEC") }
+            do {
+                _ = try TransformSpec(spec) { _ in Image(bitmap: Bitmap(width: 1, height: 1)) }
+            } catch {
+                throw ValidationError("\(label) \(name): \(error)")
             }
-            return named
+            named[name] = spec
         }
+        return named
     }
 
     /// The watermark images, decoded from their files.
-    private func loadWatermarks() throws -> [String: Image] {
+    private static func loadWatermarks(_ settings: ServerSettings) throws -> [String: Image] {
         var loaded: [String: Image] = [:]
-        for watermark in watermarks {
-            guard let (name, path) = Self.pair(watermark) else { throw ValidationError("--watermark \(watermark) is not NAME=PATH") }
+        let label = settings.label(of: .watermark)
+        for watermark in settings.list(.watermark) {
+            guard let (name, path) = pair(watermark) else { throw ValidationError("\(label) \(watermark) is not NAME=PATH") }
             do {
                 loaded[name] = try ImageCodersManager.shared.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
             } catch {
-                throw ValidationError("--watermark \(name): cannot read \(path): \(error)")
+                throw ValidationError("\(label) \(name): cannot read \(path): \(error)")
             }
         }
         return loaded
@@ -193,44 +245,50 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = ImageServerConfiguration(
-            cacheDirectory: location.directory.appendingPathComponent("server", isDirectory: true)
-        )
-        configuration.host = host
-        configuration.port = port
-        let signers = try self.signers
+        let settings = try settings(environment: ProcessInfo.processInfo.environment)
+        try Self.check(settings)
+        if printConfig {
+            print(settings.lines.joined(separator: "\n"))
+            return
+        }
+        let cacheDirectory = settings.text(.cacheDirectory).map { URL(fileURLWithPath: $0, isDirectory: true) } ?? location.directory
+        var configuration = ImageServerConfiguration(cacheDirectory: cacheDirectory.appendingPathComponent("server", isDirectory: true))
+        configuration.host = settings.text(.host) ?? configuration.host
+        configuration.port = settings.integer(.port) ?? configuration.port
+        let signers = try Self.signers(settings)
         configuration.additionalSigners = signers
-        configuration.allowsUnsignedURLs = insecureUnsigned
-        configuration.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
-        configuration.allowsPrivateSources = allowPrivateSources
-        configuration.allowedSourceAddresses = Set(allowedAddresses)
-        configuration.maxSourceBytes = maxSourceBytes.bytes
-        configuration.maxSourcePixels = maxSourcePixels
-        configuration.maxResultPixels = maxResultPixels
-        configuration.maxOperations = maxOperations
-        configuration.maxAnimationFrames = maxAnimationFrames
-        configuration.maxAnimationPixels = maxAnimationPixels
-        configuration.requestMemoryBudget = requestMemory.bytes
-        configuration.maxSourceCacheBytes = maxSourceCache.bytes
-        configuration.maxResultCacheBytes = maxResultCache.bytes
-        configuration.sourceTimeout = timeout
-        configuration.maxConcurrentRequests = concurrency
-        configuration.maxConnections = maxConnections
-        configuration.idleTimeout = idleTimeout
-        configuration.metricsPort = metricsPort
-        configuration.metricsHost = metricsHost
-        configuration.resultMaxAge = maxAge
-        configuration.memoryLimit = memoryLimit.bytes
-        configuration.presets = try namedPresets
-        configuration.onlyPresets = onlyPresets
-        configuration.watermarks = try loadWatermarks()
+        configuration.allowsUnsignedURLs = settings.flag(.insecureUnsigned)
+        configuration.allowedHosts = Set(settings.list(.allowHost).map { $0.lowercased() })
+        configuration.allowsPrivateSources = settings.flag(.allowPrivateSources)
+        configuration.allowedSourceAddresses = Set(settings.list(.allowAddress))
+        configuration.maxSourceBytes = settings.size(.maxSourceBytes) ?? configuration.maxSourceBytes
+        configuration.maxSourcePixels = settings.integer(.maxSourcePixels) ?? configuration.maxSourcePixels
+        configuration.maxResultPixels = settings.integer(.maxResultPixels)
+        configuration.maxOperations = settings.integer(.maxOperations) ?? configuration.maxOperations
+        configuration.maxAnimationFrames = settings.integer(.maxAnimationFrames) ?? configuration.maxAnimationFrames
+        configuration.maxAnimationPixels = settings.integer(.maxAnimationPixels) ?? configuration.maxAnimationPixels
+        configuration.requestMemoryBudget = settings.size(.requestMemory) ?? configuration.requestMemoryBudget
+        configuration.maxSourceCacheBytes = settings.size(.maxSourceCache) ?? configuration.maxSourceCacheBytes
+        configuration.maxResultCacheBytes = settings.size(.maxResultCache) ?? configuration.maxResultCacheBytes
+        configuration.sourceTimeout = settings.seconds(.timeout) ?? configuration.sourceTimeout
+        configuration.maxConcurrentRequests = settings.integer(.concurrency) ?? configuration.maxConcurrentRequests
+        configuration.maxConnections = settings.integer(.maxConnections) ?? configuration.maxConnections
+        configuration.idleTimeout = settings.seconds(.idleTimeout) ?? configuration.idleTimeout
+        configuration.metricsPort = settings.integer(.metricsPort)
+        configuration.metricsHost = settings.text(.metricsHost) ?? configuration.metricsHost
+        configuration.resultMaxAge = settings.integer(.maxAge) ?? configuration.resultMaxAge
+        configuration.memoryLimit = settings.size(.memoryLimit) ?? configuration.memoryLimit
+        configuration.presets = try Self.namedPresets(settings)
+        configuration.onlyPresets = settings.flag(.onlyPresets)
+        configuration.watermarks = try Self.loadWatermarks(settings)
+        let host = configuration.host, metricsHost = configuration.metricsHost
         var samples: DemoImageServer?
-        if demo {
-            let started = try await DemoImageServer.start(count: demoSamples, largestSide: 1200)
+        if settings.flag(.demo) {
+            let started = try await DemoImageServer.start(count: settings.integer(.demoSamples) ?? 24, largestSide: 1200)
             samples = started
             // The samples live on loopback: only their server is let through.
             configuration.allowsPrivateSources = true
-            configuration.allowedHosts = allowedHosts.isEmpty ? ["127.0.0.1"] : configuration.allowedHosts
+            if configuration.allowedHosts.isEmpty { configuration.allowedHosts = ["127.0.0.1"] }
             configuration.homePage = ServerDemoPage.html(sources: started.urls, signer: signers.first)
         }
         let server = ImageServer(configuration: configuration)
@@ -239,7 +297,7 @@ struct ServeCommand: AsyncParsableCommand {
                 onRunning: { port in
                     FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
                 },
-                onMetricsRunning: { [metricsHost] port in
+                onMetricsRunning: { port in
                     FileHandle.standardOutput.write(Data("metrics on http://\(metricsHost):\(port)/metrics\n".utf8))
                 })
         } catch {
