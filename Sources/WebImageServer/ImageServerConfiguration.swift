@@ -61,7 +61,8 @@ public struct ImageServerConfiguration: Sendable {
     /// The most frames × pixels per frame an animated source may have.
     public var maxAnimationPixels = 500_000_000
     /// The pixel memory one request's transform may take, estimated for each step from
-    /// the canvases it reads and writes before the step runs; more is answered 413.
+    /// the canvases it reads and writes, and for the encode from the result and its format,
+    /// before the work runs; more is answered 413.
     public var requestMemoryBudget = 1 << 30
     /// The most bytes the disk cache of sources keeps; older entries are removed as it
     /// fills.

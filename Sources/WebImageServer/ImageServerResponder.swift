@@ -249,6 +249,7 @@ struct ImageServerResponder: HTTPResponder {
         // Every canvas the transform makes is checked before it runs.
         let budget = self.budget
         let planned = try budget.plan(spec.transformers, source: image.pixelSize, frames: image.frames.count)
+        try budget.checkEncoding(planned, frames: image.frames.count, as: format)
         // Transforming, encoding and hashing the result all run on a decoding thread.
         let outcome: Result<(Data, String), ImageServerError>
         do {

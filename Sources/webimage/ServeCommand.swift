@@ -87,7 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ServerSetting.maxAnimationPixels.help("The most frames × pixels an animated source may have."))
     var maxAnimationPixels: String?
 
-    @Option(help: ServerSetting.requestMemory.help("The pixel memory one request's transform may take.", valueName: "size"))
+    @Option(help: ServerSetting.requestMemory.help("The memory one request's transform and encode may take.", valueName: "size"))
     var requestMemory: String?
 
     @Option(help: ServerSetting.maxSourceCache.help("The most bytes the source cache keeps on disk.", valueName: "size"))

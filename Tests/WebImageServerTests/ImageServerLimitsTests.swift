@@ -50,6 +50,17 @@ struct ImageServerLimitsTests {
         }
     }
 
+    @Test func anEncodeOverTheMemoryBudgetIsRefused() async throws {
+        // 64×48 pixels: as JPEG XL (4 + 40 bytes a pixel) 135,168 bytes, as PNG (4 + 8) 36,864.
+        try await ImageServerHarness.run(configure: { $0.requestMemoryBudget = 100_000 }) { harness in
+            harness.serve("/a.png", try ImageServerHarness.png())
+            let answer = try await harness.get(harness.path("format=jxl", source: "/a.png"))
+            #expect(answer.status == 413)
+            #expect(String(decoding: answer.body, as: UTF8.self).contains("writing the result as jxl would take more memory"))
+            #expect(try await harness.get(harness.path("format=png", source: "/a.png")).status == 200)
+        }
+    }
+
     @Test func animationsOverTheFrameLimitAreRefused() async throws {
         let frames = (0..<3).map { ImageFrame(bitmap: ManagerTestImage.bitmap(width: 8, height: 6, tint: UInt8($0 * 40)), duration: 0.1) }
         let gif = try ImageCodersManager.shared.encode(Image(frames: frames, loopCount: 0), as: .gif)

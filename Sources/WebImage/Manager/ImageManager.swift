@@ -340,8 +340,9 @@ public final class ImageManager: Sendable {
             else { return nil }
             image = usable
             data = usable === entry.image ? entry.data : nil
-            metadata = entry.metadata
             policy = imageCache.config.cachePolicy
+            // Only the HTTP policy reads the metadata: the others skip copying it.
+            metadata = policy == .http ? entry.metadata : nil
         } else {
             let cache = cache(for: request)
             guard let hit = cache.memoryResult(forKey: key, decodeOptions: request.decodeOptions) else { return nil }
