@@ -76,7 +76,7 @@ struct TIFFCoderCorpusTests {
 
     /// The decoded counts measured when this suite was written, so a regression shows.
     static let minimumDecoded: [String: Int] = [
-        "image-tiff-tests": 118, "libtiff-test-images": 13, "pillow-formats": 55, "sharp-tiff": 6,
+        "image-tiff-tests": 138, "libtiff-test-images": 13, "pillow-formats": 55, "sharp-tiff": 6,
         "image-rs-formats": 10, "gdk-pixbuf-tests": 2, "sdl-image-samples": 1,
     ]
 
