@@ -9,10 +9,11 @@ extension BMPCoder {
         try data.withUnsafeBytes { bytes in
             Result { () throws(ImageError) in
                 let reader = LittleEndianReader(bytes: bytes)
-                guard let pixelOffset = reader.uint32(at: 10) else {
+                let start = BMPCoder.fileHeaderStart(reader)
+                guard let pixelOffset = reader.uint32(at: start + 10) else {
                     throw ImageError(.badImageData, "the BMP file header is truncated")
                 }
-                return try BMPHeader(reading: reader, at: 14, pixelOffset: Int(pixelOffset)).size
+                return try BMPHeader(reading: reader, at: start + 14, pixelOffset: Int(pixelOffset)).size
             }
         }.get()
     }

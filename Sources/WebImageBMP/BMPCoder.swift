@@ -6,7 +6,8 @@ import WebImageCore
 /// Decoding reads every header version (OS/2 1.x and 2.x, Windows 3, the Adobe
 /// variants, 4 and 5), 1-, 2-, 4- and 8-bit palettes, 16- and 32-bit pixels with or
 /// without bit fields (alpha included), 24-bit pixels, RLE4, RLE8 and OS/2's RLE24, stored
-/// bottom-up or top-down. It follows BMP Suite's verdicts: the files it calls bad are
+/// bottom-up or top-down; of an OS/2 bitmap array (`BA`), the first bitmap, as libvips
+/// and ImageMagick do. It follows BMP Suite's verdicts: the files it calls bad are
 /// refused with `ImageError.Code.badImageData`, and the size is checked against
 /// `ImageDecodeOptions` before any pixel memory is allocated. Thumbnails are resampled
 /// from the full image. Encoding writes 24-bit pixels, or 32-bit with an alpha mask
@@ -18,7 +19,8 @@ public struct BMPCoder: ImageCoder {
     /// The formats this coder decodes: BMP.
     public var decodableFormats: Set<ImageFormat> { [.bmp] }
 
-    /// Whether `data` starts with the `BM` signature of a BMP file.
+    /// Whether `data` starts with the `BM` signature of a BMP file, or with an OS/2 bitmap
+    /// array (`BA`) whose first entry is one.
     public func canDecode(_ data: Data) -> Bool {
         ImageFormat(sniffing: data) == .bmp
     }
@@ -48,18 +50,26 @@ public struct BMPCoder: ImageCoder {
         return BMPWriter(bitmap: image.bitmap.convertedToRGBA8(), includesAlpha: image.hasAlpha).data()
     }
 
+    /// Where the bitmap file header (`BM`) starts: after the 14-byte array header of an
+    /// OS/2 bitmap array (`BA`), whose offsets still count from the start of the data;
+    /// else at the start.
+    static func fileHeaderStart(_ reader: LittleEndianReader) -> Int {
+        reader.uint16(at: 0) == 0x4142 ? 14 : 0
+    }
+
     /// Reads the file header and info header, checks them, and decodes the pixels.
     static func decodeFile(_ reader: LittleEndianReader, options: ImageDecodeOptions) throws(ImageError) -> Bitmap {
-        guard let fileSize = reader.uint32(at: 2), let pixelOffset = reader.uint32(at: 10) else {
+        let start = fileHeaderStart(reader)
+        guard let fileSize = reader.uint32(at: start + 2), let pixelOffset = reader.uint32(at: start + 10) else {
             throw ImageError(.badImageData, "the BMP file header is truncated")
         }
-        let header = try BMPHeader(reading: reader, at: 14, pixelOffset: Int(pixelOffset))
+        let header = try BMPHeader(reading: reader, at: start + 14, pixelOffset: Int(pixelOffset))
         try options.checkAllocation(header.size)
         try checkDeclaredSizes(header, fileSize: Int(fileSize), pixelOffset: Int(pixelOffset), byteCount: reader.bytes.count)
         // An offset that points into the headers or the palette is wrong; the pixels
         // then start where the palette ends, as in files whose offset was never filled in.
-        let start = Int(pixelOffset) < header.paletteEnd ? header.paletteEnd : Int(pixelOffset)
-        return try BMPPixelDecoder(header: header, reader: reader, pixelOffset: start).decode().bitmap
+        let pixelStart = Int(pixelOffset) < header.paletteEnd ? header.paletteEnd : Int(pixelOffset)
+        return try BMPPixelDecoder(header: header, reader: reader, pixelOffset: pixelStart).decode().bitmap
     }
 
     /// Refuses a file whose header claims a file or pixel-data size far larger than the

@@ -5,8 +5,9 @@ import CTIFF
 import Foundation
 import WebImageCore
 
-/// Decodes and encodes TIFF with libtiff: strips and tiles, 1- to 16-bit samples, grey,
-/// palette, RGB, CMYK, YCbCr and CIELab, with every compression Debian's libtiff reads
+/// Decodes and encodes TIFF with libtiff: strips and tiles, contiguous or planar, 1- to
+/// 16-bit samples (and, for grey, RGB and CMYK, 32-bit integers and 32- and 64-bit
+/// floats), grey, palette, RGB, CMYK, YCbCr and CIELab, with every compression Debian's libtiff reads
 /// (none, LZW, Deflate, PackBits, JPEG, CCITT G3/G4, ZSTD, WebP, LZMA…).
 ///
 /// Each page (image file directory) becomes a frame, or only the first with

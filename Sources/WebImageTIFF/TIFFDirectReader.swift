@@ -4,8 +4,9 @@
 import CTIFF
 import WebImageCore
 
-/// Reads a page in one of the ``TIFFSampleLayout``s strip by strip or tile by tile, with
-/// libtiff decompressing and this type expanding samples to RGBA.
+/// Reads a page in one of the ``TIFFSampleLayout``s strip by strip or tile by tile (plane
+/// by plane when each sample has its own), with libtiff decompressing and this type
+/// expanding samples to RGBA.
 struct TIFFDirectReader {
     /// The open handle, on the page to read.
     let tiff: OpaquePointer
@@ -19,13 +20,16 @@ struct TIFFDirectReader {
     func read() -> Bitmap? {
         let outputBytesPerPixel = layout.pixelFormat.bytesPerPixel
         var pixels = [UInt8](repeating: 0, count: size.width * size.height * outputBytesPerPixel)
+        let isTiled = TIFFIsTiled(tiff) != 0
         let succeeded = pixels.withUnsafeMutableBytes { output in
-            TIFFIsTiled(tiff) != 0 ? readTiles(into: output) : readStrips(into: output)
+            (0..<layout.planeCount).allSatisfy { plane in
+                isTiled ? readTiles(of: plane, into: output) : readStrips(of: plane, into: output)
+            }
         }
         return succeeded ? Bitmap(width: size.width, height: size.height, pixelFormat: layout.pixelFormat, pixels: pixels) : nil
     }
 
-    private func readStrips(into output: UnsafeMutableRawBufferPointer) -> Bool {
+    private func readStrips(of plane: Int, into output: UnsafeMutableRawBufferPointer) -> Bool {
         let stripSize = Int(TIFFStripSize(tiff))
         guard stripSize > 0 else { return false }
         var rowsPerStrip: UInt32 = 0
@@ -35,25 +39,25 @@ struct TIFFDirectReader {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: stripSize, alignment: 16)
         defer { buffer.deallocate() }
         var row = 0
-        var strip: UInt32 = 0
         while row < size.height {
+            let strip = TIFFComputeStrip(tiff, UInt32(row), UInt16(plane))
             let read = Int(TIFFReadEncodedStrip(tiff, strip, buffer, tmsize_t(stripSize)))
             guard read >= 0 else { return false }
             let rows = min(rowsInStrip, size.height - row, read / max(1, rowBytes))
             for line in 0..<rows {
                 layout.expand(
                     buffer + line * rowBytes,
+                    plane: plane,
                     into: output.baseAddress! + (row + line) * size.width * layout.pixelFormat.bytesPerPixel,
                     count: size.width
                 )
             }
             row += rowsInStrip
-            strip += 1
         }
         return true
     }
 
-    private func readTiles(into output: UnsafeMutableRawBufferPointer) -> Bool {
+    private func readTiles(of plane: Int, into output: UnsafeMutableRawBufferPointer) -> Bool {
         var tileWidth: UInt32 = 0, tileHeight: UInt32 = 0
         let tileSize = Int(TIFFTileSize(tiff))
         guard ctiff_get_uint32(tiff, UInt32(TIFFTAG_TILEWIDTH), &tileWidth) == 1,
@@ -65,12 +69,13 @@ struct TIFFDirectReader {
         let outputRowBytes = size.width * layout.pixelFormat.bytesPerPixel
         for top in stride(from: 0, to: size.height, by: Int(tileHeight)) {
             for left in stride(from: 0, to: size.width, by: Int(tileWidth)) {
-                let tile = TIFFComputeTile(tiff, UInt32(left), UInt32(top), 0, 0)
+                let tile = TIFFComputeTile(tiff, UInt32(left), UInt32(top), 0, UInt16(plane))
                 guard TIFFReadEncodedTile(tiff, tile, buffer, tmsize_t(tileSize)) >= 0 else { return false }
                 let columns = min(Int(tileWidth), size.width - left)
                 for line in 0..<min(Int(tileHeight), size.height - top) {
                     layout.expand(
                         buffer + line * Int(tileWidth) * layout.bytesPerPixel,
+                        plane: plane,
                         into: output.baseAddress! + (top + line) * outputRowBytes + left * layout.pixelFormat.bytesPerPixel,
                         count: columns
                     )

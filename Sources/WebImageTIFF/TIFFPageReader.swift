@@ -5,7 +5,7 @@ import CTIFF
 import Foundation
 import WebImageCore
 
-/// Reads the pages of one TIFF: 8- and 16-bit grey and RGB straight from strips and tiles
+/// Reads the pages of one TIFF: the ``TIFFSampleLayout``s straight from strips and tiles
 /// (``TIFFDirectReader``), everything else through libtiff's RGBA interface, which handles
 /// every photometric interpretation, bit depth, layout and compression libtiff knows.
 struct TIFFPageReader {

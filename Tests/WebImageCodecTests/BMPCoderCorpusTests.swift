@@ -53,6 +53,24 @@ struct BMPCoderCorpusTests {
         }
     }
 
+    /// BMP Suite's OS/2 bitmap array (`x/ba-bm.bmp`, questionable) holds one 8-bit
+    /// bitmap behind its `BA` header: it decodes, as libvips does, to the pixels of the
+    /// suite's `pal8` rendering, and sniffs as BMP. A copy whose bitmap header is damaged
+    /// is not taken for a BMP.
+    @Test func bitmapArrayDecodesItsFirstBitmap() throws {
+        let data = try Corpus.data("bmpsuite/x/ba-bm.bmp")
+        #expect(ImageFormat(sniffing: data) == .bmp)
+        #expect(try coder.pixelSize(of: data) == PixelSize(width: 127, height: 64))
+        let image = try coder.decode(data, options: ImageDecodeOptions())
+        #expect(image.format == .bmp && image.pixelSize == PixelSize(width: 127, height: 64))
+        let reference = try ReferencePixels.load("bmpsuite/html/pal8.png")
+        #expect(ReferencePixels.maximumDifference(image.bitmap, reference) == 0)
+        var damaged = data
+        damaged[15] = 0x58  // "BX" instead of "BM"
+        #expect(ImageFormat(sniffing: damaged) == .undefined)
+        #expect(throws: ImageError.self) { try coder.decode(damaged, options: ImageDecodeOptions()) }
+    }
+
     static let imageRS: [CorpusManifest.Entry] = (try? CorpusManifest(folder: "image-rs-formats").entries(withExtensions: ["bmp"])) ?? []
 
     /// image-rs's files with a reference decode to exactly its pixels. `pal8badindex.bmp`

@@ -38,6 +38,24 @@ import WebImageCoders
         #expect(ImageFormat(sniffing: Data(ftyp(major: "mp42", compatible: ["isom"]))) == .undefined)
     }
 
+    /// An OS/2 bitmap array is BMP only when a `BM` file header and an info header of a
+    /// known size follow its `BA` header, within the data.
+    @Test func sniffsBitmapArraysOnlyWhenWellFormed() {
+        func bitmapArray(infoSize: UInt8, fileHeader: String = "BM", length: Int = 128) -> Data {
+            var bytes = Array("BA".utf8) + [UInt8](repeating: 0, count: 12) + Array(fileHeader.utf8) + [UInt8](repeating: 0, count: 12)
+            bytes += [infoSize, 0, 0, 0]
+            bytes += [UInt8](repeating: 0, count: max(0, length - bytes.count))
+            return Data(bytes)
+        }
+        #expect(ImageFormat(sniffing: bitmapArray(infoSize: 12)) == .bmp)
+        #expect(ImageFormat(sniffing: bitmapArray(infoSize: 40)) == .bmp)
+        #expect(ImageFormat(sniffing: bitmapArray(infoSize: 12, fileHeader: "CI")) == .undefined)
+        #expect(ImageFormat(sniffing: bitmapArray(infoSize: 8)) == .undefined)
+        #expect(ImageFormat(sniffing: bitmapArray(infoSize: 124, length: 151)) == .undefined)
+        #expect(ImageFormat(sniffing: bitmapArray(infoSize: 12).prefix(39)) == .undefined)
+        #expect(ImageFormat(sniffing: Data(Array("BAD REQUEST".utf8))) == .undefined)
+    }
+
     @Test func mapsFileExtensions() {
         #expect(ImageFormat(fileExtension: "JPG") == .jpeg)
         #expect(ImageFormat(fileExtension: ".jpeg") == .jpeg)

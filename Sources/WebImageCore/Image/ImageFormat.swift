@@ -95,6 +95,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable {
             return .webp
         case 0x42 where starts(with: Array("BM".utf8)) && bytes.count >= 26:
             return .bmp
+        case 0x42 where isBitmapArray(bytes):
+            return .bmp
         case 0x00 where starts(with: [0x00, 0x00, 0x01, 0x00]) || starts(with: [0x00, 0x00, 0x02, 0x00]):
             return .ico
         case 0x00 where starts(with: [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]):
@@ -113,6 +115,15 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable {
             return .svg
         }
         return .undefined
+    }
+
+    /// Whether `bytes` start with an OS/2 bitmap array whose first entry holds a bitmap: a
+    /// 14-byte `BA` header followed by a `BM` file header and an info header of a size BMP
+    /// knows (12 to 124 bytes), all within the data.
+    private static func isBitmapArray(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count >= 14 + 14 + 12, bytes[0] == 0x42, bytes[1] == 0x41, bytes[14] == 0x42, bytes[15] == 0x4D else { return false }
+        let infoSize = Int(bytes[28]) | Int(bytes[29]) << 8 | Int(bytes[30]) << 16 | Int(bytes[31]) << 24
+        return (12...124).contains(infoSize) && 28 + infoSize <= bytes.count
     }
 
     /// Reads the `ftyp` box of an ISO base media file, which HEIC, HEIF and AVIF share:
