@@ -135,6 +135,26 @@ struct TIFFSampleLayout: Sendable, Equatable {
     ) {
         let isGrey = samplesPerPixel <= 2
         let makesOpaque = samples.lowerBound == 0 && (samplesPerPixel == 1 || samplesPerPixel == 3)
+        // Contiguous pages, most of them, keep a fixed body per pixel: no loop over samples.
+        if !isPlanar {
+            for pixel in 0..<count {
+                let from = source + pixel * samplesPerPixel
+                let to = target + pixel * 4
+                if isGrey {
+                    let grey = convert(from[0])
+                    to[0] = grey
+                    to[1] = grey
+                    to[2] = grey
+                    to[3] = samplesPerPixel == 2 ? convert(from[1]) : Output.max
+                } else {
+                    to[0] = convert(from[0])
+                    to[1] = convert(from[1])
+                    to[2] = convert(from[2])
+                    to[3] = samplesPerPixel == 4 ? convert(from[3]) : Output.max
+                }
+            }
+            return
+        }
         for pixel in 0..<count {
             let from = source + pixel * samples.count
             let to = target + pixel * 4
