@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import Synchronization
 
 /// Loads images: from memory, from disk, or from the network once however many callers
 /// ask — SDWebImage's `SDWebImageManager`.
@@ -28,16 +29,27 @@ public final class ImageManager: Sendable {
         var cacheSerializer: CacheSerializer?
         var optionsProcessor: OptionsProcessor?
         var callbackQueue = DispatchQueue.global(qos: .userInitiated)
+        /// The three settings a load reads before it asks the cache, as they were last
+        /// changed; `nil` while none is set.
+        var keySettings: KeySettings?
     }
 
-    /// The settings a load reads before it asks the cache, taken under one lock: the
-    /// synchronous memory hit is benchmarked.
-    private struct KeySettings {
-        var optionsProcessor: OptionsProcessor?
-        var cacheKeyFilter: ImageRequest.CacheKeyFilter?
-        var transformer: (any ImageTransformer)?
+    /// The settings a load reads before it asks the cache, as one object that a load takes
+    /// under the lock with a single retain: the synchronous memory hit is benchmarked.
+    private final class KeySettings: Sendable {
+        let optionsProcessor: OptionsProcessor?
+        let cacheKeyFilter: ImageRequest.CacheKeyFilter?
+        let transformer: (any ImageTransformer)?
 
-        init(_ settings: Settings) {
+        /// The key settings of `settings`; `nil` when none is set.
+        static func of(_ settings: Settings) -> KeySettings? {
+            guard settings.optionsProcessor != nil || settings.cacheKeyFilter != nil || settings.transformer != nil else {
+                return nil
+            }
+            return KeySettings(settings)
+        }
+
+        private init(_ settings: Settings) {
             optionsProcessor = settings.optionsProcessor
             cacheKeyFilter = settings.cacheKeyFilter
             transformer = settings.transformer
@@ -58,6 +70,9 @@ public final class ImageManager: Sendable {
 
     let failedURLs = FailedURLSet()
     private let settings = NIOLockedValueBox(Settings())
+    /// Whether any of the key settings is set, read without the lock: most managers set
+    /// none, and every load reads them.
+    private let keySettingsAreSet = Atomic<Bool>(false)
     private let running = NIOLockedValueBox([ObjectIdentifier: ImageLoadOperation]())
 
     /// The manager's logs and metrics.
@@ -95,7 +110,7 @@ public final class ImageManager: Sendable {
     /// The transformer for requests that name none.
     public var transformer: (any ImageTransformer)? {
         get { settings.withLockedValue { $0.transformer } }
-        set { settings.withLockedValue { $0.transformer = newValue } }
+        set { changeKeySettings { $0.transformer = newValue } }
     }
 
     /// What is stored on disk for a loaded image, for requests that name no serializer; the
@@ -112,19 +127,34 @@ public final class ImageManager: Sendable {
     /// first. Requests load as given when `nil`.
     public var optionsProcessor: OptionsProcessor? {
         get { settings.withLockedValue { $0.optionsProcessor } }
-        set { settings.withLockedValue { $0.optionsProcessor = newValue } }
+        set { changeKeySettings { $0.optionsProcessor = newValue } }
     }
 
     /// `request` as the ``optionsProcessor`` rewrites it.
     func processed(_ request: ImageRequest) -> ImageRequest {
-        guard let processor = settings.withLockedValue({ $0.optionsProcessor }) else { return request }
+        guard let processor = keySettings?.optionsProcessor else { return request }
         return processor(request)
+    }
+
+    /// The key settings as they are now, read under the lock; `nil` when none is set.
+    private var keySettings: KeySettings? {
+        guard keySettingsAreSet.load(ordering: .acquiring) else { return nil }
+        return settings.withLockedValue { $0.keySettings }
+    }
+
+    /// Changes a key setting under the lock and records whether any is set.
+    private func changeKeySettings(_ change: (inout Settings) -> Void) {
+        settings.withLockedValue {
+            change(&$0)
+            $0.keySettings = KeySettings.of($0)
+            keySettingsAreSet.store($0.keySettings != nil, ordering: .releasing)
+        }
     }
 
     /// The cache key filter for requests that name none.
     public var cacheKeyFilter: ImageRequest.CacheKeyFilter? {
         get { settings.withLockedValue { $0.cacheKeyFilter } }
-        set { settings.withLockedValue { $0.cacheKeyFilter = newValue } }
+        set { changeKeySettings { $0.cacheKeyFilter = newValue } }
     }
 
     /// Where the callback API delivers for requests that name no queue. A global queue by
@@ -146,18 +176,22 @@ public final class ImageManager: Sendable {
     /// size and the transformer's key when the request has them (as SDWebImage does).
     public func cacheKey(for request: ImageRequest) -> String {
         guard let url = request.url else { return "" }
-        let keySettings = settings.withLockedValue { KeySettings($0) }
+        let keySettings = self.keySettings
         return cacheKey(for: request, url: url, absoluteString: url.absoluteString, settings: keySettings)
     }
 
     /// ``cacheKey(for:)`` from settings already read and the URL's absolute string already
     /// computed: the synchronous memory hit reads each once.
-    private func cacheKey(for request: ImageRequest, url: URL, absoluteString: String, settings: KeySettings) -> String {
-        var key = (request.cacheKeyFilter ?? settings.cacheKeyFilter).map { $0(url) } ?? absoluteString
+    private func cacheKey(for request: ImageRequest, url: URL, absoluteString: String, settings: KeySettings?) -> String {
+        // Most keys are the URL: asked first, without copying a filter or transformer.
+        if request.leavesRareSettingsAlone, settings == nil, request.thumbnailPixelSize == nil {
+            return absoluteString
+        }
+        var key = (request.cacheKeyFilter ?? settings?.cacheKeyFilter).map { $0(url) } ?? absoluteString
         if let thumbnail = request.thumbnailPixelSize {
             key = ImageCache.thumbnailKey(for: key, pixelSize: thumbnail, preservingAspectRatio: request.preserveAspectRatio)
         }
-        if let transformer = request.transformer ?? settings.transformer {
+        if let transformer = request.transformer ?? settings?.transformer {
             key = transformer.transformedKey(for: key)
         }
         return key
@@ -239,9 +273,9 @@ public final class ImageManager: Sendable {
         progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)? = nil,
         completion: @escaping @Sendable (ImageResponse) -> Void
     ) -> ImageLoadOperation {
-        let keySettings = settings.withLockedValue { KeySettings($0) }
+        let keySettings = self.keySettings
         // Without a processor the request goes on as given, not copied: the memory hit is benchmarked.
-        if let processor = keySettings.optionsProcessor {
+        if let processor = keySettings?.optionsProcessor {
             return startLoad(processor(request), settings: keySettings, progress: progress, completion: completion)
         }
         return startLoad(request, settings: keySettings, progress: progress, completion: completion)
@@ -250,7 +284,7 @@ public final class ImageManager: Sendable {
     /// The callback API's load of `request`, already processed.
     private func startLoad(
         _ request: ImageRequest,
-        settings keySettings: KeySettings,
+        settings keySettings: KeySettings?,
         progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)?,
         completion: @escaping @Sendable (ImageResponse) -> Void
     ) -> ImageLoadOperation {
@@ -262,6 +296,15 @@ public final class ImageManager: Sendable {
             completion(hit)
             return .finished
         }
+        return startRunning(request, progress: progress, completion: completion)
+    }
+
+    /// Starts the engine on a load of the callback API the caches could not answer at once.
+    private func startRunning(
+        _ request: ImageRequest,
+        progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)?,
+        completion: @escaping @Sendable (ImageResponse) -> Void
+    ) -> ImageLoadOperation {
         let queue = DispatchQueue(label: "SwiftWebImage.ImageManager.callbacks", target: request.callbackQueue ?? callbackQueue)
         let operation = ImageLoadOperation(
             onEnd: { [weak self] operation in
@@ -314,11 +357,11 @@ public final class ImageManager: Sendable {
     /// The memory hit that can answer `request` at once, if any, counted in the manager's
     /// metrics.
     func synchronousMemoryHit(for request: ImageRequest) -> ImageResponse? {
-        synchronousMemoryHit(for: request, settings: settings.withLockedValue { KeySettings($0) })
+        synchronousMemoryHit(for: request, settings: keySettings)
     }
 
     /// ``synchronousMemoryHit(for:)`` with the settings the load already read.
-    private func synchronousMemoryHit(for request: ImageRequest, settings keySettings: KeySettings) -> ImageResponse? {
+    private func synchronousMemoryHit(for request: ImageRequest, settings keySettings: KeySettings?) -> ImageResponse? {
         guard let url = request.url, request.queryCacheType.includesMemory,
             request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly])
         else { return nil }
@@ -327,50 +370,49 @@ public final class ImageManager: Sendable {
         let key = cacheKey(for: request, url: url, absoluteString: absoluteString, settings: keySettings)
         let image: Image
         let data: Data?
-        let metadata: DiskCacheEntryMetadata?
-        let policy: ImageCachePolicy
         // The concrete cache first: the benchmarked path makes no protocol call and copies no entry.
-        if request.cache == nil, let imageCache {
+        if request.leavesRareSettingsAlone || request.cache == nil, let imageCache {
             guard let entry = imageCache.memoryEntry(forKey: key),
                 let usable = entry.image(
                     decodingFramesOnDemand: request.options.contains(.decodeFramesOnDemand),
                     requiringFramesOnDemand: request.options.contains(.matchAnimatedImageClass),
                     firstFrameOnly: request.options.contains(.decodeFirstFrameOnly)
-                )
+                ),
+                // Only the HTTP policy reads the metadata: the others skip copying it.
+                imageCache.config.cachePolicy != .http || mayAnswerUnderHTTPPolicy(with: entry.metadata, request: request, url: url)
             else { return nil }
             image = usable
             data = usable === entry.image ? entry.data : nil
-            policy = imageCache.config.cachePolicy
-            // Only the HTTP policy reads the metadata: the others skip copying it.
-            metadata = policy == .http ? entry.metadata : nil
         } else {
             let cache = cache(for: request)
-            guard let hit = cache.memoryResult(forKey: key, decodeOptions: request.decodeOptions) else { return nil }
+            guard let hit = cache.memoryResult(forKey: key, decodeOptions: request.decodeOptions),
+                cache.cachePolicy != .http || mayAnswerUnderHTTPPolicy(with: hit.metadata, request: request, url: url)
+            else { return nil }
             image = hit.image
             data = hit.data
-            metadata = hit.metadata
-            policy = cache.cachePolicy
         }
-        guard policy != .http || metadata?.matchesVariedHeaders(of: request.headers) ?? true,
-            (httpFreshness(of: metadata, url: url, options: request.options, policy: policy) ?? .fresh) == .fresh
-        else { return nil }
         telemetry.recordSynchronousMemoryHit()
         return ImageResponse(image: image, data: data, cacheType: .memory, url: url)
     }
 
+    /// Whether a cached image stored with `metadata` may answer `request` at once under
+    /// ``ImageCachePolicy/http``: its `Vary` headers match and it is still fresh.
+    private func mayAnswerUnderHTTPPolicy(with metadata: DiskCacheEntryMetadata?, request: ImageRequest, url: URL) -> Bool {
+        guard metadata?.matchesVariedHeaders(of: request.headers) ?? true else { return false }
+        return (httpFreshness(of: metadata, url: url, options: request.options, policy: .http) ?? .fresh) == .fresh
+    }
+
     /// With ``ImageOptions/queryDiskDataSync``: the disk hit of the manager's own cache that
     /// can answer `request` at once, read and decoded on the calling thread, if any.
-    private func synchronousDiskHit(for request: ImageRequest, settings keySettings: KeySettings) -> ImageResponse? {
-        guard request.cache == nil, let imageCache, let url = request.url, request.queryCacheType.includesDisk,
+    private func synchronousDiskHit(for request: ImageRequest, settings keySettings: KeySettings?) -> ImageResponse? {
+        guard request.leavesRareSettingsAlone || request.cache == nil, let imageCache, let url = request.url, request.queryCacheType.includesDisk,
             request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly])
         else { return nil }
         let absoluteString = url.absoluteString
         guard !absoluteString.isEmpty, !failedURLs.contains(url) || request.options.contains(.retryFailed) else { return nil }
         let key = cacheKey(for: request, url: url, absoluteString: absoluteString, settings: keySettings)
-        guard let hit = imageCache.diskResult(forKey: key, decodeOptions: request.decodeOptions) else { return nil }
-        let policy = imageCache.config.cachePolicy
-        guard policy != .http || hit.metadata?.matchesVariedHeaders(of: request.headers) ?? true,
-            (httpFreshness(of: hit.metadata, url: url, options: request.options, policy: policy) ?? .fresh) == .fresh
+        guard let hit = imageCache.diskResult(forKey: key, decodeOptions: request.decodeOptions),
+            imageCache.config.cachePolicy != .http || mayAnswerUnderHTTPPolicy(with: hit.metadata, request: request, url: url)
         else { return nil }
         return ImageResponse(image: hit.image, data: hit.data, cacheType: .disk, url: url)
     }
