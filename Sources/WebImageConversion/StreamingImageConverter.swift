@@ -58,6 +58,83 @@ public enum StreamingImageConverter {
         guard format == .jpeg || format == .png, ImageFormat(sniffing: data) == .jpeg,
             let size = try streamableSize(of: data, options: decodeOptions)
         else { return nil }
+        try write(to: url, as: format, size: size, options: options) { (encode) throws(ImageError) in
+            let queue = StripQueue(capacity: stripsInFlight, stripBytes: stripHeight * size.width * 3)
+            let filters = filters(size)
+            let decoding = startDecoding(data, size: size, into: queue, maxMemory: decodeOptions.maxTotalBytes)
+            defer {
+                queue.cancel()
+                decoding.wait()
+            }
+            try encodeStrips(from: queue, width: size.width, filters: filters, encode)
+        }
+        return size
+    }
+
+    /// Converts the JPEG in `data` turned or mirrored as `orientation` says (the quarter
+    /// turns and flips of libjpeg-turbo's lossless transform for it: ``ImageOrientation/right``
+    /// is a quarter turn clockwise) and writes it to `url` as `format` at full size.
+    ///
+    /// For the pictures that transform cannot turn exactly (partial blocks on an edge it
+    /// moves), and for PNG output: the picture is decoded once into RGB rows and the
+    /// output's rows are gathered from them a strip at a time on their way to the encoder,
+    /// so peak memory is one RGB frame and a strip, not the frame, a turned copy and an
+    /// encoder's copy. The pixels are those of decoding, turning and encoding as usual.
+    /// Returns the output's size, or `nil` when the conversion is declined (for the reasons
+    /// of ``convert(_:to:writingTo:options:decodeOptions:)``) and nothing was written.
+    ///
+    /// - Throws: the errors of ``convert(_:to:writingTo:options:decodeOptions:)``.
+    package static func convert(
+        _ data: Data,
+        orientedTo orientation: ImageOrientation,
+        as format: ImageFormat,
+        writingTo url: URL,
+        options: ImageEncodeOptions = ImageEncodeOptions(),
+        decodeOptions: ImageDecodeOptions = ImageDecodeOptions()
+    ) throws(ImageError) -> PixelSize? {
+        guard format == .jpeg || format == .png, ImageFormat(sniffing: data) == .jpeg,
+            let size = try streamableSize(of: data, options: decodeOptions)
+        else { return nil }
+        let frame = UnsafeMutableRawPointer.allocate(byteCount: size.width * size.height * 3, alignment: 16)
+        defer { frame.deallocate() }
+        let decoded = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            Result { () throws(ImageError) in
+                let decompressor = try startDecompressing(bytes, size: size, maxMemory: decodeOptions.maxTotalBytes)
+                let read = try decompressor.readRows(into: frame, stride: size.width * 3, count: size.height)
+                guard read == size.height else {
+                    throw ImageError(.badImageData, "libjpeg stopped after \(read) of \(size.height) rows")
+                }
+                try finishDecompressing(decompressor)
+            }
+        }
+        try decoded.get()
+        let walk = OrientedWalk(orientation, sourceSize: size)
+        let outputSize = walk.outputSize
+        try write(to: url, as: format, size: outputSize, options: options) { (encode) throws(ImageError) in
+            let bytesPerRow = outputSize.width * 3
+            let strip = UnsafeMutableRawPointer.allocate(byteCount: stripHeight * bytesPerRow, alignment: 16)
+            defer { strip.deallocate() }
+            var row = 0
+            while row < outputSize.height {
+                let count = min(stripHeight, outputSize.height - row)
+                walk.gather(rows: row..<(row + count), from: frame, into: strip)
+                try encode(UnsafeRawBufferPointer(start: strip, count: count * bytesPerRow))
+                row += count
+            }
+        }
+        return outputSize
+    }
+
+    /// Writes the rows `produce` hands its `encode` argument to `url` as `format` (JPEG or
+    /// PNG, with the coders' settings), through a temporary file in the same folder that
+    /// is renamed when complete and removed on failure.
+    private static func write(
+        to url: URL,
+        as format: ImageFormat,
+        size: PixelSize,
+        options: ImageEncodeOptions,
+        rows produce: (_ encode: (UnsafeRawBufferPointer) throws(ImageError) -> Void) throws(ImageError) -> Void
+    ) throws(ImageError) {
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
@@ -67,21 +144,12 @@ public enum StreamingImageConverter {
         }
         do throws(ImageError) {
             defer { try? file.close() }
-            let queue = StripQueue(capacity: stripsInFlight, stripBytes: stripHeight * size.width * 3)
-            let filters = filters(size)
-            let decoding = startDecoding(data, size: size, into: queue, maxMemory: decodeOptions.maxTotalBytes)
-            defer {
-                queue.cancel()
-                decoding.wait()
-            }
             if format == .jpeg {
                 let compressor = try JPEGCompressor(
                     size: size, pixels: .rgb,
                     quality: JPEGCoder.quality(for: options), lumaSampling: JPEGCoder.lumaSampling(for: options)
                 )
-                try encodeStrips(from: queue, width: size.width, filters: filters) { (rows) throws(ImageError) in
-                    try compressor.write(rows: rows, bytesPerRow: size.width * 3)
-                }
+                try produce { (rows) throws(ImageError) in try compressor.write(rows: rows, bytesPerRow: size.width * 3) }
                 let encoded = try compressor.finish()
                 do {
                     try file.write(contentsOf: encoded)
@@ -90,9 +158,7 @@ public enum StreamingImageConverter {
                 }
             } else {
                 let encoder = try PNGRowEncoder(size: size, keepingAlpha: false, fileDescriptor: file.fileDescriptor)
-                try encodeStrips(from: queue, width: size.width, filters: filters) { (rows) throws(ImageError) in
-                    try encoder.write(rows: rows, bytesPerRow: size.width * 3)
-                }
+                try produce { (rows) throws(ImageError) in try encoder.write(rows: rows, bytesPerRow: size.width * 3) }
                 try encoder.finish()
             }
         } catch {
@@ -104,7 +170,6 @@ public enum StreamingImageConverter {
             try? FileManager.default.removeItem(at: temporary)
             throw ImageError(.fileSystem, "cannot move the converted image to \(url.path): \(reason)")
         }
-        return size
     }
 
     /// The full size of the JPEG in `data` when it can be converted in strips, `nil` when
@@ -153,12 +218,7 @@ public enum StreamingImageConverter {
         into queue: StripQueue,
         maxMemory: Int
     ) throws(ImageError) {
-        let decompressor = try JPEGDecompressor(jpeg, maxMemory: maxMemory)
-        _ = try decompressor.readHeader()
-        let outputSize = try decompressor.start(scale: .one, pixels: .rgb)
-        guard outputSize == size else {
-            throw ImageError(.badImageData, "libjpeg decodes the JPEG at \(outputSize), not \(size)")
-        }
+        let decompressor = try startDecompressing(jpeg, size: size, maxMemory: maxMemory)
         let bytesPerRow = size.width * 3
         var row = 0
         while row < size.height {
@@ -175,6 +235,23 @@ public enum StreamingImageConverter {
             queue.send(.rows(buffer, rowCount: wanted))
             row += wanted
         }
+        try finishDecompressing(decompressor)
+        queue.send(.end)
+    }
+
+    /// A decompressor of `jpeg` started at full size as RGB, which must be `size`.
+    private static func startDecompressing(_ jpeg: UnsafeRawBufferPointer, size: PixelSize, maxMemory: Int) throws(ImageError) -> JPEGDecompressor {
+        let decompressor = try JPEGDecompressor(jpeg, maxMemory: maxMemory)
+        _ = try decompressor.readHeader()
+        let outputSize = try decompressor.start(scale: .one, pixels: .rgb)
+        guard outputSize == size else {
+            throw ImageError(.badImageData, "libjpeg decodes the JPEG at \(outputSize), not \(size)")
+        }
+        return decompressor
+    }
+
+    /// Reads the data after the last row, failing for data that ended early.
+    private static func finishDecompressing(_ decompressor: borrowing JPEGDecompressor) throws(ImageError) {
         try decompressor.finish()
         if decompressor.dataEndedEarly {
             throw ImageError(
@@ -182,7 +259,6 @@ public enum StreamingImageConverter {
                 "the JPEG data is truncated (libjpeg gave \(decompressor.warningCount) warnings, the first: \(decompressor.message))"
             )
         }
-        queue.send(.end)
     }
 
     /// The encoding side: passes each strip's rows through `filters` to `encode` until

@@ -70,6 +70,15 @@ struct ConvertCommand: ParsableCommand {
                 print("\(output): \(format.rawValue)\(size), \(turned.count) bytes, turned without re-encoding")
                 return
             }
+            if thumbnail == nil, let orientation = spec?.losslessOrientation,
+                let size = try StreamingImageConverter.convert(
+                    data, orientedTo: orientation, as: format, writingTo: outputURL, options: encodeOptions,
+                    decodeOptions: decodeOptions)
+            {
+                let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+                print("\(output): \(format.rawValue) \(size.width)×\(size.height), \(bytes) bytes")
+                return
+            }
             if let filters = spec.map(\.rowFilters) ?? { _ in [] },
                 let size = try StreamingImageConverter.convert(
                     data, to: format, writingTo: outputURL, options: encodeOptions, decodeOptions: decodeOptions,

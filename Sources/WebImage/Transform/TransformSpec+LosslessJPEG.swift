@@ -34,7 +34,7 @@ extension TransformSpec {
 
     /// The one orientation the whole chain amounts to, when it is made only of flips and
     /// quarter turns (at least one); `nil` otherwise.
-    var losslessOrientation: ImageOrientation? {
+    package var losslessOrientation: ImageOrientation? {
         guard !transformers.isEmpty else { return nil }
         // The chain so far as `turns` clockwise quarter turns after an optional mirror
         // left to right; a mirror after turns reverses them (M·R^a = R^-a·M).
