@@ -103,7 +103,7 @@ extension Bitmap {
         let last = input[count - 1]
         var a1 = last, a2 = last, a3 = last, a4 = last
         var z1 = last * c.anticausalEdgeGain, z2 = z1, z3 = z1, z4 = z1
-        for index in Swift.stride(from: count - 1, through: 0, by: -1) {
+        for index in (0..<count).reversed() {
             let z0 = m1 * a1 + m2 * a2 + m3 * a3 + m4 * a4 - d4 * z4 - d3 * z3 - d2 * z2 - d1 * z1
             output[index] += z0
             (a4, a3, a2, a1) = (a3, a2, a1, input[index])
