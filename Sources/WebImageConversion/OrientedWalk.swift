@@ -5,9 +5,9 @@ import WebImageCore
 /// in bytes of packed RGB rows.
 ///
 /// The orientations are those of libjpeg-turbo's lossless transforms, which a chain of
-/// quarter turns and flips amounts to: ``ImageOrientation/right`` turns a quarter
-/// clockwise, ``ImageOrientation/left`` a quarter anticlockwise, ``ImageOrientation/upMirrored``
-/// mirrors left to right, ``ImageOrientation/leftMirrored`` transposes.
+/// quarter turns and flips amounts to: `ImageOrientation.right` turns a quarter
+/// clockwise, `ImageOrientation.left` a quarter anticlockwise, `ImageOrientation.upMirrored`
+/// mirrors left to right, `ImageOrientation.leftMirrored` transposes.
 struct OrientedWalk {
     /// The size of the turned picture.
     let outputSize: PixelSize

@@ -72,7 +72,7 @@ public enum StreamingImageConverter {
     }
 
     /// Converts the JPEG in `data` turned or mirrored as `orientation` says (the quarter
-    /// turns and flips of libjpeg-turbo's lossless transform for it: ``ImageOrientation/right``
+    /// turns and flips of libjpeg-turbo's lossless transform for it: `ImageOrientation.right`
     /// is a quarter turn clockwise) and writes it to `url` as `format` at full size.
     ///
     /// For the pictures that transform cannot turn exactly (partial blocks on an edge it
