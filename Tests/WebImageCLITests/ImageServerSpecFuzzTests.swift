@@ -88,32 +88,55 @@ struct ImageServerSpecFuzzTests {
         }
         let statuses = NIOLockedValueBox<[Int: Int]>([:])
         let undocumented = NIOLockedValueBox<[(String, Int)]>([])
+        let transportRetries = NIOLockedValueBox<[String]>([])
         let start = ContinuousClock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for lane in 0..<Self.concurrency {
-                group.addTask {
-                    for index in stride(from: lane, to: requests.count, by: Self.concurrency) {
-                        let status = Int(try await client.get(port: port, requests[index]).status)
-                        statuses.withLockedValue { $0[status, default: 0] += 1 }
-                        if !Self.documented.contains(status) {
-                            undocumented.withLockedValue { $0.append((requests[index], status)) }
+        func sendAll() async throws {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for lane in 0..<Self.concurrency {
+                    group.addTask {
+                        for index in stride(from: lane, to: requests.count, by: Self.concurrency) {
+                            let status: Int
+                            do {
+                                status = Int(try await client.get(port: port, requests[index]).status)
+                            } catch {
+                                // Once, on a machine loaded by the whole suite, a connection
+                                // failed without an answer; a second try tells a hiccup of
+                                // the loopback client from a server that stopped answering.
+                                transportRetries.withLockedValue { $0.append("\(error)") }
+                                status = Int(try await client.get(port: port, requests[index]).status)
+                            }
+                            statuses.withLockedValue { $0[status, default: 0] += 1 }
+                            if !Self.documented.contains(status) {
+                                undocumented.withLockedValue { $0.append((requests[index], status)) }
+                            }
                         }
                     }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
+        }
+        // A request that fails is recorded, not thrown: the client and the server must still
+        // be shut down (AsyncHTTPClient stops the process when a client is dropped running).
+        var failure: (any Error)?
+        do {
+            try await sendAll()
+        } catch {
+            failure = error
         }
         let elapsed = ContinuousClock.now - start
-        let peak = try #require(server.peakResidentBytes, "the server is still running")
+        #expect(failure == nil, "a request failed: \(String(describing: failure))")
+        let peak = server.peakResidentBytes ?? Int.max
         #expect(server.isRunning, "the server survived every spec")
-        #expect(try await client.get(port: port, "/health").status == 200)
+        let health = try? await client.get(port: port, "/health")
+        #expect(health?.status == 200)
         let seen = statuses.withLockedValue { $0 }
         #expect(seen.values.reduce(0, +) == Self.specCount)
         #expect(undocumented.withLockedValue { $0 }.isEmpty, "\(undocumented.withLockedValue { $0.prefix(5) })")
         #expect(seen[200, default: 0] > 0 && seen[400, default: 0] > 0 && seen[413, default: 0] > 0)
         #expect(peak < Self.peakBound, "peak RSS \(peak) bytes")
+        #expect(transportRetries.withLockedValue { $0.count } <= Self.specCount / 1000, "a transport error is rare")
         print(
-            "spec fuzz: \(Self.specCount) specs, statuses \(seen.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")), peak RSS \(peak / (1 << 20)) MiB, \(elapsed)"
+            "spec fuzz: \(Self.specCount) specs, statuses \(seen.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")), peak RSS \(peak / (1 << 20)) MiB, \(elapsed), requests tried again after a transport error: \(transportRetries.withLockedValue { $0 })"
         )
         #expect(await server.stop() == 0)
         try await client.shutdown()
