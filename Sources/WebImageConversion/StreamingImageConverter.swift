@@ -55,9 +55,7 @@ public enum StreamingImageConverter {
         decodeOptions: ImageDecodeOptions = ImageDecodeOptions(),
         filters: (PixelSize) -> [any RGBRowFilter]
     ) throws(ImageError) -> PixelSize? {
-        guard format == .jpeg || format == .png, ImageFormat(sniffing: data) == .jpeg,
-            let size = try streamableSize(of: data, options: decodeOptions)
-        else { return nil }
+        guard let size = try streamableSize(of: data, writing: format, options: decodeOptions) else { return nil }
         try write(to: url, as: format, size: size, options: options) { (encode) throws(ImageError) in
             let queue = StripQueue(capacity: stripsInFlight, stripBytes: stripHeight * size.width * 3)
             let filters = filters(size)
@@ -92,9 +90,7 @@ public enum StreamingImageConverter {
         options: ImageEncodeOptions = ImageEncodeOptions(),
         decodeOptions: ImageDecodeOptions = ImageDecodeOptions()
     ) throws(ImageError) -> PixelSize? {
-        guard format == .jpeg || format == .png, ImageFormat(sniffing: data) == .jpeg,
-            let size = try streamableSize(of: data, options: decodeOptions)
-        else { return nil }
+        guard let size = try streamableSize(of: data, writing: format, options: decodeOptions) else { return nil }
         let frame = UnsafeMutableRawPointer.allocate(byteCount: size.width * size.height * 3, alignment: 16)
         defer { frame.deallocate() }
         let decoded = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
@@ -172,11 +168,12 @@ public enum StreamingImageConverter {
         }
     }
 
-    /// The full size of the JPEG in `data` when it can be converted in strips, `nil` when
-    /// it needs the whole frame.
+    /// The full size of the JPEG in `data` when it can be converted in strips to `format`
+    /// (JPEG or PNG), `nil` when it needs the whole frame or another format.
     ///
     /// - Throws: the header errors and limits of a decode with `options`.
-    private static func streamableSize(of data: Data, options: ImageDecodeOptions) throws(ImageError) -> PixelSize? {
+    private static func streamableSize(of data: Data, writing format: ImageFormat, options: ImageDecodeOptions) throws(ImageError) -> PixelSize? {
+        guard format == .jpeg || format == .png, ImageFormat(sniffing: data) == .jpeg else { return nil }
         let result = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             Result { () throws(ImageError) -> PixelSize? in
                 let metadata = JPEGMetadata(reading: bytes)
