@@ -68,7 +68,19 @@ let benchmarks: @Sendable () -> Void = {
             hitManager.loadImage(with: hitURL) { blackHole($0) }
         }
     }
-    pairedBenchmark("Memory-hit load · ImageManager.image(for:) (async) vs raw ImageCache.imageFromMemory", configuration: storeHit, baseline: rawHits) { repetitions in
+    pairedBenchmark("Memory-hit load · ImageManager.image(from:) (async) vs raw ImageCache.imageFromMemory", configuration: storeHit, baseline: rawHits) { repetitions in
         for _ in 0..<repetitions { blackHole(try await hitManager.image(from: hitURL)) }
+    }
+    // The same hits through a built request: the path every request with a setting takes.
+    let hitRequest = ImageRequest(url: hitURL)
+    pairedBenchmark("Memory-hit load · ImageManager.loadImage(with: ImageRequest) (synchronous hit) vs raw ImageCache.imageFromMemory", configuration: storeHit, baseline: rawHits)
+    { repetitions in
+        for _ in 0..<repetitions {
+            hitManager.loadImage(with: hitRequest) { blackHole($0) }
+        }
+    }
+    pairedBenchmark("Memory-hit load · ImageManager.image(for: ImageRequest) (async) vs raw ImageCache.imageFromMemory", configuration: storeHit, baseline: rawHits) {
+        repetitions in
+        for _ in 0..<repetitions { blackHole(try await hitManager.image(for: hitRequest)) }
     }
 }

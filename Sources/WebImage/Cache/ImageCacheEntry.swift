@@ -12,12 +12,16 @@ public final class ImageCacheEntry: Sendable {
     public let data: Data?
     /// The HTTP facts the image was stored with, for its freshness.
     public let metadata: DiskCacheEntryMetadata?
+    /// Whether ``metadata`` is set: asked by every memory hit, which then skips copying the
+    /// metadata when there is none.
+    let hasMetadata: Bool
 
     /// Creates an entry.
     public init(image: Image, data: Data?, metadata: DiskCacheEntryMetadata?) {
         self.image = image
         self.data = data
         self.metadata = metadata
+        hasMetadata = metadata != nil
     }
 
     /// What the entry costs the memory cache: its pixels plus any bytes kept (an image

@@ -15,6 +15,22 @@ extension ImageManager {
         if !Task.isCancelled, let hit = synchronousMemoryHit(for: request) {
             return hit
         }
+        return try await load(request)
+    }
+
+    /// Loads the image at `url`; see ``image(for:)``.
+    public func image(from url: URL, options: ImageOptions = []) async throws(ImageError) -> ImageResponse {
+        if let imageCache = cacheAnsweringPlainURLs {
+            if !Task.isCancelled, let hit = synchronousMemoryHit(for: url, options: options, in: imageCache) {
+                return hit
+            }
+            return try await load(ImageRequest(url: url, options: options))
+        }
+        return try await image(for: ImageRequest(url: url, options: options))
+    }
+
+    /// ``image(for:)`` for a processed request whose memory hit was already looked for.
+    private func load(_ request: ImageRequest) async throws(ImageError) -> ImageResponse {
         let cachedAnswer = LastResponse()
         let outcome = await run(request) { event in
             if case let .response(response) = event { cachedAnswer.set(response) }
@@ -35,11 +51,6 @@ extension ImageManager {
         case .declined:
             return ImageResponse(url: request.url)
         }
-    }
-
-    /// Loads the image at `url`; see ``image(for:)``.
-    public func image(from url: URL, options: ImageOptions = []) async throws(ImageError) -> ImageResponse {
-        try await image(for: ImageRequest(url: url, options: options))
     }
 
     /// The load of `request` as a stream of progress, partial images and answers; the

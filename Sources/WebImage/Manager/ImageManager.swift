@@ -276,19 +276,21 @@ public final class ImageManager: Sendable {
         let keySettings = self.keySettings
         // Without a processor the request goes on as given, not copied: the memory hit is benchmarked.
         if let processor = keySettings?.optionsProcessor {
-            return startLoad(processor(request), settings: keySettings, progress: progress, completion: completion)
+            return startLoad(processor(request), settings: keySettings, memoryAsked: false, progress: progress, completion: completion)
         }
-        return startLoad(request, settings: keySettings, progress: progress, completion: completion)
+        return startLoad(request, settings: keySettings, memoryAsked: false, progress: progress, completion: completion)
     }
 
-    /// The callback API's load of `request`, already processed.
+    /// The callback API's load of `request`, already processed; `memoryAsked` when its
+    /// memory hit was already looked for.
     private func startLoad(
         _ request: ImageRequest,
         settings keySettings: KeySettings?,
+        memoryAsked: Bool,
         progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)?,
         completion: @escaping @Sendable (ImageResponse) -> Void
     ) -> ImageLoadOperation {
-        if let hit = synchronousMemoryHit(for: request, settings: keySettings) {
+        if !memoryAsked, let hit = synchronousMemoryHit(for: request, settings: keySettings) {
             completion(hit)
             return .finished
         }
@@ -351,7 +353,20 @@ public final class ImageManager: Sendable {
         progress: (@Sendable (_ received: Int64, _ expected: Int64) -> Void)? = nil,
         completion: @escaping @Sendable (ImageResponse) -> Void
     ) -> ImageLoadOperation {
-        loadImage(with: ImageRequest(url: url, options: options), progress: progress, completion: completion)
+        guard let url, let imageCache = cacheAnsweringPlainURLs else {
+            return loadImage(with: ImageRequest(url: url, options: options), progress: progress, completion: completion)
+        }
+        if let hit = synchronousMemoryHit(for: url, options: options, in: imageCache) {
+            completion(hit)
+            return .finished
+        }
+        return startLoad(ImageRequest(url: url, options: options), settings: nil, memoryAsked: true, progress: progress, completion: completion)
+    }
+
+    /// The manager's own cache when a URL and options make the whole request — no key
+    /// setting is set — so its memory can answer before a request is built; `nil` otherwise.
+    var cacheAnsweringPlainURLs: ImageCache? {
+        keySettingsAreSet.load(ordering: .acquiring) ? nil : imageCache
     }
 
     /// The memory hit that can answer `request` at once, if any, counted in the manager's
@@ -360,59 +375,76 @@ public final class ImageManager: Sendable {
         synchronousMemoryHit(for: request, settings: keySettings)
     }
 
-    /// ``synchronousMemoryHit(for:)`` with the settings the load already read.
-    private func synchronousMemoryHit(for request: ImageRequest, settings keySettings: KeySettings?) -> ImageResponse? {
-        guard let url = request.url, request.queryCacheType.includesMemory,
-            request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly])
-        else { return nil }
+    /// ``synchronousMemoryHit(for:)`` for a request of `url` and `options` alone, asked of
+    /// ``cacheAnsweringPlainURLs``.
+    func synchronousMemoryHit(for url: URL, options: ImageOptions, in imageCache: ImageCache) -> ImageResponse? {
         let absoluteString = url.absoluteString
-        guard !absoluteString.isEmpty, !failedURLs.contains(url) || request.options.contains(.retryFailed) else { return nil }
-        let key = cacheKey(for: request, url: url, absoluteString: absoluteString, settings: keySettings)
-        let image: Image
-        let data: Data?
-        // The concrete cache first: the benchmarked path makes no protocol call and copies no entry.
-        if request.leavesRareSettingsAlone || request.cache == nil, let imageCache {
-            guard let entry = imageCache.memoryEntry(forKey: key),
-                let usable = entry.image(
-                    decodingFramesOnDemand: request.options.contains(.decodeFramesOnDemand),
-                    requiringFramesOnDemand: request.options.contains(.matchAnimatedImageClass),
-                    firstFrameOnly: request.options.contains(.decodeFirstFrameOnly)
-                ),
-                // Only the HTTP policy reads the metadata: the others skip copying it.
-                imageCache.config.cachePolicy != .http || mayAnswerUnderHTTPPolicy(with: entry.metadata, request: request, url: url)
-            else { return nil }
-            image = usable
-            data = usable === entry.image ? entry.data : nil
-        } else {
-            let cache = cache(for: request)
-            guard let hit = cache.memoryResult(forKey: key, decodeOptions: request.decodeOptions),
-                cache.cachePolicy != .http || mayAnswerUnderHTTPPolicy(with: hit.metadata, request: request, url: url)
-            else { return nil }
-            image = hit.image
-            data = hit.data
-        }
-        telemetry.recordSynchronousMemoryHit()
-        return ImageResponse(image: image, data: data, cacheType: .memory, url: url)
+        guard mayAnswerAtOnce(url: url, absoluteString: absoluteString, options: options) else { return nil }
+        return memoryHit(in: imageCache, forKey: absoluteString, url: url, options: options, headers: [:])
     }
 
-    /// Whether a cached image stored with `metadata` may answer `request` at once under
-    /// ``ImageCachePolicy/http``: its `Vary` headers match and it is still fresh.
-    private func mayAnswerUnderHTTPPolicy(with metadata: DiskCacheEntryMetadata?, request: ImageRequest, url: URL) -> Bool {
-        guard metadata?.matchesVariedHeaders(of: request.headers) ?? true else { return false }
-        return (httpFreshness(of: metadata, url: url, options: request.options, policy: .http) ?? .fresh) == .fresh
+    /// ``synchronousMemoryHit(for:)`` with the settings the load already read.
+    private func synchronousMemoryHit(for request: ImageRequest, settings keySettings: KeySettings?) -> ImageResponse? {
+        guard let url = request.url, request.queryCacheType.includesMemory else { return nil }
+        let absoluteString = url.absoluteString
+        guard mayAnswerAtOnce(url: url, absoluteString: absoluteString, options: request.options) else { return nil }
+        let key = cacheKey(for: request, url: url, absoluteString: absoluteString, settings: keySettings)
+        // The concrete cache first: the benchmarked path makes no protocol call and copies no entry.
+        if request.leavesRareSettingsAlone || request.cache == nil, let imageCache {
+            return memoryHit(in: imageCache, forKey: key, url: url, options: request.options, headers: request.headers)
+        }
+        let cache = cache(for: request)
+        guard let hit = cache.memoryResult(forKey: key, decodeOptions: request.decodeOptions),
+            cache.cachePolicy != .http || mayAnswerUnderHTTPPolicy(with: hit.metadata, headers: request.headers, options: request.options, url: url)
+        else { return nil }
+        telemetry.recordSynchronousMemoryHit()
+        return ImageResponse(image: hit.image, data: hit.data, cacheType: .memory, url: url)
+    }
+
+    /// Whether a load of `url` with `options` may be answered from the caches before it
+    /// starts: it has a URL, asks for no refresh and no loader-only load, and its URL is not
+    /// blacklisted (or it retries failed URLs).
+    private func mayAnswerAtOnce(url: URL, absoluteString: String, options: ImageOptions) -> Bool {
+        !absoluteString.isEmpty && options.isDisjoint(with: [.refreshCached, .fromLoaderOnly])
+            && (!failedURLs.contains(url) || options.contains(.retryFailed))
+    }
+
+    /// The entry of `imageCache`'s memory under `key` that can answer a load of `url` with
+    /// `options` and `headers` at once, if any, counted in the manager's metrics.
+    private func memoryHit(in imageCache: ImageCache, forKey key: String, url: URL, options: ImageOptions, headers: [String: String]) -> ImageResponse? {
+        guard let entry = imageCache.memoryEntry(forKey: key),
+            let image = entry.image(
+                decodingFramesOnDemand: options.contains(.decodeFramesOnDemand),
+                requiringFramesOnDemand: options.contains(.matchAnimatedImageClass),
+                firstFrameOnly: options.contains(.decodeFirstFrameOnly)
+            ),
+            // Only the HTTP policy reads the metadata, and only an entry that has some.
+            !entry.hasMetadata || imageCache.config.cachePolicy != .http
+                || mayAnswerUnderHTTPPolicy(with: entry.metadata, headers: headers, options: options, url: url)
+        else { return nil }
+        telemetry.recordSynchronousMemoryHit()
+        return ImageResponse(image: image, data: image === entry.image ? entry.data : nil, cacheType: .memory, url: url)
+    }
+
+    /// Whether a cached image stored with `metadata` may answer a load of `url` with
+    /// `headers` and `options` at once under ``ImageCachePolicy/http``: its `Vary` headers
+    /// match and it is still fresh.
+    private func mayAnswerUnderHTTPPolicy(with metadata: DiskCacheEntryMetadata?, headers: [String: String], options: ImageOptions, url: URL) -> Bool {
+        guard metadata?.matchesVariedHeaders(of: headers) ?? true else { return false }
+        return (httpFreshness(of: metadata, url: url, options: options, policy: .http) ?? .fresh) == .fresh
     }
 
     /// With ``ImageOptions/queryDiskDataSync``: the disk hit of the manager's own cache that
     /// can answer `request` at once, read and decoded on the calling thread, if any.
     private func synchronousDiskHit(for request: ImageRequest, settings keySettings: KeySettings?) -> ImageResponse? {
-        guard request.leavesRareSettingsAlone || request.cache == nil, let imageCache, let url = request.url, request.queryCacheType.includesDisk,
-            request.options.isDisjoint(with: [.refreshCached, .fromLoaderOnly])
+        guard request.leavesRareSettingsAlone || request.cache == nil, let imageCache, let url = request.url, request.queryCacheType.includesDisk
         else { return nil }
         let absoluteString = url.absoluteString
-        guard !absoluteString.isEmpty, !failedURLs.contains(url) || request.options.contains(.retryFailed) else { return nil }
+        guard mayAnswerAtOnce(url: url, absoluteString: absoluteString, options: request.options) else { return nil }
         let key = cacheKey(for: request, url: url, absoluteString: absoluteString, settings: keySettings)
         guard let hit = imageCache.diskResult(forKey: key, decodeOptions: request.decodeOptions),
-            imageCache.config.cachePolicy != .http || mayAnswerUnderHTTPPolicy(with: hit.metadata, request: request, url: url)
+            imageCache.config.cachePolicy != .http
+                || mayAnswerUnderHTTPPolicy(with: hit.metadata, headers: request.headers, options: request.options, url: url)
         else { return nil }
         return ImageResponse(image: hit.image, data: hit.data, cacheType: .disk, url: url)
     }
