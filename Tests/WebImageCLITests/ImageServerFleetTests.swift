@@ -80,13 +80,11 @@ struct ImageServerFleetTests {
             #expect(sources.requests.count == 50, "each source is fetched by exactly one instance, once")
             #expect((0..<50).allSatisfy { sources.requestCount(for: "/s\($0).png") == 1 })
         } catch {
-            try? await client.shutdown()
             await proxy.stop()
             for instance in instances { await instance.stop() }
             try await sources.stop()
             throw error
         }
-        try await client.shutdown()
         await proxy.stop()
         for instance in instances {
             #expect(await instance.stop() == 0, "an instance stops cleanly on SIGTERM")
@@ -122,7 +120,6 @@ struct ImageServerFleetTests {
         #expect(answer.status == 200)
         #expect(try answer.image().pixelWidth == 25)
         #expect(await stopped.value == 0)
-        try await client.shutdown()
         try await sources.stop()
     }
 
@@ -148,7 +145,6 @@ struct ImageServerFleetTests {
             #expect(answer.status == 200, "\(source)")
             #expect((try? answer.image()) != nil)
         }
-        try await client.shutdown()
         #expect(await server.stop() == 0)
     }
 }

@@ -88,7 +88,6 @@ struct ImageServerKeyTests {
         let crossed = ImageURLSigner(key: Self.bytes(oldKey), salt: Self.bytes("aa"))
         #expect(try await client.get(port: port, "/\(crossed.signature(for: signedPath))\(signedPath)").status == 403)
         #expect(await server.stop() == 0)
-        try await client.shutdown()
         try await sources.stop()
     }
 }

@@ -139,7 +139,6 @@ struct ImageServerSpecFuzzTests {
             "spec fuzz: \(Self.specCount) specs, statuses \(seen.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")), peak RSS \(peak / (1 << 20)) MiB, \(elapsed), requests tried again after a transport error: \(transportRetries.withLockedValue { $0 })"
         )
         #expect(await server.stop() == 0)
-        try await client.shutdown()
         try await sources.stop()
     }
 }

@@ -166,7 +166,6 @@ struct ServeConfigurationTests {
             #expect(try await client.get(port: port, "/_\(signedPath)").status == 403)
             #expect(await server.stop() == 0)
         }
-        try await client.shutdown()
         try await sources.stop()
     }
 

@@ -17,10 +17,13 @@ struct ImageServerClient: Sendable {
         func image() throws -> Image { try ImageCodersManager.shared.decode(body) }
     }
 
-    /// A client that waits as long as a busy test machine needs for one of its connections
-    /// (AsyncHTTPClient fails a request queued for a connection longer than its connect
-    /// timeout, ten seconds by default).
-    let client = HTTPClient(
+    /// One client for every test in the process, never shut down (as `HTTPClient.shared`
+    /// is). AsyncHTTPClient stops the whole process when a client is deinitialised without
+    /// a shutdown, so a client per test took every other test down with it whenever a
+    /// request threw before the test reached its `shutdown()`. It waits as long as a busy
+    /// test machine needs for one of its connections (AsyncHTTPClient fails a request
+    /// queued for a connection longer than its connect timeout, ten seconds by default).
+    private static let shared = HTTPClient(
         eventLoopGroupProvider: .singleton,
         configuration: HTTPClient.Configuration(
             timeout: .init(connect: .seconds(90), read: .seconds(90)),
@@ -38,7 +41,7 @@ struct ImageServerClient: Sendable {
     func get(port: Int, _ path: String, headers: [(String, String)] = []) async throws -> Answer {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await client.execute(request, timeout: .seconds(60))
+        let response = try await Self.shared.execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 64 << 20)
         return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
     }
@@ -50,10 +53,5 @@ struct ImageServerClient: Sendable {
             try await Task.sleep(nanoseconds: 50_000_000)
         }
         throw ImageError(.cannotConnect, "nothing answers on port \(port)")
-    }
-
-    /// Closes the client.
-    func shutdown() async throws {
-        try await client.shutdown()
     }
 }

@@ -58,14 +58,12 @@ struct ImageServerHarness: Sendable {
         var metricsIterator = metricsPort.stream.makeAsyncIterator()
         let metricsBound: Int? = configuration.metricsPort == nil ? 0 : await metricsIterator.next()
         /// Stops the server, waiting at most ``eventually(within:_:)``'s bound for it (a hung
-        /// shutdown fails the test instead of the whole run), then the client and the
-        /// sources.
+        /// shutdown fails the test instead of the whole run), then the sources.
         func stopEverything() async throws {
             running.cancel()
             if !(await eventually { stopped.withLockedValue { $0 } }) {
                 Issue.record("the image server did not stop after its task's cancellation")
             }
-            try await client.shutdown()
             try await sources.stop()
         }
         guard let bound, let metricsBound else {
