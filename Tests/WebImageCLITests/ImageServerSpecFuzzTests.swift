@@ -115,8 +115,8 @@ struct ImageServerSpecFuzzTests {
                 try await group.waitForAll()
             }
         }
-        // A request that fails is recorded, not thrown: the client and the server must still
-        // be shut down (AsyncHTTPClient stops the process when a client is dropped running).
+        // A request that fails is recorded, not thrown, so the checks below still report on
+        // the server and it is still stopped.
         var failure: (any Error)?
         do {
             try await sendAll()
