@@ -52,13 +52,14 @@ struct ImageManagerBlacklistTests {
 
     @Test func aRefusedConnectionIsNotBlacklisted() async throws {
         try await ManagerTestHarness.run { harness in
-            let closed = try await LoopbackHTTPServer.start()
-            let url = closed.url(for: "/a.png")
-            try await closed.stop()
+            // A stopped server's port could be taken at once by another test's server.
+            let closed = try RefusingPort()
+            let url = try #require(URL(string: "http://127.0.0.1:\(closed.port)/a.png"))
             for _ in 0..<2 {
                 #expect(try await harness.load(url).error?.code == .cannotConnect)
             }
             #expect(!harness.manager.isFailedURL(url))
+            withExtendedLifetime(closed) {}
         }
     }
 
@@ -120,9 +121,8 @@ struct ImageManagerBlacklistTests {
 
     @Test func shouldBlockFailedURLOverridesTheLoadersRule() async throws {
         try await ManagerTestHarness.run { harness in
-            let closed = try await LoopbackHTTPServer.start()
-            let refused = closed.url(for: "/a.png")
-            try await closed.stop()
+            let closed = try RefusingPort()
+            let refused = try #require(URL(string: "http://127.0.0.1:\(closed.port)/a.png"))
             let seen = DownloadCallbackRecorder<ImageError.Code>()
             harness.manager.shouldBlockFailedURL = { _, error in
                 seen.append(error.code)
@@ -137,6 +137,7 @@ struct ImageManagerBlacklistTests {
             #expect(try await harness.load(missing).error?.statusCode == 404)
             #expect(try await harness.load(refused).error?.code == .blacklisted)
             #expect(harness.server.requestCount(for: "/missing.png") == 2)
+            withExtendedLifetime(closed) {}
         }
     }
 
