@@ -161,16 +161,11 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageCodecTests",
-            dependencies: ["WebImageCore", "WebImageCoders", "WebImageConversion", "CJPEG", "CPNG"] + codecs + testSupport
+            // The colour tests hold our output to Little CMS's own transforms.
+            dependencies: ["WebImageCore", "WebImageCoders", "WebImageConversion", "CJPEG", "CPNG", colorManagement]
+                + [.target(name: "CLCMS", condition: .when(traits: ["ColorManagement"]))] + codecs + testSupport
         ),
-        // The colour tests hold our output to Little CMS's own transforms.
-        .testTarget(
-            name: "WebImageTests",
-            dependencies: loadingTestSupport + [
-                "WebImageJPEG", nioCore, logging, coreMetrics, colorManagement,
-                .target(name: "CLCMS", condition: .when(traits: ["ColorManagement"])),
-            ]
-        ),
+        .testTarget(name: "WebImageTests", dependencies: loadingTestSupport + ["WebImageJPEG", nioCore, logging, coreMetrics]),
         .testTarget(name: "WebImageTerminalTests", dependencies: loadingTestSupport + ["WebImageTerminal"]),
         .testTarget(name: "WebImageServerTests", dependencies: loadingTestSupport + ["WebImageServer", "WebImageServerTestSupport", asyncHTTPClient, nioCore, nioHTTP1]),
         .testTarget(

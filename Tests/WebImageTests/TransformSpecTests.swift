@@ -86,6 +86,12 @@ import Testing
         #expect(message("blur=600") == "blur: argument '600': expected a number from 0.1 to 500")
     }
 
+    @Test func iccIsKeepOrSRGB() throws {
+        #expect(try TransformSpec("format=png,icc=keep").encodeOptions?.colorProfile == .keep)
+        #expect(try TransformSpec("format=png,icc=srgb").encodeOptions?.colorProfile == .convertToSRGB)
+        #expect(throws: TransformSpecError.self) { try TransformSpec("format=png,icc=maybe") }
+    }
+
     @Test func aLeadingResizeDecodesAtTheTargetSize() throws {
         #expect(try TransformSpec("resize=800|blur=2").decodeOptions.thumbnailPixelSize?.width == 800)
         #expect(try TransformSpec("resize=400x300").decodeOptions.thumbnailPixelSize == PixelSize(width: 400, height: 300))

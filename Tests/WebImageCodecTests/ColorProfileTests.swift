@@ -1,9 +1,10 @@
 #if ColorManagement
 import Foundation
 import Testing
-@testable import WebImageTestSupport
-@testable import WebImage
+@testable import WebImageCore
+import WebImageCoders
 @testable import WebImageJPEG
+@testable import WebImageTestSupport
 
 /// ICC profiles through Little CMS: read by the decoders, converted to sRGB on output by
 /// default, or kept byte for byte with `icc=keep`.
@@ -68,8 +69,7 @@ struct ColorProfileTests {
     @Test(arguments: [LittleCMSReference.displayP3(), LittleCMSReference.adobeRGB()])
     func keepWritesTheSourceProfileByteForByte(profile: Data) throws {
         let decoded = try ImageCodersManager.shared.decode(try Self.jpeg(of: Self.ramps(), profile: profile))
-        let keep = try TransformSpec("format=png,icc=keep").encodeOptions ?? ImageEncodeOptions()
-        #expect(keep.colorProfile == .keep)
+        let keep = ImageEncodeOptions(colorProfile: .keep)
         for format: ImageFormat in [.jpeg, .png, .webp, .avif, .tiff] {
             var options = keep
             options.lossless = format != .jpeg
@@ -137,10 +137,6 @@ struct ColorProfileTests {
         let converted = image.convertedToSRGB()
         #expect(converted.colorProfile == nil)
         #expect(converted.bitmap == image.bitmap)
-    }
-
-    @Test func specRefusesAnUnknownICCMode() {
-        #expect(throws: TransformSpecError.self) { try TransformSpec("format=png,icc=maybe") }
     }
 
     @Test(

@@ -1,7 +1,7 @@
 #if ColorManagement
 import CLCMS
 import Foundation
-import WebImage
+import WebImageCore
 
 /// Little CMS used directly, as the reference the colour tests hold our output to: it
 /// builds the profiles (Display P3, Adobe RGB, a CMYK press), converts pixels to sRGB on
