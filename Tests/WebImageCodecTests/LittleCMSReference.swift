@@ -24,6 +24,27 @@ enum LittleCMSReference {
         return rgbProfile(red: (0.64, 0.33), green: (0.21, 0.71), blue: (0.15, 0.06), curve: curve, name: "Test Adobe RGB")
     }
 
+    /// An RGB profile of about 24 KB, the size of real-world profiles such as Adobe's own
+    /// Adobe RGB (1998) (18.6 KB): sRGB primaries, D65, and a tone curve for each channel
+    /// tabulated at 4,096 points (gammas 2.1, 2.2 and 2.3, so that Little CMS stores three
+    /// curves rather than one shared by all).
+    static func largeTabulatedRGB() -> Data {
+        let curves = [2.1, 2.2, 2.3].map { gamma in
+            let table = (0..<4096).map { UInt16((pow(Double($0) / 4095, gamma) * 65535).rounded()) }
+            return cmsBuildTabulatedToneCurve16(nil, 4096, table)
+        }
+        defer { for curve in curves { cmsFreeToneCurve(curve) } }
+        var white = d65
+        var primaries = cmsCIExyYTRIPLE(
+            Red: cmsCIExyY(x: 0.64, y: 0.33, Y: 1), Green: cmsCIExyY(x: 0.30, y: 0.60, Y: 1),
+            Blue: cmsCIExyY(x: 0.15, y: 0.06, Y: 1))
+        var transfer: [OpaquePointer?] = curves
+        let profile = cmsCreateRGBProfile(&white, &primaries, &transfer)!
+        defer { cmsCloseProfile(profile) }
+        setDescription("Test tabulated RGB", of: profile)
+        return save(profile)
+    }
+
     private static func rgbProfile(
         red: (Double, Double), green: (Double, Double), blue: (Double, Double), curve: OpaquePointer?, name: String
     ) -> Data {
