@@ -58,21 +58,20 @@ extension PNGCoder {
 
     /// Gives libspng `profile` for the `iCCP` chunk, which it compresses, under the
     /// chunk name "ICC profile" (the chunk's own name is a required label that readers ignore).
+    ///
+    /// libspng keeps the pointer and reads the profile only in `spng_encode_image`, so
+    /// the bytes are a copy the context owns (issue 38: a pointer valid only inside
+    /// `withUnsafeMutableBufferPointer` wrote a profile with 499 bytes wrong).
     private static func setICCProfile(_ profile: ColorProfile, in context: SPNGContext) throws(ImageError) {
         var iccp = spng_iccp()
         let name = Array("ICC profile".utf8)
         withUnsafeMutableBytes(of: &iccp.profile_name) { field in
             for (index, byte) in name.enumerated() { field[index] = byte }
         }
-        var bytes = [UInt8](profile.data)
-        let status = bytes.withUnsafeMutableBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                iccp.profile = chars.baseAddress
-                iccp.profile_len = chars.count
-                return spng_set_iccp(context.handle, &iccp)
-            }
-        }
-        try context.check(status, "write the ICC profile", code: .encodingFailed)
+        let bytes = context.keepCopy(of: profile.data)
+        iccp.profile = bytes.bindMemory(to: CChar.self).baseAddress
+        iccp.profile_len = bytes.count
+        try context.check(spng_set_iccp(context.handle, &iccp), "write the ICC profile", code: .encodingFailed)
     }
 
     /// The bitmap's samples in the order libspng's encoder takes them: RGBA as stored, or

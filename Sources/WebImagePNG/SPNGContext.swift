@@ -1,14 +1,20 @@
 import CPNG
+import Foundation
 import WebImageCore
 
 /// One libspng context, freed when the wrapper is released.
 ///
 /// Every decode and encode call makes its own context, so no state is ever shared
 /// between threads. A decoder reads straight from the caller's buffer, which must stay
-/// valid for the context's whole life.
+/// valid for the context's whole life. The `spng_set_*` calls that take a pointer
+/// (`spng_set_iccp` and the other chunks) keep it, read it only when the image is
+/// encoded, and never free it: hand them memory from ``keepCopy(of:)``.
 final class SPNGContext {
     /// The raw context for calls this wrapper does not cover.
     let handle: OpaquePointer
+
+    /// Copies handed to libspng, freed after the context.
+    private var keptCopies: [UnsafeMutableRawBufferPointer] = []
 
     init(flags: Int32) throws(ImageError) {
         guard let handle = spng_ctx_new(flags) else {
@@ -19,6 +25,15 @@ final class SPNGContext {
 
     deinit {
         spng_ctx_free(handle)
+        for copy in keptCopies { copy.deallocate() }
+    }
+
+    /// A copy of `bytes` that lives as long as the context: for the pointers libspng keeps.
+    func keepCopy(of bytes: Data) -> UnsafeMutableRawBufferPointer {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
+        copy.copyBytes(from: bytes)
+        keptCopies.append(copy)
+        return UnsafeMutableRawBufferPointer(rebasing: copy[0..<bytes.count])
     }
 
     /// A decoder over `stream`, with the limits of `options` in force.
