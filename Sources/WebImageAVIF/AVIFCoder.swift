@@ -105,9 +105,9 @@ public struct AVIFCoder: AnimatedImageCoder {
     /// A decoder that decodes the frames of a sequence on demand; `nil` for a still image.
     public func makeFrameDecoder(for bytes: PinnedBytes) throws(ImageError) -> (any AnimatedFrameDecoder)? {
         let options = ImageDecodeOptions()
-        let session = try AVIFDecoderSession(bytes: bytes.bytes, options: options)
+        let session = try AVIFDecoderSession(bytes: bytes.bytes, owner: bytes, options: options)
         guard session.frameCount > 1 else { return nil }
-        return AVIFFrameDecoder(bytes: bytes, session: session, options: options)
+        return AVIFFrameDecoder(session: session, options: options)
     }
 
     /// Whether `format` is AVIF.

@@ -25,18 +25,23 @@ final class AVIFDecoderSession {
     let pixelFormat: PixelFormat
     /// The ICC profile of the `colr` box, if the file has one.
     let colorProfile: ColorProfile?
+    /// The owner of the bytes libavif reads, released only after `avifDecoderDestroy`
+    /// (libavif does not copy them: they must exist until the decoder is destroyed).
+    private let bytesOwner: AnyObject?
 
-    /// Parses the container in `bytes` (which must outlive the session) within `options`'
-    /// pixel and frame limits.
+    /// Parses the container in `bytes` within `options`' pixel and frame limits. The bytes
+    /// must outlive the session: give their `owner` when the session may outlive the
+    /// caller's scope, and the session keeps it until libavif's decoder is gone.
     ///
     /// - Throws: ``ImageError/Code/imageTooLarge`` for a declared frame past
     ///   ``ImageDecodeOptions/maxPixelCount``, ``ImageError/Code/badImageData`` for a
     ///   container libavif cannot parse.
-    init(bytes: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws(ImageError) {
+    init(bytes: UnsafeRawBufferPointer, owner: AnyObject? = nil, options: ImageDecodeOptions) throws(ImageError) {
         guard let decoder = avifDecoderCreate() else {
             throw ImageError(.badImageData, "libavif could not create a decoder")
         }
         self.decoder = decoder
+        bytesOwner = owner
         decoder.pointee.maxThreads = 1
         decoder.pointee.imageSizeLimit = UInt32(clamping: min(options.maxPixelCount, Int(AVIF_DEFAULT_IMAGE_SIZE_LIMIT)))
         decoder.pointee.imageDimensionLimit = UInt32(AVIF_DEFAULT_IMAGE_DIMENSION_LIMIT)

@@ -10,15 +10,13 @@ import WebImageCore
 /// rewinding only moves the index and every frame costs at most the frames since its key
 /// frame.
 final class AVIFFrameDecoder: AnimatedFrameDecoder {
-    /// The file, kept alive for the session's pointers into it.
-    private let bytes: PinnedBytes
+    /// The parsed file; it keeps the file's bytes alive for as long as libavif reads them.
     private let session: AVIFDecoderSession
     private let options: ImageDecodeOptions
     private(set) var nextFrameIndex = 0
 
-    /// A decoder over `bytes`, parsed with `options`' limits.
-    init(bytes: PinnedBytes, session: AVIFDecoderSession, options: ImageDecodeOptions) {
-        self.bytes = bytes
+    /// A decoder over `session`'s file, which owns its bytes, decoding with `options`' limits.
+    init(session: AVIFDecoderSession, options: ImageDecodeOptions) {
         self.session = session
         self.options = options
     }

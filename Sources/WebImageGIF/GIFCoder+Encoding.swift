@@ -26,7 +26,9 @@ extension GIFCoder {
             throw encodingError(code: error)
         }
         var isOpen = true
-        defer { if isOpen { EGifCloseFile(file, &error) } }
+        // giflib holds the sink unretained and writes to it until EGifCloseFile, also when
+        // a failure closes the file early: the sink must live until then.
+        defer { if isOpen { withExtendedLifetime(sink) { _ = EGifCloseFile(file, &error) } } }
         EGifSetGifVersion(file, true)
         try check(EGifPutScreenDesc(file, Int32(width), Int32(height), 8, 0, nil), file)
         if isAnimated, image.loopCount != 1 {

@@ -20,7 +20,9 @@ struct TIFFPageWriter {
             throw ImageError(.encodingFailed, stream.lastError(or: "libtiff could not start a TIFF"))
         }
         var closed = false
-        defer { if !closed { TIFFClose(tiff) } }
+        // libtiff holds the stream unretained and flushes into it in TIFFClose, also when a
+        // failure closes the file early: the stream must live until then.
+        defer { if !closed { withExtendedLifetime(stream) { TIFFClose(tiff) } } }
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
         for (index, frame) in frames.enumerated() {
             try writePage(frame.bitmap, to: tiff, page: index, of: frames.count, stream: stream)
