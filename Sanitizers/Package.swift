@@ -26,7 +26,9 @@ let package = Package(
                 .product(name: "WebImageGIF", package: "SwiftWebImage"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            path: "Tests/WebImageTestSupport"
+            path: "Tests/WebImageTestSupport",
+            // The tests that run the webimage tool are off here: this package builds none.
+            swiftSettings: [.define("WITHOUT_WEBIMAGE_TOOL")]
         ),
         .testTarget(
             name: "WebImageCodecTests",

@@ -122,7 +122,7 @@ import WebImageCoders
         #expect(image.pixelSize == PixelSize(width: 64, height: 48))
     }
 
-    @Test(.enabled(if: PeakMemoryRun.isAvailable, "needs GNU time"))
+    @Test(.enabled(if: PeakMemoryRun.isAvailable, "needs GNU time"), BuiltExecutable.webimageIsBuilt)
     func aProgressiveBombWithAThumbnailStaysUnderTheLimitInAChildProcess() async throws {
         let scratch = TemporaryDirectory(prefix: "jpeg-bomb")
         let input = scratch.url.appendingPathComponent("bomb.jpg")

@@ -146,7 +146,7 @@ import WebImageConversion
 
     // MARK: - The tool
 
-    @Test(.enabled(if: PeakMemoryRun.isAvailable, "needs GNU time"))
+    @Test(.enabled(if: PeakMemoryRun.isAvailable, "needs GNU time"), BuiltExecutable.webimageIsBuilt)
     func theToolConvertsAFullSizePhotoInLessMemoryThanOneFrame() async throws {
         let folder = TemporaryDirectory(prefix: "streaming")
         let size = PixelSize(width: 4000, height: 4000)

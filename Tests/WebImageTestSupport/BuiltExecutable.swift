@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Finds an executable of this package that `swift test` built beside the test bundle,
 /// in `<scratch path>/<triple>/<configuration>` (or higher up, from inside a bundle folder),
@@ -6,6 +7,16 @@ import Foundation
 enum BuiltExecutable {
     struct NotFound: Error {
         let name: String
+    }
+
+    /// The condition of tests that run the `webimage` tool: off only in Sanitizers/, whose
+    /// package builds the codec tests without the tool (it defines `WITHOUT_WEBIMAGE_TOOL`).
+    static var webimageIsBuilt: ConditionTrait {
+        #if WITHOUT_WEBIMAGE_TOOL
+        .disabled("Sanitizers/ builds no webimage tool; scripts/test.sh runs this test")
+        #else
+        .enabled(if: true)
+        #endif
     }
 
     /// The executable called `name`.

@@ -7,8 +7,9 @@ import Testing
 /// Suites that read them carry `.enabled(if: Corpus.isAvailable)` so that, without the
 /// folder, they report themselves skipped instead of failing.
 enum Corpus {
-    /// The project's root folder, found from this file's path.
-    static let projectRoot: URL = URL(fileURLWithPath: #filePath)
+    /// The project's root folder, found from this file's path (with symbolic links resolved:
+    /// Sanitizers/ compiles this file through one).
+    static let projectRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
         .deletingLastPathComponent()  // WebImageTestSupport
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()
