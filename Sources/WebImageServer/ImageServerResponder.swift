@@ -138,7 +138,7 @@ struct ImageServerResponder: HTTPResponder {
         let eTag = result.metadata.entityTag ?? ""
         var headers = HTTPFields()
         headers[.eTag] = eTag
-        headers[.cacheControl] = "public, max-age=\(configuration.resultMaxAge)"
+        headers[.cacheControl] = Self.cacheControl(maxAge: configuration.resultMaxAge, expires: serverSpec.expires, now: Date())
         if choice.variesWithAccept { headers[.vary] = "Accept" }
         if let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, eTag) {
             return Response(status: .notModified, headers: headers)
@@ -370,6 +370,15 @@ struct ImageServerResponder: HTTPResponder {
             default: (.badGateway, "source refused")
             }
         return ImageServerError(status, message, detail: error.description)
+    }
+
+    /// The `Cache-Control` of a result: public for `maxAge` seconds, or for the seconds left
+    /// before `expires` (seconds since 1970) when that is sooner, so that no cache in front
+    /// of the server keeps answering a URL after its deadline.
+    static func cacheControl(maxAge: Int, expires: Int?, now: Date) -> String {
+        guard let expires else { return "public, max-age=\(maxAge)" }
+        let left = max(0, Int((Double(expires) - now.timeIntervalSince1970).rounded(.down)))
+        return "public, max-age=\(min(maxAge, left))"
     }
 
     /// Whether an `If-None-Match` value names `eTag` (or is `*`).

@@ -79,6 +79,15 @@ struct ImageServerFleetTests {
             #expect(results.allSatisfy { $0.0 == 200 && $0.1 == $0.2 })
             #expect(sources.requests.count == 50, "each source is fetched by exactly one instance, once")
             #expect((0..<50).allSatisfy { sources.requestCount(for: "/s\($0).png") == 1 })
+            // nginx keys its cache by the path alone: a query string (which the instances
+            // ignore) is answered from the cache, not passed on as a new miss.
+            let cachedPath = "/_/resize=20/" + ImageServerClient.plainSource(sources.url(for: "/s0.png").absoluteString)
+            #expect(try await client.get(port: nginxPort, cachedPath).headers.first(name: "X-Cache") == "HIT")
+            for query in ["?a=1", "?a=2", "?"] {
+                let answer = try await client.get(port: nginxPort, cachedPath + query)
+                #expect(answer.status == 200)
+                #expect(answer.headers.first(name: "X-Cache") == "HIT", "\(query)")
+            }
         } catch {
             await proxy.stop()
             for instance in instances { await instance.stop() }
