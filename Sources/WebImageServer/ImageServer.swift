@@ -86,7 +86,7 @@ public struct ImageServer: Sendable {
             responder: responder,
             server: .http1(
                 configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [ConnectionLimitHandler(limit: connections)],
+                    additionalChannelHandlers: [ConnectionLimitHandler(limit: connections), RequestBodyRefusalHandler()],
                     idleTimeout: .nanoseconds(Int64(configuration.idleTimeout * 1_000_000_000))
                 )),
             configuration: ApplicationConfiguration(
