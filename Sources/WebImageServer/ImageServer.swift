@@ -49,7 +49,8 @@ public struct ImageServer: Sendable {
             allowedHosts: configuration.allowedHosts,
             allowsPrivateAddresses: configuration.allowsPrivateSources,
             allowedAddresses: Set(configuration.allowedSourceAddresses.compactMap(IPAddress.init)),
-            resolver: configuration.resolver
+            resolver: configuration.resolver,
+            allowedPorts: configuration.allowedSourcePorts
         )
         self.policy = policy
         var downloaderConfig = ImageDownloaderConfiguration()

@@ -40,6 +40,10 @@ public struct ImageServerConfiguration: Sendable {
     /// Addresses sources may come from although they are not public (an image store on
     /// the server's own network), as IPv4 or IPv6 text.
     public var allowedSourceAddresses: Set<String> = []
+    /// The ports sources may come from, for the first URL and every redirect (a URL that
+    /// names none uses its scheme's, 80 or 443); empty, the default, allows any. `--demo`
+    /// sets it to its sample server's port alone.
+    public var allowedSourcePorts: Set<Int> = []
     /// How source host names are resolved; the connection goes to an address it answered,
     /// once checked.
     public var resolver = SourceHostResolver.system
