@@ -69,6 +69,9 @@ public struct ImageServer: Sendable {
     /// cancelled; then it stops accepting, finishes the requests in flight, and closes the
     /// downloader and the caches.
     ///
+    /// A configuration that ``ImageServerConfiguration/validate()`` refuses throws its
+    /// ``ImageServerConfigurationError`` before anything listens.
+    ///
     /// - Parameters:
     ///   - onRunning: Called with the bound port once the server listens.
     ///   - onMetricsRunning: Called with the metrics listener's port once it listens (when
@@ -77,6 +80,12 @@ public struct ImageServer: Sendable {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
         onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
+        do throws(ImageServerConfigurationError) {
+            try configuration.validate()
+        } catch {
+            await close()
+            throw error
+        }
         var logger = configuration.makeLogHandler.map { Logger(label: "webimage", factory: $0) } ?? Logger(label: "webimage")
         logger.logLevel = configuration.logLevel
         let responder = ImageServerResponder(

@@ -30,7 +30,8 @@ public struct ImageServerConfiguration: Sendable {
     /// More signers whose signatures are accepted too, for key rotation: a URL verifies
     /// when any one key and salt sign it.
     public var additionalSigners: [ImageURLSigner] = []
-    /// Accept `_` as the signature segment (for local use only).
+    /// Accept `_` as the signature segment (for local use only; never with a key, see
+    /// ``validate()``).
     public var allowsUnsignedURLs = false
     /// The hosts sources may come from; empty means any public host.
     public var allowedHosts: Set<String> = []
@@ -99,5 +100,15 @@ public struct ImageServerConfiguration: Sendable {
     /// A configuration caching in `cacheDirectory`.
     public init(cacheDirectory: URL) {
         self.cacheDirectory = cacheDirectory
+    }
+
+    /// Checks the rules a server is not run without: no empty signing key, and no
+    /// unsigned URLs beside a key.
+    ///
+    /// - Throws: ``ImageServerConfigurationError`` naming the first rule broken.
+    public func validate() throws(ImageServerConfigurationError) {
+        let signers = (signingKey.map { [ImageURLSigner(key: $0, salt: signingSalt)] } ?? []) + additionalSigners
+        if signers.contains(where: \.hasEmptyKey) { throw .emptySigningKey }
+        if allowsUnsignedURLs, !signers.isEmpty { throw .unsignedURLsWithSigningKey }
     }
 }

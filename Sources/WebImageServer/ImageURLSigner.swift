@@ -13,6 +13,9 @@ public struct ImageURLSigner: Sendable {
         self.salt = salt
     }
 
+    /// Whether the key is empty (which ``ImageServerConfiguration/validate()`` refuses).
+    var hasEmptyKey: Bool { key.isEmpty }
+
     /// The signature of `path` (`/<spec>/<source>`, as it appears in the URL).
     public func signature(for path: String) -> String {
         var message = salt
