@@ -58,16 +58,17 @@ struct ImageServerResponder: HTTPResponder {
         let duration = ContinuousClock.now - start
         let bytes = response.headers[.contentLength].flatMap { Int($0) } ?? 0
         metrics.recordRequest(status: Int(response.status.code), duration: duration, bytes: bytes)
+        // What comes from the request is escaped: a client must not break or forge a line.
         var metadata: Logger.Metadata = [
-            "method": "\(request.method)",
-            "path": "\(request.uri.path)",
+            "method": "\(AccessLogField.escaped(request.method.rawValue))",
+            "path": "\(AccessLogField.escaped(request.uri.path))",
             "status": "\(response.status.code)",
             "ms": "\(String(format: "%.1f", Double(duration.nanoseconds) / 1e6))",
             "bytes": "\(bytes)",
         ]
         if let failure {
-            metadata["error"] = "\(failure.message)"
-            if let detail = failure.detail { metadata["detail"] = "\(detail)" }
+            metadata["error"] = "\(AccessLogField.escaped(failure.message))"
+            if let detail = failure.detail { metadata["detail"] = "\(AccessLogField.escaped(detail))" }
         }
         context.logger.info("request", metadata: metadata)
         return response
