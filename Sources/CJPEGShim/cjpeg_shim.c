@@ -12,9 +12,6 @@
 #include <jpeglib.h>
 #include <jerror.h>
 
-/* Progressive files with more scans than this are refused, as TurboJPEG's
- * TJFLAG_LIMITSCANS does: each scan costs a pass over the whole coefficient buffer. */
-#define CJPEG_MAX_SCANS 500
 /* Rows handed to libjpeg per call. */
 #define CJPEG_ROW_BATCH 16
 

@@ -1,4 +1,5 @@
 import CJPEG
+import CJPEGShim
 import Foundation
 import WebImageCore
 
@@ -20,8 +21,8 @@ package enum JPEGLosslessTransform {
     /// carries an EXIF or XMP orientation of its own, or its samples are not 8-bit).
     ///
     /// - Throws: ``ImageError/Code/imageTooLarge`` past the limits of `options` (the
-    ///   coefficients of the whole image are held), ``ImageError/Code/badImageData`` for a
-    ///   damaged header.
+    ///   coefficients of the whole image are held) or past the decoder's scan limit
+    ///   (`CJPEG_MAX_SCANS`, 500), ``ImageError/Code/badImageData`` for a damaged header.
     package static func transform(
         _ data: Data,
         to orientation: ImageOrientation,
@@ -31,6 +32,12 @@ package enum JPEGLosslessTransform {
             Result { () throws(ImageError) -> Bool in
                 let metadata = JPEGMetadata(reading: bytes)
                 guard metadata.orientation == .up, metadata.precision == 8 else { return false }
+                // Every scan is read into the coefficients, a pass over all of them each:
+                // the decoder's scan limit holds here too.
+                let maximumScans = Int(CJPEG_MAX_SCANS)
+                guard JPEGScanCounter.scanCount(in: bytes, upTo: maximumScans) <= maximumScans else {
+                    throw ImageError(.imageTooLarge, "the JPEG has more than \(maximumScans) scans")
+                }
                 let header = try JPEGDecompressor(bytes, maxMemory: options.maxTotalBytes).readHeader()
                 try options.checkAllocation(header.size)
                 guard header.coefficientBytes <= options.maxTotalBytes else {
@@ -53,7 +60,7 @@ package enum JPEGLosslessTransform {
         let status = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int32 in
             tjTransform(
                 handle, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(bytes.count), 1,
-                &output, &outputSize, &operation, TJFLAG_STOPONWARNING)
+                &output, &outputSize, &operation, TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
         }
         guard status == 0, let output, outputSize > 0 else { return nil }
         return Data(bytes: output, count: Int(outputSize))

@@ -49,7 +49,8 @@ public struct ImageServer: Sendable {
             allowedHosts: configuration.allowedHosts,
             allowsPrivateAddresses: configuration.allowsPrivateSources,
             allowedAddresses: Set(configuration.allowedSourceAddresses.compactMap(IPAddress.init)),
-            resolver: configuration.resolver
+            resolver: configuration.resolver,
+            allowedPorts: configuration.allowedSourcePorts
         )
         self.policy = policy
         var downloaderConfig = ImageDownloaderConfiguration()
@@ -68,6 +69,9 @@ public struct ImageServer: Sendable {
     /// cancelled; then it stops accepting, finishes the requests in flight, and closes the
     /// downloader and the caches.
     ///
+    /// A configuration that ``ImageServerConfiguration/validate()`` refuses throws its
+    /// ``ImageServerConfigurationError`` before anything listens.
+    ///
     /// - Parameters:
     ///   - onRunning: Called with the bound port once the server listens.
     ///   - onMetricsRunning: Called with the metrics listener's port once it listens (when
@@ -76,6 +80,12 @@ public struct ImageServer: Sendable {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in },
         onMetricsRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
+        do throws(ImageServerConfigurationError) {
+            try configuration.validate()
+        } catch {
+            await close()
+            throw error
+        }
         var logger = configuration.makeLogHandler.map { Logger(label: "webimage", factory: $0) } ?? Logger(label: "webimage")
         logger.logLevel = configuration.logLevel
         let responder = ImageServerResponder(
@@ -86,7 +96,7 @@ public struct ImageServer: Sendable {
             responder: responder,
             server: .http1(
                 configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [ConnectionLimitHandler(limit: connections)],
+                    additionalChannelHandlers: [ConnectionLimitHandler(limit: connections), RequestBodyRefusalHandler()],
                     idleTimeout: .nanoseconds(Int64(configuration.idleTimeout * 1_000_000_000))
                 )),
             configuration: ApplicationConfiguration(

@@ -30,7 +30,8 @@ public struct ImageServerConfiguration: Sendable {
     /// More signers whose signatures are accepted too, for key rotation: a URL verifies
     /// when any one key and salt sign it.
     public var additionalSigners: [ImageURLSigner] = []
-    /// Accept `_` as the signature segment (for local use only).
+    /// Accept `_` as the signature segment (for local use only; never with a key, see
+    /// ``validate()``).
     public var allowsUnsignedURLs = false
     /// The hosts sources may come from; empty means any public host.
     public var allowedHosts: Set<String> = []
@@ -40,6 +41,10 @@ public struct ImageServerConfiguration: Sendable {
     /// Addresses sources may come from although they are not public (an image store on
     /// the server's own network), as IPv4 or IPv6 text.
     public var allowedSourceAddresses: Set<String> = []
+    /// The ports sources may come from, for the first URL and every redirect (a URL that
+    /// names none uses its scheme's, 80 or 443); empty, the default, allows any. `--demo`
+    /// sets it to its sample server's port alone.
+    public var allowedSourcePorts: Set<Int> = []
     /// How source host names are resolved; the connection goes to an address it answered,
     /// once checked.
     public var resolver = SourceHostResolver.system
@@ -95,5 +100,15 @@ public struct ImageServerConfiguration: Sendable {
     /// A configuration caching in `cacheDirectory`.
     public init(cacheDirectory: URL) {
         self.cacheDirectory = cacheDirectory
+    }
+
+    /// Checks the rules a server is not run without: no empty signing key, and no
+    /// unsigned URLs beside a key.
+    ///
+    /// - Throws: ``ImageServerConfigurationError`` naming the first rule broken.
+    public func validate() throws(ImageServerConfigurationError) {
+        let signers = (signingKey.map { [ImageURLSigner(key: $0, salt: signingSalt)] } ?? []) + additionalSigners
+        if signers.contains(where: \.hasEmptyKey) { throw .emptySigningKey }
+        if allowsUnsignedURLs, !signers.isEmpty { throw .unsignedURLsWithSigningKey }
     }
 }

@@ -58,16 +58,17 @@ struct ImageServerResponder: HTTPResponder {
         let duration = ContinuousClock.now - start
         let bytes = response.headers[.contentLength].flatMap { Int($0) } ?? 0
         metrics.recordRequest(status: Int(response.status.code), duration: duration, bytes: bytes)
+        // What comes from the request is escaped: a client must not break or forge a line.
         var metadata: Logger.Metadata = [
-            "method": "\(request.method)",
-            "path": "\(request.uri.path)",
+            "method": "\(AccessLogField.escaped(request.method.rawValue))",
+            "path": "\(AccessLogField.escaped(request.uri.path))",
             "status": "\(response.status.code)",
             "ms": "\(String(format: "%.1f", Double(duration.nanoseconds) / 1e6))",
             "bytes": "\(bytes)",
         ]
         if let failure {
-            metadata["error"] = "\(failure.message)"
-            if let detail = failure.detail { metadata["detail"] = "\(detail)" }
+            metadata["error"] = "\(AccessLogField.escaped(failure.message))"
+            if let detail = failure.detail { metadata["detail"] = "\(AccessLogField.escaped(detail))" }
         }
         context.logger.info("request", metadata: metadata)
         return response
@@ -138,7 +139,7 @@ struct ImageServerResponder: HTTPResponder {
         let eTag = result.metadata.entityTag ?? ""
         var headers = HTTPFields()
         headers[.eTag] = eTag
-        headers[.cacheControl] = "public, max-age=\(configuration.resultMaxAge)"
+        headers[.cacheControl] = Self.cacheControl(maxAge: configuration.resultMaxAge, expires: serverSpec.expires, now: Date())
         if choice.variesWithAccept { headers[.vary] = "Accept" }
         if let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, eTag) {
             return Response(status: .notModified, headers: headers)
@@ -370,6 +371,15 @@ struct ImageServerResponder: HTTPResponder {
             default: (.badGateway, "source refused")
             }
         return ImageServerError(status, message, detail: error.description)
+    }
+
+    /// The `Cache-Control` of a result: public for `maxAge` seconds, or for the seconds left
+    /// before `expires` (seconds since 1970) when that is sooner, so that no cache in front
+    /// of the server keeps answering a URL after its deadline.
+    static func cacheControl(maxAge: Int, expires: Int?, now: Date) -> String {
+        guard let expires else { return "public, max-age=\(maxAge)" }
+        let left = max(0, Int((Double(expires) - now.timeIntervalSince1970).rounded(.down)))
+        return "public, max-age=\(min(maxAge, left))"
     }
 
     /// Whether an `If-None-Match` value names `eTag` (or is `*`).

@@ -13,6 +13,9 @@ public struct ImageURLSigner: Sendable {
         self.salt = salt
     }
 
+    /// Whether the key is empty (which ``ImageServerConfiguration/validate()`` refuses).
+    var hasEmptyKey: Bool { key.isEmpty }
+
     /// The signature of `path` (`/<spec>/<source>`, as it appears in the URL).
     public func signature(for path: String) -> String {
         var message = salt
@@ -20,11 +23,23 @@ public struct ImageURLSigner: Sendable {
         return Base64URL.encode(HMACSHA256.authenticationCode(for: message, key: key))
     }
 
-    /// Whether `signature` signs `path`, compared in constant time.
+    /// Whether `signature` is the signature of `path`: the canonical base64url text of its
+    /// MAC, character for character, compared in time that does not depend on where the two
+    /// differ.
+    ///
+    /// The text is compared rather than the bytes it decodes to, because base64url is not
+    /// one-to-one: the last character of a 32-byte MAC carries two bits that no byte uses,
+    /// and a lenient decoder reads four different characters there as the same MAC. Only
+    /// the one text ``signature(for:)`` writes verifies, so that a signed URL has exactly
+    /// one spelling (and one cache key in front of the server).
     public func isValid(_ signature: String, for path: String) -> Bool {
-        guard let given = Base64URL.decode(signature) else { return false }
-        var message = salt
-        message += Array(path.utf8)
-        return HMACSHA256.isValid(Array(given), for: message, key: key)
+        let given = Array(signature.utf8)
+        let expected = Array(self.signature(for: path).utf8)
+        guard given.count == expected.count else { return false }
+        var difference: UInt8 = 0
+        for (character, wanted) in zip(given, expected) {
+            difference |= character ^ wanted
+        }
+        return difference == 0
     }
 }

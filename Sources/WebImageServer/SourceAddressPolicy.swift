@@ -19,13 +19,15 @@ struct SourceAddressPolicy: Sendable {
     let allowedAddresses: Set<IPAddress>
     /// How host names become addresses.
     let resolver: SourceHostResolver
+    /// The ports allowed; empty allows any.
+    var allowedPorts: Set<Int> = []
 
     /// Checks what can be checked of `url` without resolving it: the scheme, the host and
-    /// the allow-list.
+    /// the allow-lists of hosts and ports.
     ///
     /// - Returns: The host, lowercased and without brackets.
     /// - Throws: ``ImageServerError`` 400 for a URL that is not http(s) or has no host, 403
-    ///   for a host that is not allowed.
+    ///   for a host or port that is not allowed.
     @discardableResult
     func checkHost(of url: URL) throws(ImageServerError) -> String {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -36,6 +38,10 @@ struct SourceAddressPolicy: Sendable {
         let bareHost = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         if !allowedHosts.isEmpty, !allowedHosts.contains(bareHost) {
             throw ImageServerError(.forbidden, "address not allowed", detail: "the source host \(bareHost) is not on the allow-list")
+        }
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        if !allowedPorts.isEmpty, !allowedPorts.contains(port) {
+            throw ImageServerError(.forbidden, "address not allowed", detail: "the source port \(port) is not on the allow-list")
         }
         return bareHost
     }

@@ -1,5 +1,4 @@
 import Foundation
-import NIOPosix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,9 +19,12 @@ public struct SourceHostResolver: Sendable {
         self.resolve = resolve
     }
 
-    /// The operating system's resolver, run on NIO's blocking-I/O threads.
+    /// The operating system's resolver, run on a small pool of its own (4 threads, not the
+    /// blocking-I/O threads the server's disk work uses), each lookup answering no
+    /// addresses — "does not resolve" — after 5 seconds, or at once while 64 lookups are
+    /// already pending.
     public static let system = SourceHostResolver { host in
-        (try? await NIOThreadPool.singleton.runIfActive { SourceHostResolver.systemAddresses(of: host).map(\.description) }) ?? []
+        await HostLookupPool.shared.run(host) { SourceHostResolver.systemAddresses(of: $0).map(\.description) }
     }
 
     /// The addresses `host` resolves to.

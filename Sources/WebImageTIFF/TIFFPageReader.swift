@@ -18,6 +18,12 @@ struct TIFFPageReader {
     ///
     /// A page after the first that libtiff cannot read ends the image there; a first page
     /// that it cannot read is an error.
+    ///
+    /// Pages count as an animation's frames do: a file of more pages than
+    /// `ImageDecodeOptions.maxFrameCount`, or whose pages hold more pixels than
+    /// `ImageDecodeOptions.maxAnimationWork`, is refused (`ImageError.Code.imageTooLarge`)
+    /// before the page that would pass the limit is decoded — the page count and the first
+    /// page's size before any page is.
     func readImage() throws(ImageError) -> Image {
         guard let tiff = stream.open(mode: "r", maxAllocation: options.maxTotalBytes) else {
             throw ImageError(.badImageData, stream.lastError(or: "libtiff could not open the TIFF"))
@@ -27,10 +33,19 @@ struct TIFFPageReader {
         var frames: [ImageFrame] = []
         var target: PixelSize?
         let profile = TIFFPageReader.colorProfile(of: tiff)
+        // The largest page so far stands for every page in the frames × pixels budget.
+        var largestPage = pageCount > 1 ? pageSize(tiff) : nil
+        if let largestPage {
+            try options.checkAnimationWork(canvas: largestPage, frameCount: pageCount)
+        }
         for index in 0..<pageCount {
             do throws(ImageError) {
                 guard index == 0 || TIFFSetDirectory(tiff, tdir_t(index)) == 1 else {
                     throw ImageError(.badImageData, stream.lastError(or: "libtiff could not read page \(index + 1)"))
+                }
+                if index > 0, let page = pageSize(tiff), let largest = largestPage {
+                    if (page.pixelCount ?? .max) > (largest.pixelCount ?? .max) { largestPage = page }
+                    try options.checkAnimationWork(canvas: largestPage ?? page, frameCount: index + 1)
                 }
                 let bitmap = try readPage(tiff, pagesSoFar: frames.count, profile: profile)
                 let size = target ?? options.targetSize(forSource: bitmap.size, frameCount: pageCount)
@@ -47,6 +62,15 @@ struct TIFFPageReader {
         // A CMYK page's profile describes its ink, which is RGB by now.
         let rgbProfile = TIFFPageReader.isCMYK(tiff) ? nil : profile
         return Image(frames: frames, scale: options.scaleFactor ?? 1, format: .tiff, colorProfile: rgbProfile)
+    }
+
+    /// The width and height the current page declares; `nil` when it declares none.
+    private func pageSize(_ tiff: OpaquePointer) -> PixelSize? {
+        var width: UInt32 = 0, height: UInt32 = 0
+        guard ctiff_get_uint32(tiff, UInt32(TIFFTAG_IMAGEWIDTH), &width) == 1,
+            ctiff_get_uint32(tiff, UInt32(TIFFTAG_IMAGELENGTH), &height) == 1
+        else { return nil }
+        return PixelSize(width: Int(width), height: Int(height))
     }
 
     /// Whether the current page stores ink (photometric interpretation "separated").

@@ -281,14 +281,25 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.presets = try Self.namedPresets(settings)
         configuration.onlyPresets = settings.flag(.onlyPresets)
         configuration.watermarks = try Self.loadWatermarks(settings)
+        // The library's own rules (the checks above name the setting; these stand behind them).
+        do {
+            try configuration.validate()
+        } catch {
+            throw ValidationError("\(error)")
+        }
         let host = configuration.host, metricsHost = configuration.metricsHost
         var samples: DemoImageServer?
         if settings.flag(.demo) {
             let started = try await DemoImageServer.start(count: settings.integer(.demoSamples) ?? 24, largestSide: 1200)
             samples = started
-            // The samples live on loopback: only their server is let through.
-            configuration.allowsPrivateSources = true
-            if configuration.allowedHosts.isEmpty { configuration.allowedHosts = ["127.0.0.1"] }
+            // The samples live on loopback: only their server — its address and its port,
+            // not every service on loopback — is let through, unless the operator named
+            // the hosts. The address policy stays as the operator set it.
+            if configuration.allowedHosts.isEmpty {
+                configuration.allowedHosts = [started.server.host]
+                configuration.allowedSourceAddresses.insert(started.server.host)
+                configuration.allowedSourcePorts = [started.server.port]
+            }
             configuration.homePage = ServerDemoPage.html(sources: started.urls, signer: signers.first)
         }
         let server = ImageServer(configuration: configuration)

@@ -79,6 +79,15 @@ struct ImageServerFleetTests {
             #expect(results.allSatisfy { $0.0 == 200 && $0.1 == $0.2 })
             #expect(sources.requests.count == 50, "each source is fetched by exactly one instance, once")
             #expect((0..<50).allSatisfy { sources.requestCount(for: "/s\($0).png") == 1 })
+            // nginx keys its cache by the path alone: a query string (which the instances
+            // ignore) is answered from the cache, not passed on as a new miss.
+            let cachedPath = "/_/resize=20/" + ImageServerClient.plainSource(sources.url(for: "/s0.png").absoluteString)
+            #expect(try await client.get(port: nginxPort, cachedPath).headers.first(name: "X-Cache") == "HIT")
+            for query in ["?a=1", "?a=2", "?"] {
+                let answer = try await client.get(port: nginxPort, cachedPath + query)
+                #expect(answer.status == 200)
+                #expect(answer.headers.first(name: "X-Cache") == "HIT", "\(query)")
+            }
         } catch {
             await proxy.stop()
             for instance in instances { await instance.stop() }
@@ -146,5 +155,32 @@ struct ImageServerFleetTests {
             #expect((try? answer.image()) != nil)
         }
         #expect(await server.stop() == 0)
+    }
+
+    /// `--demo` lets through its own sample server and nothing else on loopback: another
+    /// local service's port is refused.
+    @Test func theDemoOpensOnlyItsSampleServersPort() async throws {
+        let scratch = TemporaryDirectory(prefix: "serve-demo-port")
+        let local = try await CLIImageServer.start()
+        let server = try BackgroundProcess(
+            try BuiltExecutable.url(named: "webimage"),
+            ["serve", "--demo", "--demo-samples", "2", "--port", "0", "--insecure-unsigned", "--cache-dir", scratch.url.path])
+        do {
+            let line = try await server.waitForLine(containing: "listening on")
+            let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
+            let client = ImageServerClient()
+            let html = String(decoding: try await client.get(port: port, "/").body, as: UTF8.self)
+            let sample = try #require(html.components(separatedBy: "src=\"").dropFirst().first?.split(separator: "\"").first.map(String.init))
+            #expect(try await client.get(port: port, sample.replacingOccurrences(of: "&amp;", with: "&")).status == 200)
+            let other = try await client.get(port: port, "/_/resize=10/" + ImageServerClient.plainSource(local.url("/a.png")))
+            #expect(other.status == 403)
+            #expect(local.server.requestCount(for: "/a.png") == 0, "the other loopback port is never fetched")
+        } catch {
+            await server.stop()
+            try await local.stop()
+            throw error
+        }
+        #expect(await server.stop() == 0)
+        try await local.stop()
     }
 }

@@ -31,6 +31,31 @@ struct TIFFCoderTests {
         #expect(try TIFFCoder().decode(single, options: ImageDecodeOptions()).frames.count == 1)
     }
 
+    /// Pages are held to the animation limits: their count to `maxFrameCount` before any
+    /// is decoded, their count times their pixels to `maxAnimationWork`.
+    @Test func pagesCountAgainstTheFrameLimits() throws {
+        func page(_ width: Int, _ height: Int) -> ImageFrame {
+            ImageFrame(bitmap: Bitmap(width: width, height: height, pixels: [UInt8](repeating: 200, count: width * height * 4)))
+        }
+        let thousand = try TIFFCoder().encode(Image(frames: (0..<1_000).map { _ in page(1, 1) }), as: .tiff, options: ImageEncodeOptions())
+        var options = ImageDecodeOptions()
+        #expect(try TIFFCoder().decode(thousand, options: options).frames.count == 1_000)
+        options.maxFrameCount = 100
+        let error = #expect(throws: ImageError.self) { try TIFFCoder().decode(thousand, options: options) }
+        #expect(error?.code == .imageTooLarge)
+        options.firstFrameOnly = true
+        #expect(try TIFFCoder().decode(thousand, options: options).frames.count == 1)
+
+        // Two 2×2 pages: 8 pixels in all.
+        let growing = try TIFFCoder().encode(Image(frames: [page(2, 2), page(2, 2)]), as: .tiff, options: ImageEncodeOptions())
+        var budget = ImageDecodeOptions()
+        budget.maxAnimationWork = 8
+        #expect(try TIFFCoder().decode(growing, options: budget).frames.count == 2)
+        budget.maxAnimationWork = 7
+        let refused = #expect(throws: ImageError.self) { try TIFFCoder().decode(growing, options: budget) }
+        #expect(refused?.message.contains("frame pixels") == true)
+    }
+
     @Test func sixteenBitImagesRoundTripAtSixteenBits() throws {
         var samples: [UInt16] = []
         for index in 0..<12 { samples += [UInt16(index * 5000), 0x1234, 0xFEDC, 0xFFFF] }

@@ -42,4 +42,47 @@ struct ImageServerExpiringURLTests {
             }
         }
     }
+
+    /// The `max-age` of a URL with a deadline never reaches past it (a cache in front would
+    /// otherwise keep answering it), and nothing says `immutable`; 304s say the same.
+    @Test func maxAgeIsCappedAtTheSecondsLeft() async throws {
+        try await ImageServerHarness.run { harness in
+            harness.serve("/a.png", try ImageServerHarness.png())
+            let plain = try await harness.get(harness.path("resize=10", source: "/a.png"))
+            #expect(plain.status == 200)
+            #expect(plain.headers.first(name: "Cache-Control") == "public, max-age=31536000")
+            let deadline = Int(Date().timeIntervalSince1970) + 30
+            let path = harness.path("resize=10|expires=\(deadline)", source: "/a.png")
+            // The first answer is made, the second comes from the result cache.
+            for _ in 0..<2 {
+                let answer = try await harness.get(path)
+                #expect(answer.status == 200)
+                let cacheControl = try #require(answer.headers.first(name: "Cache-Control"))
+                #expect(!cacheControl.contains("immutable"))
+                let maxAge = try #require(cacheControl.split(separator: "=").last.flatMap { Int($0) }, "\(cacheControl)")
+                #expect((0...30).contains(maxAge), "\(cacheControl)")
+                let eTag = try #require(answer.headers.first(name: "ETag"))
+                let notModified = try await harness.get(path, headers: [("If-None-Match", eTag)])
+                #expect(notModified.status == 304)
+                let revalidated = try #require(notModified.headers.first(name: "Cache-Control"))
+                #expect(revalidated.hasPrefix("public, max-age="))
+                #expect((revalidated.split(separator: "=").last.flatMap { Int($0) } ?? .max) <= 30, "\(revalidated)")
+            }
+        }
+        // A shorter configured max-age still wins.
+        try await ImageServerHarness.run(configure: { $0.resultMaxAge = 5 }) { harness in
+            harness.serve("/a.png", try ImageServerHarness.png())
+            let deadline = Int(Date().timeIntervalSince1970) + 3600
+            let answer = try await harness.get(harness.path("resize=10|expires=\(deadline)", source: "/a.png"))
+            #expect(answer.headers.first(name: "Cache-Control") == "public, max-age=5")
+        }
+    }
+
+    @Test func cacheControlCountsDownToTheDeadline() {
+        let now = Date(timeIntervalSince1970: 1_000_000.25)
+        #expect(ImageServerResponder.cacheControl(maxAge: 31_536_000, expires: nil, now: now) == "public, max-age=31536000")
+        #expect(ImageServerResponder.cacheControl(maxAge: 31_536_000, expires: 1_000_030, now: now) == "public, max-age=29")
+        #expect(ImageServerResponder.cacheControl(maxAge: 10, expires: 1_000_030, now: now) == "public, max-age=10")
+        #expect(ImageServerResponder.cacheControl(maxAge: 31_536_000, expires: 1_000_000, now: now) == "public, max-age=0")
+    }
 }

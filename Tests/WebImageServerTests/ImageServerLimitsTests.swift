@@ -81,6 +81,30 @@ struct ImageServerLimitsTests {
         }
     }
 
+    /// A TIFF's pages are frames: a thousand 1×1 pages pass neither the frame limit nor, on
+    /// a larger page, the frames × pixels limit.
+    @Test func tiffPagesCountAsFrames() async throws {
+        func tiff(pages: Int, width: Int, height: Int) throws -> Data {
+            let frames = (0..<pages).map { ImageFrame(bitmap: ManagerTestImage.bitmap(width: width, height: height, tint: UInt8($0 % 200))) }
+            return try ImageCodersManager.shared.encode(Image(frames: frames), as: .tiff)
+        }
+        let thousand = try tiff(pages: 1_000, width: 1, height: 1)
+        #expect(try ImageCodersManager.shared.decode(thousand).frames.count == 1_000, "the file has its pages")
+        let three = try tiff(pages: 3, width: 8, height: 6)
+        try await ImageServerHarness.run { harness in
+            harness.serve("/pages.tiff", thousand, contentType: "image/tiff")
+            let answer = try await harness.get(harness.path("resize=10", source: "/pages.tiff"))
+            #expect(answer.status == 422)
+            harness.serve("/three.tiff", three, contentType: "image/tiff")
+            #expect(try await harness.get(harness.path("resize=4", source: "/three.tiff")).status == 200)
+        }
+        try await ImageServerHarness.run(configure: { $0.maxAnimationPixels = 100 }) { harness in
+            harness.serve("/three.tiff", three, contentType: "image/tiff")
+            let answer = try await harness.get(harness.path("resize=4", source: "/three.tiff"))
+            #expect(answer.status == 422)
+        }
+    }
+
     @Test func aCropThatLeavesNothingIsAnErrorNotTheSource() async throws {
         try await ImageServerHarness.run { harness in
             harness.serve("/a.png", try ImageServerHarness.png())

@@ -68,6 +68,39 @@ struct ImageServerSSRFTests {
         try await forbidden.stop()
     }
 
+    /// With a port allow-list (what `--demo` sets), another port on an allowed host is
+    /// refused, for the first URL and for a redirect's target.
+    @Test func aPortOffThePortListIsRefusedAtEveryHop() async throws {
+        // The one port allowed: a server of its own (the harness's starts after the
+        // configuration is made); the harness's source server is the other port.
+        let allowed = try await LoopbackHTTPServer.start()
+        let png = try Self.png()
+        allowed.route("/a.png") { _, response in
+            await response.respond(headers: [("Content-Type", "image/png")], body: Array(png))
+        }
+        try await ImageServerHarness.run(configure: {
+            $0.allowsPrivateSources = false
+            $0.allowedHosts = ["127.0.0.1"]
+            $0.allowedSourceAddresses = ["127.0.0.1"]
+            $0.allowedSourcePorts = [allowed.port]
+        }) { harness in
+            harness.serve("/secret.png", png)
+            let target = harness.sources.url(for: "/secret.png").absoluteString
+            allowed.route("/jump.png") { _, response in
+                await response.respond(status: 302, headers: [("Location", target)])
+            }
+            func path(_ url: URL) -> String { "/_/resize=10/" + ImageServerClient.plainSource(url.absoluteString) }
+            #expect(try await harness.get(path(allowed.url(for: "/a.png"))).status == 200)
+            let direct = try await harness.get(path(harness.sources.url(for: "/secret.png")))
+            #expect(direct.status == 403)
+            #expect(String(decoding: direct.body, as: UTF8.self).contains("address not allowed"))
+            #expect(try await harness.get(path(allowed.url(for: "/jump.png"))).status == 403)
+            #expect(allowed.requestCount(for: "/jump.png") == 1)
+            #expect(harness.sources.requestCount(for: "/secret.png") == 0, "the other port is never fetched")
+        }
+        try await allowed.stop()
+    }
+
     @Test func aRedirectToANameThatResolvesToAForbiddenAddressIsRefused() async throws {
         let forbidden = try await Self.forbiddenServer()
         let resolver = ScriptedResolver(["images.test": [["127.0.0.1"]], "inside.test": [["127.0.0.2"]]])

@@ -95,6 +95,42 @@ struct ImageManagerBlacklistTests {
         }
     }
 
+    /// The blacklist keeps the most recently failed or refused URLs up to its capacity
+    /// and forgets the least recently used beyond it.
+    @Test func theBlacklistIsBoundedAndForgetsTheLeastRecentlyUsed() async throws {
+        try await ManagerTestHarness.run { harness async throws in
+            #expect(ImageManager.defaultFailedURLCapacity == 1_000)
+            #expect(harness.manager.failedURLCapacity == 1_000)
+            harness.manager.failedURLCapacity = 3
+            let urls = (0..<4).map { harness.url("/missing-\($0).png") }
+            for url in urls.prefix(3) {
+                #expect(try await harness.load(url).error?.statusCode == 404)
+            }
+            // Refusing the first again makes it the most recently used…
+            #expect(try await harness.load(urls[0]).error?.code == .blacklisted)
+            // …so a fourth failure forgets the second.
+            #expect(try await harness.load(urls[3]).error?.statusCode == 404)
+            #expect(!harness.manager.isFailedURL(urls[1]))
+            #expect(harness.manager.isFailedURL(urls[0]) && harness.manager.isFailedURL(urls[2]) && harness.manager.isFailedURL(urls[3]))
+            // A forgotten URL is tried again.
+            #expect(try await harness.load(urls[1]).error?.statusCode == 404)
+            #expect(harness.server.requestCount(for: "/missing-1.png") == 2)
+            #expect(harness.server.requestCount(for: "/missing-0.png") == 1)
+            harness.manager.failedURLCapacity = 1
+            #expect(harness.manager.failedURLs.count == 1)
+        }
+    }
+
+    @Test func manyDistinctFailuresStayWithinTheCapacity() throws {
+        let set = FailedURLSet()
+        for index in 0..<10_000 {
+            set.insert(try #require(URL(string: "https://images.example.com/\(index).png")))
+        }
+        #expect(set.count == FailedURLSet.defaultCapacity)
+        #expect(set.contains(try #require(URL(string: "https://images.example.com/9999.png"))))
+        #expect(!set.contains(try #require(URL(string: "https://images.example.com/0.png"))))
+    }
+
     @Test func retryFailedTriesAgainAndASuccessClearsTheURL() async throws {
         try await ManagerTestHarness.run { harness in
             let url = harness.url("/later.png")

@@ -13,6 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Files with more scans than this are refused, as TurboJPEG's TJFLAG_LIMITSCANS does:
+ * each scan of a progressive file costs a pass over the whole coefficient buffer. The
+ * lossless transform (WebImageJPEG's JPEGLosslessTransform) holds files to it too. */
+#define CJPEG_MAX_SCANS 500
+
 /* The pixel layouts rows are read or written in. */
 typedef enum {
     CJPEG_PIXELS_RGBA = 0, /* 4 bytes: red, green, blue, 255 (encoders ignore the 4th byte) */

@@ -236,6 +236,17 @@ public final class ImageManager: Sendable {
         failedURLs.removeAll()
     }
 
+    /// The most URLs the blacklist keeps (1,000 by default, ``defaultFailedURLCapacity``):
+    /// past it, the least recently failed or refused URL is forgotten and will be tried
+    /// again. Setting it lower forgets the excess at once.
+    public var failedURLCapacity: Int {
+        get { failedURLs.capacity }
+        set { failedURLs.capacity = newValue }
+    }
+
+    /// The blacklist's default capacity: 1,000 URLs.
+    public static let defaultFailedURLCapacity = FailedURLSet.defaultCapacity
+
     // MARK: Cache shortcuts
 
     /// Whether the image for `url` is in memory or on disk.
