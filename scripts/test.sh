@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# Installs what the build needs, then runs the whole test suite under ThreadSanitizer.
-# Extra arguments go to `swift test` (for example `--filter DiskCacheTests`).
+# Installs what the build needs, then runs the whole test suite: every test under
+# ThreadSanitizer, then the tests that call C libraries (the codec and colour tests, the
+# corpora among them) under AddressSanitizer with scripts/test-asan.sh. The corpus suites
+# run only in the second: see `Corpus.skippedUnderThreadSanitizer`. Extra arguments go to
+# `swift test` (for example `--filter DiskCacheTests`), and then only the first run is made.
+# After each run it prints the 25 slowest tests (`scripts/slowest-tests.sh LOG` does the same
+# for any saved `swift test` output).
 #
 # The run (build included) has TEST_TIMEOUT seconds, 75 minutes by default (CI allows 90 for
 # this and the checks after it); it took 31 from a clean clone on two cores in CI's last
@@ -21,5 +26,10 @@ timeout --kill-after=30 "${TEST_TIMEOUT:-4500}" \
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     echo "The tests did not finish within ${TEST_TIMEOUT:-4500} s. Started and never ended:"
     scripts/unfinished-tests.sh "$log"
+fi
+echo "The 25 slowest tests under ThreadSanitizer:"
+scripts/slowest-tests.sh "$log" 25
+if [ "$status" -eq 0 ] && [ "$#" -eq 0 ]; then
+    scripts/test-asan.sh || status=$?
 fi
 exit "$status"
