@@ -8,7 +8,7 @@ import WebImageAVIF
 
 /// The AVIF coder against AOM's conformance files, libavif's test data, Link-U's samples,
 /// Firefox's container tests and SDL_image's sample.
-@Suite(Corpus.required)
+@Suite(Corpus.required, Corpus.skippedUnderThreadSanitizer)
 struct AVIFCoderCorpusTests {
     let coder = AVIFCoder()
 

@@ -7,7 +7,7 @@ import WebImageCoders
 /// ``AnimatedImage`` against the full decode of the corpora's animated GIF, APNG and WebP
 /// files: the same pixels, durations and loop count for every frame, asked for out of
 /// order; and prefixes of those files, which hold only whole frames, pixel-equal to it.
-@Suite(Corpus.required)
+@Suite(Corpus.required, Corpus.skippedUnderThreadSanitizer)
 struct AnimatedImageCorpusTests {
     static let files = [
         "sdwebimage/TestImage.gif",

@@ -7,7 +7,7 @@ import WebImageBMP
 
 /// The BMP coder against BMP Suite (its verdicts and reference renderings), image-rs's
 /// BMP files with their exact reference pixels, Pillow's, gdk-pixbuf's and SDL_image's.
-@Suite(Corpus.required)
+@Suite(Corpus.required, Corpus.skippedUnderThreadSanitizer)
 struct BMPCoderCorpusTests {
     let coder = BMPCoder()
 

@@ -155,7 +155,7 @@ struct GIFCoderTests {
     }
 }
 
-@Suite("GIFCoder on the corpora", Corpus.required)
+@Suite("GIFCoder on the corpora", Corpus.required, Corpus.skippedUnderThreadSanitizer)
 struct GIFCoderCorpusTests {
     let coder = GIFCoder()
 

@@ -7,7 +7,7 @@ import WebImageCoders
 /// GIF thumbnails are composed incrementally: only the output pixels a frame (or the
 /// previous frame's disposal) changes are resampled again. The frames must equal
 /// resizing each full-size frame whole.
-@Suite("GIF thumbnails", Corpus.required)
+@Suite("GIF thumbnails", Corpus.required, Corpus.skippedUnderThreadSanitizer)
 struct GIFThumbnailTests {
     static let files = [
         "image-gif-tests/samples/moon_impact.gif",

@@ -9,7 +9,7 @@ import WebImageHEIF
 /// The HEIF coder, through the shared coders manager (so that the `.avif` files among
 /// them go to the AVIF coder), against libheif's examples, test data and fuzzing corpus
 /// and pillow-heif's images.
-@Suite(Corpus.required)
+@Suite(Corpus.required, Corpus.skippedUnderThreadSanitizer)
 struct HEIFCoderCorpusTests {
     static let folders = ["libheif-data", "pillow-heif-images"]
 

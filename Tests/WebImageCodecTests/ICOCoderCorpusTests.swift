@@ -7,7 +7,7 @@ import WebImageCoders
 
 /// The ICO/CUR coder against image-rs's icons (exact reference pixels), Pillow's,
 /// gdk-pixbuf's and SDL_image's, and its choice of entry.
-@Suite(Corpus.required)
+@Suite(Corpus.required, Corpus.skippedUnderThreadSanitizer)
 struct ICOCoderCorpusTests {
     let coder = ICOCoder()
 

@@ -9,7 +9,7 @@ import WebImageCoders
 /// The JPEG coder on the shared corpora: every JPEG decodes or fails with an
 /// ``ImageError``, sizes match the manifests, pixels match reference decodes, and
 /// orientation, thumbnails, bombs, truncation and progressive scans behave.
-@Suite(Corpus.required) struct JPEGCoderCorpusTests {
+@Suite(Corpus.required, Corpus.skippedUnderThreadSanitizer) struct JPEGCoderCorpusTests {
     let coder = JPEGCoder()
 
     // MARK: - Helpers

@@ -9,7 +9,7 @@ import WebImageCoders
 /// files TurboJPEG's API refused for their sampling factors, and truncated copies (some
 /// with junk before a marker) that TurboJPEG reported complete. Each test prints its
 /// before/after counts.
-@Suite(Corpus.required) struct JPEGDecoderCorpusCountsTests {
+@Suite(Corpus.required, Corpus.skippedUnderThreadSanitizer) struct JPEGDecoderCorpusCountsTests {
     let coder = JPEGCoder()
 
     /// Every 8-bit JPEG of the corpora up to 1 MB, by path inside the corpora (wuffs'

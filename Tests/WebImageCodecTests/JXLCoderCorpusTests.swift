@@ -8,7 +8,7 @@ import WebImageJXL
 
 /// The JPEG XL coder against the official conformance bitstreams, jxl-rs's and libjxl's
 /// test files and two fuzzers' findings.
-@Suite(Corpus.required)
+@Suite(Corpus.required, Corpus.skippedUnderThreadSanitizer)
 struct JXLCoderCorpusTests {
     let coder = JXLCoder()
 

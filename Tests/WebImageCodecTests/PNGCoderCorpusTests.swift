@@ -7,7 +7,7 @@ import WebImageCoders
 
 /// The PNG coder against the shared corpora: PngSuite with reference pixel CRCs, the
 /// image-png collections, SDWebImage's fixtures and decompression bombs.
-@Suite(Corpus.required)
+@Suite(Corpus.required, Corpus.skippedUnderThreadSanitizer)
 struct PNGCoderCorpusTests {
     let coder = PNGCoder()
 

@@ -8,7 +8,7 @@ import WebImageTIFF
 
 /// The TIFF coder against image-tiff's suite, libtiff's regression images, Pillow's,
 /// sharp's, image-rs's, gdk-pixbuf's and SDL_image's TIFF files.
-@Suite(Corpus.required)
+@Suite(Corpus.required, Corpus.skippedUnderThreadSanitizer)
 struct TIFFCoderCorpusTests {
     let coder = TIFFCoder()
 

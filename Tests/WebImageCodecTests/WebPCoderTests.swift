@@ -144,7 +144,7 @@ struct WebPCoderTests {
     }
 }
 
-@Suite("WebPCoder on the corpora", Corpus.required)
+@Suite("WebPCoder on the corpora", Corpus.required, Corpus.skippedUnderThreadSanitizer)
 struct WebPCoderCorpusTests {
     let coder = WebPCoder()
 

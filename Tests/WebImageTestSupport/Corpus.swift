@@ -26,6 +26,14 @@ enum Corpus {
     /// The trait that skips a suite or test when the corpora are absent.
     static let required: ConditionTrait = .enabled(if: isAvailable, "needs ../shared/corpora")
 
+    /// The trait of the codec suites that decode whole corpus folders: they run in plain builds
+    /// and under AddressSanitizer (`scripts/test-asan.sh`), and are skipped under
+    /// ThreadSanitizer. Each of their decodes runs on one thread, so ThreadSanitizer has no
+    /// race to find in them, while its instrumented pixel loops made these suites more than
+    /// half of the ThreadSanitizer run's CPU time (about 840 of 1,500 CPU-seconds).
+    static let skippedUnderThreadSanitizer: ConditionTrait = .disabled(
+        if: ThreadSanitizer.isActive, "decoded under AddressSanitizer by scripts/test-asan.sh")
+
     /// The URL of a corpus file, e.g. `url("pngsuite/basn0g01.png")`.
     static func url(_ relativePath: String) -> URL {
         root.appendingPathComponent(relativePath)
