@@ -54,7 +54,9 @@ public struct ImageServerConfiguration: Sendable {
     public var maxSourcePixels = 50_000_000
     /// Seconds a source fetch may take in all.
     public var sourceTimeout: TimeInterval = 20
-    /// How many image requests are worked on at once; more are answered 503.
+    /// How many image and `/info` requests are worked on (fetched, decoded, transformed,
+    /// encoded) at once; more are answered 503. Results already in the result cache, 304s
+    /// and `/health` take no slot.
     public var maxConcurrentRequests = 64
     /// The most pixels a result, and every intermediate canvas of its transform, may have;
     /// `nil` means ``maxSourcePixels``. More is answered 413 before the work starts.

@@ -87,18 +87,13 @@ struct ImageServerResponder: HTTPResponder {
         if path == "/", let page = configuration.homePage {
             return (Self.text(page, contentType: "text/html; charset=utf-8"), nil)
         }
-        guard acquireSlot() else {
-            let error = ImageServerError(.serviceUnavailable, "the server is busy; try again shortly")
-            var response = Self.refusal(error)
-            response.headers[.retryAfter] = "1"
-            return (response, error)
-        }
-        defer { releaseSlot() }
         do throws(ImageServerError) {
-            if path.hasPrefix("/info/") { return (try await info(for: request, path: path), nil) }
+            if path.hasPrefix("/info/") { return (try await withSlot { () throws(ImageServerError) in try await info(for: request, path: path) }, nil) }
             return (try await image(for: request, path: path), nil)
         } catch {
-            return (Self.refusal(error), error)
+            var response = Self.refusal(error)
+            if error.status == .serviceUnavailable { response.headers[.retryAfter] = "1" }
+            return (response, error)
         }
     }
 
@@ -134,7 +129,9 @@ struct ImageServerResponder: HTTPResponder {
         if let cached {
             result = cached
         } else {
-            result = try await makeResult(parsed.source, spec: spec, key: key)
+            // Only the work takes a slot: a result already made is answered however busy
+            // the transforms are.
+            result = try await withSlot { () throws(ImageServerError) in try await makeResult(parsed.source, spec: spec, key: key) }
         }
         let eTag = result.metadata.entityTag ?? ""
         var headers = HTTPFields()
@@ -324,6 +321,16 @@ struct ImageServerResponder: HTTPResponder {
     }
 
     // MARK: Helpers
+
+    /// Runs `work` holding one of the `maxConcurrentRequests` slots; throws 503 ("busy") at
+    /// once when none is free.
+    private func withSlot<Value>(_ work: () async throws(ImageServerError) -> Value) async throws(ImageServerError) -> Value {
+        guard acquireSlot() else {
+            throw ImageServerError(.serviceUnavailable, "the server is busy; try again shortly")
+        }
+        defer { releaseSlot() }
+        return try await work()
+    }
 
     private func acquireSlot() -> Bool {
         inFlight.withLockedValue { count in

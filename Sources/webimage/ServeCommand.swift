@@ -99,7 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ServerSetting.timeout.help("Seconds a source fetch may take.", valueName: "seconds"))
     var timeout: String?
 
-    @Option(help: ServerSetting.concurrency.help("Image requests worked on at once; more are answered 503 with Retry-After."))
+    @Option(help: ServerSetting.concurrency.help("Image requests worked on at once; more are answered 503 with Retry-After (cached results take no slot)."))
     var concurrency: String?
 
     @Option(help: ServerSetting.maxConnections.help("Connections held at once; more are closed as they arrive."))

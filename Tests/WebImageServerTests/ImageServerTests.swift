@@ -143,6 +143,28 @@ struct ImageServerTests {
         }
     }
 
+    @Test func aCachedResultIsAnsweredWhileEverySlotIsTaken() async throws {
+        try await ImageServerHarness.run(configure: { $0.maxConcurrentRequests = 1 }) { harness in
+            harness.serve("/fast.png", try ImageServerHarness.png())
+            let made = try await harness.get(harness.path("resize=12", source: "/fast.png"))
+            #expect(made.status == 200)
+            let gate = LoopbackGate()
+            harness.serve("/slow.png", try ImageServerHarness.png(), after: gate)
+            let slow = Task { try await harness.get(harness.path("resize=10", source: "/slow.png")) }
+            try await harness.sources.waitForRequests(to: "/slow.png")
+            // The one slot is held by the slow source: new work is refused, results are not.
+            #expect(try await harness.get(harness.path("resize=13", source: "/fast.png")).status == 503)
+            let hit = try await harness.get(harness.path("resize=12", source: "/fast.png"))
+            #expect(hit.status == 200 && hit.body == made.body)
+            let eTag = try #require(made.headers.first(name: "ETag"))
+            let unchanged = try await harness.get(harness.path("resize=12", source: "/fast.png"), headers: [("If-None-Match", eTag)])
+            #expect(unchanged.status == 304)
+            #expect(try await harness.get("/health").status == 200)
+            gate.open()
+            #expect(try await slow.value.status == 200)
+        }
+    }
+
     @Test func classifiesAddresses() {
         #expect(!IPAddress(bytes: [127, 0, 0, 1]).isPublic)
         #expect(!IPAddress(bytes: [10, 1, 2, 3]).isPublic)
