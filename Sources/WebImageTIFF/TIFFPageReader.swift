@@ -44,8 +44,9 @@ struct TIFFPageReader {
                     throw ImageError(.badImageData, stream.lastError(or: "libtiff could not read page \(index + 1)"))
                 }
                 if index > 0, let page = pageSize(tiff), let largest = largestPage {
-                    if (page.pixelCount ?? .max) > (largest.pixelCount ?? .max) { largestPage = page }
-                    try options.checkAnimationWork(canvas: largestPage ?? page, frameCount: index + 1)
+                    let larger = (page.pixelCount ?? .max) > (largest.pixelCount ?? .max) ? page : largest
+                    largestPage = larger
+                    try options.checkAnimationWork(canvas: larger, frameCount: index + 1)
                 }
                 let bitmap = try readPage(tiff, pagesSoFar: frames.count, profile: profile)
                 let size = target ?? options.targetSize(forSource: bitmap.size, frameCount: pageCount)

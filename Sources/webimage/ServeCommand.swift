@@ -281,12 +281,6 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.presets = try Self.namedPresets(settings)
         configuration.onlyPresets = settings.flag(.onlyPresets)
         configuration.watermarks = try Self.loadWatermarks(settings)
-        // The library's own rules (the checks above name the setting; these stand behind them).
-        do {
-            try configuration.validate()
-        } catch {
-            throw ValidationError("\(error)")
-        }
         let host = configuration.host, metricsHost = configuration.metricsHost
         var samples: DemoImageServer?
         if settings.flag(.demo) {
