@@ -89,7 +89,8 @@ public struct ImageServer: Sendable {
         var logger = configuration.makeLogHandler.map { Logger(label: "webimage", factory: $0) } ?? Logger(label: "webimage")
         logger.logLevel = configuration.logLevel
         let responder = ImageServerResponder(
-            configuration: configuration, manager: manager, coders: sources.coders, results: results.diskStorage, metrics: metrics,
+            configuration: configuration, manager: manager, sources: sources.diskStorage, coders: sources.coders, results: results.diskStorage,
+            metrics: metrics,
             policy: policy)
         let connections = ConnectionLimit(maximum: configuration.maxConnections)
         let application = Application(

@@ -71,6 +71,25 @@ public struct ImageServerConfiguration: Sendable {
     /// the canvases it reads and writes, and for the encode from the result and its format,
     /// before the work runs; more is answered 413.
     public var requestMemoryBudget = 1 << 30
+    /// The memory all the work in flight may take together, in bytes: each image and
+    /// `/info` request is admitted by the bytes its plan says it takes (decode, each
+    /// step's canvases and scratch, encode), and waits for room when the work already
+    /// admitted holds too much. The default is half the machine's physical memory.
+    public var memoryBudget = Int(min(ProcessInfo.processInfo.physicalMemory / 2, UInt64(Int.max)))
+    /// Seconds a request waits for room under ``memoryBudget`` before it is answered 503.
+    public var memoryWait: TimeInterval = 5
+    /// The most a source's longer side may be over its shorter one (a 1 × 30,000,000 strip
+    /// is 30,000,000); a more extreme source is answered 422 before it is decoded.
+    public var maxSourceAspectRatio: Double = 200
+    /// Seconds one image or `/info` request may take in all — waiting for its source,
+    /// fetching, decoding, transforming and encoding — before it is answered 504 (as
+    /// imgproxy's `IMGPROXY_TIMEOUT`). Its fetch goes on for other requests that share it.
+    public var requestTimeout: TimeInterval = 10
+    /// How many sources are fetched at once, over all hosts.
+    public var maxConcurrentFetches = 32
+    /// How many sources are fetched at once from one host, so that one slow host cannot
+    /// take every fetch.
+    public var maxFetchesPerHost = 8
     /// The most bytes the disk cache of sources keeps; older entries are removed as it
     /// fills.
     public var maxSourceCacheBytes = 1 << 30

@@ -3,7 +3,8 @@ import Foundation
 import Prometheus
 
 /// What the image server counts, in Prometheus' text format at `/metrics`: requests by
-/// status, their latency, source fetches, result-cache hits and misses, and bytes sent.
+/// status, their latency, source fetches (and those waiting for a free fetch), result-cache
+/// hits and misses, bytes sent, and the memory budget's use.
 ///
 /// The metrics go through swift-metrics to a `PrometheusMetricsFactory` of the server's own,
 /// so several servers in one process (tests, embedding) never share or re-bootstrap the
@@ -39,6 +40,18 @@ public struct ImageServerMetrics: Sendable {
     /// Counts a source whose bytes had to be fetched (not found on disk).
     func recordSourceFetch() {
         CoreMetrics.Counter(label: "webimage_source_fetches_total", factory: factory).increment()
+    }
+
+    /// Sets the number of source fetches waiting for a free fetch (see ``SourceFetchLimits``).
+    func recordFetchesWaiting(_ count: Int) {
+        CoreMetrics.Gauge(label: "webimage_source_fetches_waiting", factory: factory).record(count)
+    }
+
+    /// Sets the bytes the work in flight holds of the memory budget, and the requests
+    /// waiting for room in it (see ``MemoryAdmission``).
+    func recordMemory(reserved: Int, waiting: Int) {
+        CoreMetrics.Gauge(label: "webimage_memory_reserved_bytes", factory: factory).record(reserved)
+        CoreMetrics.Gauge(label: "webimage_memory_waiting", factory: factory).record(waiting)
     }
 
     /// The metrics in Prometheus' text exposition format.

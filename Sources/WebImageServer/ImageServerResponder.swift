@@ -20,32 +20,42 @@ struct ImageServerResponder: HTTPResponder {
 
     let configuration: ImageServerConfiguration
     let manager: ImageManager
+    /// The source cache's bytes, read to plan a source before it is decoded.
+    let sources: any ImageDiskStorage
     let results: any ImageDiskStorage
     /// The signers whose signatures are accepted: the configured key first, then the
     /// additional ones (key rotation).
     let signers: [ImageURLSigner]
     let policy: SourceAddressPolicy
     let budget: TransformBudget
+    let memory: MemoryAdmission
     let coders: ImageCodersManager
     let sourceFetches: SourceFetches
     let metrics: ImageServerMetrics
-    let inFlight = NIOLockedValueBox(0)
+    let slots: TransformSlots
 
     init(
-        configuration: ImageServerConfiguration, manager: ImageManager, coders: ImageCodersManager, results: any ImageDiskStorage,
-        metrics: ImageServerMetrics, policy: SourceAddressPolicy
+        configuration: ImageServerConfiguration, manager: ImageManager, sources: any ImageDiskStorage, coders: ImageCodersManager,
+        results: any ImageDiskStorage, metrics: ImageServerMetrics, policy: SourceAddressPolicy
     ) {
         self.configuration = configuration
         self.metrics = metrics
         self.manager = manager
+        self.sources = sources
         self.results = results
         signers =
             (configuration.signingKey.map { [ImageURLSigner(key: $0, salt: configuration.signingSalt)] } ?? [])
             + configuration.additionalSigners
         self.policy = policy
         budget = TransformBudget(configuration)
+        slots = TransformSlots(maximum: configuration.maxConcurrentRequests)
+        memory = MemoryAdmission(capacity: configuration.memoryBudget, wait: .seconds(configuration.memoryWait), metrics: metrics)
         self.coders = coders
-        sourceFetches = SourceFetches(manager: manager, metrics: metrics)
+        sourceFetches = SourceFetches(
+            manager: manager,
+            limits: SourceFetchLimits(
+                maximum: configuration.maxConcurrentFetches, maximumPerHost: configuration.maxFetchesPerHost, metrics: metrics),
+            metrics: metrics)
     }
 
     /// Answers `request`, then counts it and writes its access-log line: the client hears
@@ -88,7 +98,7 @@ struct ImageServerResponder: HTTPResponder {
             return (Self.text(page, contentType: "text/html; charset=utf-8"), nil)
         }
         do throws(ImageServerError) {
-            if path.hasPrefix("/info/") { return (try await withSlot { () throws(ImageServerError) in try await info(for: request, path: path) }, nil) }
+            if path.hasPrefix("/info/") { return (try await info(for: request, path: path), nil) }
             return (try await image(for: request, path: path), nil)
         } catch {
             var response = Self.refusal(error)
@@ -129,9 +139,7 @@ struct ImageServerResponder: HTTPResponder {
         if let cached {
             result = cached
         } else {
-            // Only the work takes a slot: a result already made is answered however busy
-            // the transforms are.
-            result = try await withSlot { () throws(ImageServerError) in try await makeResult(parsed.source, spec: spec, key: key) }
+            result = try await withDeadline { () throws(ImageServerError) in try await makeResult(parsed.source, spec: spec, key: key) }
         }
         let eTag = result.metadata.entityTag ?? ""
         var headers = HTTPFields()
@@ -161,20 +169,22 @@ struct ImageServerResponder: HTTPResponder {
         try checkSignature(signature: String(parts[0]), signedPath: "/info/\(parts[1])")
         try policy.checkHost(of: source)
         let limits = withSourceLimits(ImageDecodeOptions())
-        let info: ImageInfoResponse
-        do throws(ImageError) {
-            try await sourceFetches.ensureOnDisk(fetchRequest(for: source))
-            guard let storage = (manager.cache as? ImageCache)?.diskStorage else {
-                throw ImageError(.badImageData, "the source cache keeps no bytes")
+        let info = try await withDeadline { () throws(ImageServerError) -> ImageInfoResponse in
+            try await fetch(source)
+            return try await slots.withSlot { () throws(ImageServerError) -> ImageInfoResponse in
+                let (data, header) = try await readHeader(of: source, options: limits)
+                // The reduced decode may still read the whole picture (a PNG's rows).
+                return try await withMemory(header.decodeBytes) { () throws(ImageServerError) -> ImageInfoResponse in
+                    let coders = self.coders
+                    do throws(ImageError) {
+                        return try await DecodingWorkers.run { () throws(ImageError) -> ImageInfoResponse in
+                            try ImageInfoResponse(data: data, coders: coders, options: limits)
+                        }
+                    } catch {
+                        throw Self.sourceFailure(error)
+                    }
+                }
             }
-            let key = manager.cacheKey(for: source)
-            let coders = self.coders
-            info = try await DecodingWorkers.run { () throws(ImageError) -> ImageInfoResponse in
-                guard let data = storage.data(forKey: key) else { throw ImageError(.badImageData, "the cached source is gone") }
-                return try ImageInfoResponse(data: data, coders: coders, options: limits)
-            }
-        } catch {
-            throw Self.sourceFailure(error)
         }
         var response = Self.text(info.json, contentType: "application/json")
         response.headers[.cacheControl] = "public, max-age=\(configuration.resultMaxAge)"
@@ -228,10 +238,27 @@ struct ImageServerResponder: HTTPResponder {
         // transfer, and the header is checked against the pixel limit before anything is
         // decoded); each request then decodes them at the size its spec needs.
         // A failed source is tried again by the next request, not blacklisted.
-        let decodeOptions = withSourceLimits(spec.decodeOptions)
+        try await fetch(source)
+        // Only the work takes a slot: waiting for a source, or for a result already made,
+        // takes none.
+        return try await slots.withSlot { () throws(ImageServerError) in
+            let decodeOptions = withSourceLimits(spec.decodeOptions)
+            let (_, header) = try await readHeader(of: source, options: decodeOptions)
+            return try await withMemory(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
+                try await transform(source, header: header, spec: spec, options: decodeOptions, key: key, held: &held)
+            }
+        }
+    }
+
+    /// Decodes the source (its decode admitted as `held` bytes), plans the transform on the
+    /// size it decoded at, holds the memory that plan takes instead, then transforms,
+    /// encodes and keeps the result.
+    private func transform(
+        _ source: URL, header: SourceHeader, spec: TransformSpec, options decodeOptions: ImageDecodeOptions, key: String,
+        held: inout Int
+    ) async throws(ImageServerError) -> (data: Data, metadata: DiskCacheEntryMetadata) {
         let image: Image
         do throws(ImageError) {
-            try await sourceFetches.ensureOnDisk(fetchRequest(for: source))
             if let lossless = try await losslessJPEG(source, spec: spec, options: decodeOptions) {
                 return await keep(lossless.data, digest: lossless.digest, format: .jpeg, forKey: key)
             }
@@ -244,10 +271,13 @@ struct ImageServerResponder: HTTPResponder {
         }
         let coders = self.coders
         let format = spec.format ?? (coders.canEncode(to: image.format) ? image.format : coders.preferredFormat(for: image))
-        // Every canvas the transform makes is checked before it runs.
+        // Every canvas the transform makes is checked before it runs, and the memory it
+        // takes beside the decoded image is what the request holds from now on.
         let budget = self.budget
-        let planned = try budget.plan(spec.transformers, source: image.pixelSize, frames: image.frames.count)
-        try budget.checkEncoding(planned, frames: image.frames.count, as: format)
+        let (planned, stepBytes) = try budget.plan(spec.transformers, source: image.pixelSize, frames: image.frames.count)
+        let encodeBytes = try budget.checkEncoding(planned, frames: image.frames.count, as: format)
+        let imageBytes = image.pixelWidth * image.pixelHeight * image.frames.count * 4
+        try await resize(&held, to: imageBytes + max(stepBytes, encodeBytes))
         // Transforming, encoding and hashing the result all run on a decoding thread.
         let outcome: Result<(Data, String), ImageServerError>
         do {
@@ -263,7 +293,8 @@ struct ImageServerResponder: HTTPResponder {
                     if transformer is TrimmingImageTransformer {
                         do throws(ImageServerError) {
                             expected = try budget.plan(
-                                Array(spec.transformers[(index + 1)...]), source: transformed.pixelSize, frames: transformed.frames.count)
+                                Array(spec.transformers[(index + 1)...]), source: transformed.pixelSize, frames: transformed.frames.count
+                            ).size
                         } catch {
                             return .failure(error)
                         }
@@ -285,15 +316,40 @@ struct ImageServerResponder: HTTPResponder {
         return await keep(encoded, digest: digest, format: format, forKey: key)
     }
 
+    /// Fetches `source` into the source cache, counted against the fetch limits.
+    private func fetch(_ source: URL) async throws(ImageServerError) {
+        do throws(ImageError) {
+            try await sourceFetches.ensureOnDisk(fetchRequest(for: source))
+        } catch {
+            throw Self.sourceFailure(error)
+        }
+    }
+
+    /// The cached bytes of `source` and what their header declares, checked against the
+    /// limits in `options` and the aspect-ratio limit, before any pixel is decoded.
+    private func readHeader(of source: URL, options: ImageDecodeOptions) async throws(ImageServerError) -> (Data, SourceHeader) {
+        let storage = sources
+        let key = manager.cacheKey(for: source)
+        let coders = self.coders
+        let maxAspectRatio = configuration.maxSourceAspectRatio
+        do throws(ImageError) {
+            return try await DecodingWorkers.run { () throws(ImageError) -> (Data, SourceHeader) in
+                guard let data = storage.data(forKey: key) else { throw ImageError(.badImageData, "the cached source is gone") }
+                return (data, try SourceHeader(data: data, coders: coders, options: options, maxAspectRatio: maxAspectRatio))
+            }
+        } catch {
+            throw Self.sourceFailure(error)
+        }
+    }
+
     /// The source turned or mirrored without re-encoding, with its digest, when the spec
     /// is only quarter turns and flips of a JPEG written as JPEG (see
     /// `TransformSpec.losslessJPEG(from:writing:decodeOptions:)`); `nil` otherwise.
     private func losslessJPEG(
         _ source: URL, spec: TransformSpec, options: ImageDecodeOptions
     ) async throws(ImageError) -> (data: Data, digest: String)? {
-        guard spec.format == nil || spec.format == .jpeg, spec.isLosslessForJPEG,
-            let storage = (manager.cache as? ImageCache)?.diskStorage
-        else { return nil }
+        guard spec.format == nil || spec.format == .jpeg, spec.isLosslessForJPEG else { return nil }
+        let storage = sources
         let sourceKey = manager.cacheKey(for: source)
         return try await DecodingWorkers.run { () throws(ImageError) -> (data: Data, digest: String)? in
             guard let data = storage.data(forKey: sourceKey),
@@ -322,26 +378,63 @@ struct ImageServerResponder: HTTPResponder {
 
     // MARK: Helpers
 
-    /// Runs `work` holding one of the `maxConcurrentRequests` slots; throws 503 ("busy") at
-    /// once when none is free.
-    private func withSlot<Value>(_ work: () async throws(ImageServerError) -> Value) async throws(ImageServerError) -> Value {
-        guard acquireSlot() else {
-            throw ImageServerError(.serviceUnavailable, "the server is busy; try again shortly")
+    /// Runs `work` on a request's deadline (``ImageServerConfiguration/requestTimeout``):
+    /// past it, the request is answered 504 and its work is cancelled; the work's slot and
+    /// memory are given back when the work itself ends, so that nothing admitted is
+    /// counted out while it still runs.
+    private func withDeadline<Value: Sendable>(
+        _ work: @escaping @Sendable () async throws(ImageServerError) -> Value
+    ) async throws(ImageServerError) -> Value {
+        let answer = NIOLockedValueBox<CheckedContinuation<Result<Value, ImageServerError>, Never>?>(nil)
+        let timeout = configuration.requestTimeout
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, ImageServerError>, Never>) in
+            answer.withLockedValue { $0 = continuation }
+            let running = Task { () -> Void in
+                let result: Result<Value, ImageServerError>
+                do throws(ImageServerError) {
+                    result = .success(try await work())
+                } catch {
+                    result = .failure(error)
+                }
+                answer.withLockedValue { $0.take() }?.resume(returning: result)
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(timeout))
+                guard let continuation = answer.withLockedValue({ $0.take() }) else { return }
+                running.cancel()
+                continuation.resume(
+                    returning: .failure(
+                        ImageServerError(.gatewayTimeout, "the request took too long", detail: "over its deadline of \(timeout) s")))
+            }
         }
-        defer { releaseSlot() }
-        return try await work()
+        return try outcome.get()
     }
 
-    private func acquireSlot() -> Bool {
-        inFlight.withLockedValue { count in
-            guard count < configuration.maxConcurrentRequests else { return false }
-            count += 1
-            return true
-        }
+    /// Runs `work` holding `bytes` of the process-wide memory budget (waiting for room as
+    /// ``MemoryAdmission`` does); `work` may change what it holds through its argument.
+    private func withMemory<Value>(
+        _ bytes: Int, _ work: (inout Int) async throws(ImageServerError) -> Value
+    ) async throws(ImageServerError) -> Value {
+        try await memory.admit(bytes)
+        var held = bytes
+        defer { memory.release(held) }
+        return try await work(&held)
     }
 
-    private func releaseSlot() {
-        inFlight.withLockedValue { $0 -= 1 }
+    /// Runs `work` holding `bytes` of the process-wide memory budget.
+    private func withMemory<Value>(_ bytes: Int, _ work: () async throws(ImageServerError) -> Value) async throws(ImageServerError) -> Value {
+        try await withMemory(bytes) { (_: inout Int) throws(ImageServerError) in try await work() }
+    }
+
+    /// Changes the memory a request holds from `held` to `bytes`: gives back what it no
+    /// longer needs, or waits for what it needs more.
+    private func resize(_ held: inout Int, to bytes: Int) async throws(ImageServerError) {
+        if bytes > held {
+            try await memory.admit(bytes - held)
+        } else {
+            memory.release(held - bytes)
+        }
+        held = bytes
     }
 
     /// Runs blocking work on NIO's blocking-I/O threads.

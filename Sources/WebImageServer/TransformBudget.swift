@@ -55,13 +55,18 @@ struct TransformBudget: Sendable {
     }
 
     /// The size each of `transformers` leaves a `source`-sized image of `frames` frames
-    /// at, checked step by step against the limits.
+    /// at, checked step by step against the limits, and the most pixel memory a step takes.
     ///
-    /// - Returns: The size of the result.
+    /// - Returns: The size of the result, and the bytes of the costliest step: the canvases
+    ///   it reads and writes as floats, and a resize's scratch between its two passes
+    ///   (`Bitmap.resamplingScratchPixels(from:to:)`), for every frame.
     /// - Throws: ``ImageServerError`` 413 when a canvas or a step's memory is over the
     ///   budget, 422 when an operation leaves nothing of the source.
-    func plan(_ transformers: [any ImageTransformer], source: PixelSize, frames: Int) throws(ImageServerError) -> PixelSize {
+    func plan(
+        _ transformers: [any ImageTransformer], source: PixelSize, frames: Int
+    ) throws(ImageServerError) -> (size: PixelSize, peakBytes: Int) {
         var size = source
+        var peak = 0.0
         for transformer in transformers {
             let (working, result) = try Self.step(transformer, on: size)
             for canvas in [working, result] {
@@ -72,24 +77,31 @@ struct TransformBudget: Sendable {
                         detail: "\(transformer.key) makes a \(canvas.width)x\(canvas.height) canvas")
                 }
             }
-            let touched = Double(size.width) * Double(size.height) + Double(working.width) * Double(working.height)
-            guard touched * Double(max(frames, 1)) * Double(Self.bytesPerPixel) <= Double(memoryBudget) else {
+            var touched = Double(size.width) * Double(size.height) + Double(working.width) * Double(working.height)
+            if transformer is ResizingImageTransformer, working != size {
+                touched += Double(Bitmap.resamplingScratchPixels(from: size, to: working))
+            }
+            let bytes = touched * Double(max(frames, 1)) * Double(Self.bytesPerPixel)
+            guard bytes <= Double(memoryBudget) else {
                 throw ImageServerError(
                     .contentTooLarge, "the transform would take more memory than a request may",
                     detail: "\(transformer.key) on \(size.width)x\(size.height), \(frames) frames")
             }
+            peak = max(peak, bytes)
             size = result
         }
-        return size
+        return (size, Int(peak))
     }
 
     /// Checks that writing a `size` result of `frames` frames as `format` fits the memory
     /// budget: the image the encoder reads (4 bytes a pixel) and the buffers it allocates
     /// itself (``encoderBytesPerPixel(_:)``), for every frame.
     ///
+    /// - Returns: The bytes the encode takes.
     /// - Throws: ``ImageServerError`` 413 when the encode would take more memory than a
     ///   request may.
-    func checkEncoding(_ size: PixelSize, frames: Int, as format: ImageFormat) throws(ImageServerError) {
+    @discardableResult
+    func checkEncoding(_ size: PixelSize, frames: Int, as format: ImageFormat) throws(ImageServerError) -> Int {
         let bytesPerPixel = Double(4 + Self.encoderBytesPerPixel(format))
         let pixels = Double(size.width) * Double(size.height) * Double(max(frames, 1))
         guard pixels * bytesPerPixel <= Double(memoryBudget) else {
@@ -97,6 +109,7 @@ struct TransformBudget: Sendable {
                 .contentTooLarge, "writing the result as \(format.rawValue) would take more memory than a request may",
                 detail: "\(size.width)x\(size.height), \(frames) frames")
         }
+        return Int(pixels * bytesPerPixel)
     }
 
     /// The bytes an encoder allocates for each pixel it writes, beyond the image it reads:

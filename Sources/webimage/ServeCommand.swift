@@ -90,6 +90,28 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ServerSetting.requestMemory.help("The memory one request's transform and encode may take.", valueName: "size"))
     var requestMemory: String?
 
+    @Option(
+        help: ServerSetting.memoryBudget.help(
+            "The memory all requests in flight may take together, by their plans (default: half the physical memory); a request waits for room, then is answered 503.",
+            valueName: "size"))
+    var memoryBudget: String?
+
+    @Option(help: ServerSetting.memoryWait.help("Seconds a request waits for room in the memory budget.", valueName: "seconds"))
+    var memoryWait: String?
+
+    @Option(help: ServerSetting.maxAspectRatio.help("The most a source's longer side may be over its shorter; more is answered 422."))
+    var maxAspectRatio: String?
+
+    @Option(
+        help: ServerSetting.requestTimeout.help("Seconds an image or /info request may take in all; longer is answered 504.", valueName: "seconds"))
+    var requestTimeout: String?
+
+    @Option(help: ServerSetting.maxFetches.help("Sources fetched at once, over all hosts."))
+    var maxFetches: String?
+
+    @Option(help: ServerSetting.maxFetchesPerHost.help("Sources fetched at once from one host."))
+    var maxFetchesPerHost: String?
+
     @Option(help: ServerSetting.maxSourceCache.help("The most bytes the source cache keeps on disk.", valueName: "size"))
     var maxSourceCache: String?
 
@@ -148,6 +170,8 @@ struct ServeCommand: AsyncParsableCommand {
             (.allowPrivateSources, allowPrivateSources.map { String($0) }), (.maxSourceBytes, maxSourceBytes),
             (.maxSourcePixels, maxSourcePixels), (.maxResultPixels, maxResultPixels), (.maxOperations, maxOperations),
             (.maxAnimationFrames, maxAnimationFrames), (.maxAnimationPixels, maxAnimationPixels), (.requestMemory, requestMemory),
+            (.memoryBudget, memoryBudget), (.memoryWait, memoryWait), (.maxAspectRatio, maxAspectRatio), (.requestTimeout, requestTimeout),
+            (.maxFetches, maxFetches), (.maxFetchesPerHost, maxFetchesPerHost),
             (.maxSourceCache, maxSourceCache), (.maxResultCache, maxResultCache), (.timeout, timeout), (.concurrency, concurrency),
             (.maxConnections, maxConnections), (.idleTimeout, idleTimeout), (.metricsPort, metricsPort), (.metricsHost, metricsHost),
             (.maxAge, maxAge), (.memoryLimit, memoryLimit), (.onlyPresets, onlyPresets.map { String($0) }), (.demo, demo.map { String($0) }),
@@ -172,14 +196,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Checks the settings that have limits, naming each as its source gives it.
     private static func check(_ settings: ServerSettings) throws {
-        for setting in [ServerSetting.concurrency, .maxConnections, .maxOperations, .demoSamples] where (settings.integer(setting) ?? 1) < 1 {
+        for setting in [ServerSetting.concurrency, .maxConnections, .maxOperations, .demoSamples, .maxAspectRatio, .maxFetches, .maxFetchesPerHost]
+        where (settings.integer(setting) ?? 1) < 1 {
             throw ValidationError("\(settings.label(of: setting)) must be at least 1")
         }
         for setting in [ServerSetting.maxSourcePixels, .maxResultPixels, .maxAnimationFrames, .maxAnimationPixels, .maxAge]
         where (settings.integer(setting) ?? 0) < 0 {
             throw ValidationError("\(settings.label(of: setting)) must not be negative")
         }
-        for setting in [ServerSetting.timeout, .idleTimeout] where !((settings.seconds(setting) ?? 1) > 0) {
+        for setting in [ServerSetting.timeout, .idleTimeout, .requestTimeout, .memoryWait] where !((settings.seconds(setting) ?? 1) > 0) {
             throw ValidationError("\(settings.label(of: setting)) must be more than 0")
         }
         for setting in [ServerSetting.port, .metricsPort] where !(0...65535).contains(settings.integer(setting) ?? 0) {
@@ -268,6 +293,12 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxAnimationFrames = settings.integer(.maxAnimationFrames) ?? configuration.maxAnimationFrames
         configuration.maxAnimationPixels = settings.integer(.maxAnimationPixels) ?? configuration.maxAnimationPixels
         configuration.requestMemoryBudget = settings.size(.requestMemory) ?? configuration.requestMemoryBudget
+        configuration.memoryBudget = settings.size(.memoryBudget) ?? configuration.memoryBudget
+        configuration.memoryWait = settings.seconds(.memoryWait) ?? configuration.memoryWait
+        configuration.maxSourceAspectRatio = settings.integer(.maxAspectRatio).map(Double.init) ?? configuration.maxSourceAspectRatio
+        configuration.requestTimeout = settings.seconds(.requestTimeout) ?? configuration.requestTimeout
+        configuration.maxConcurrentFetches = settings.integer(.maxFetches) ?? configuration.maxConcurrentFetches
+        configuration.maxFetchesPerHost = settings.integer(.maxFetchesPerHost) ?? configuration.maxFetchesPerHost
         configuration.maxSourceCacheBytes = settings.size(.maxSourceCache) ?? configuration.maxSourceCacheBytes
         configuration.maxResultCacheBytes = settings.size(.maxResultCache) ?? configuration.maxResultCacheBytes
         configuration.sourceTimeout = settings.seconds(.timeout) ?? configuration.sourceTimeout

@@ -93,6 +93,12 @@ struct ServerSetting: Hashable, Sendable {
     static let maxAnimationFrames = ServerSetting("max-animation-frames", .integer, default: "100")
     static let maxAnimationPixels = ServerSetting("max-animation-pixels", .integer, default: "500000000")
     static let requestMemory = ServerSetting("request-memory", .size, default: "1G")
+    static let memoryBudget = ServerSetting("memory-budget", .size)
+    static let memoryWait = ServerSetting("memory-wait", .seconds, default: "5")
+    static let maxAspectRatio = ServerSetting("max-aspect-ratio", .integer, default: "200")
+    static let requestTimeout = ServerSetting("request-timeout", .seconds, default: "10")
+    static let maxFetches = ServerSetting("max-fetches", .integer, default: "32")
+    static let maxFetchesPerHost = ServerSetting("max-fetches-per-host", .integer, default: "8")
     static let maxSourceCache = ServerSetting("max-source-cache", .size, default: "1G")
     static let maxResultCache = ServerSetting("max-result-cache", .size, default: "1G")
     static let timeout = ServerSetting("timeout", .seconds, default: "20")
@@ -113,7 +119,8 @@ struct ServerSetting: Hashable, Sendable {
     static let all: [ServerSetting] = [
         host, port, cacheDirectory, key, salt, insecureUnsigned, allowHost, allowPrivateSources, allowAddress,
         maxSourceBytes, maxSourcePixels, maxResultPixels, maxOperations, maxAnimationFrames, maxAnimationPixels,
-        requestMemory, maxSourceCache, maxResultCache, timeout, concurrency, maxConnections, idleTimeout,
+        requestMemory, memoryBudget, memoryWait, maxAspectRatio, requestTimeout, maxFetches, maxFetchesPerHost,
+        maxSourceCache, maxResultCache, timeout, concurrency, maxConnections, idleTimeout,
         metricsPort, metricsHost, maxAge, memoryLimit, preset, onlyPresets, watermark, demo, demoSamples,
     ]
 }

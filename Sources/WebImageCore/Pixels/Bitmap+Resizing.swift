@@ -12,19 +12,33 @@ extension Bitmap {
         let columns = ResamplingWeights(source: width, destination: size.width)
         let rows = ResamplingWeights(source: height, destination: size.height)
         let premultiplying = containsTransparency
-        let intermediate = FloatPixelMemory.allocate(height * size.width)
+        let rowsFirst = Self.resamplesRowsFirst(from: self.size, to: size)
+        let intermediate = FloatPixelMemory.allocate(Self.resamplingScratchPixels(from: self.size, to: size))
         defer { FloatPixelMemory.deallocate(intermediate) }
         let sourceWidth = width, format = pixelFormat
         pixels.withUnsafeBytes { source in
             let source = source.baseAddress!
-            ParallelRows.forEachBand(of: height, pixelsPerItem: width) { band in
-                let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceWidth)
-                defer { row.deallocate() }
-                for y in band {
-                    Bitmap.unpackRow(
-                        y, of: source, width: sourceWidth, format: format, into: row,
-                        premultiplying: premultiplying)
-                    Bitmap.resample(row, with: columns, into: intermediate + y * size.width)
+            if rowsFirst {
+                // Each output row's span of source rows, blended at the source's width.
+                ParallelRows.forEachBand(of: size.height, pixelsPerItem: sourceWidth * 6) { band in
+                    let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceWidth)
+                    defer { row.deallocate() }
+                    for y in band {
+                        Bitmap.blendSourceRows(
+                            source, width: sourceWidth, format: format, premultiplying: premultiplying, weights: rows,
+                            destinationRow: y, scratch: row, into: intermediate + y * sourceWidth)
+                    }
+                }
+            } else {
+                ParallelRows.forEachBand(of: height, pixelsPerItem: sourceWidth) { band in
+                    let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: sourceWidth)
+                    defer { row.deallocate() }
+                    for y in band {
+                        Bitmap.unpackRow(
+                            y, of: source, width: sourceWidth, format: format, into: row,
+                            premultiplying: premultiplying)
+                        Bitmap.resample(row, with: columns, into: intermediate + y * size.width)
+                    }
                 }
             }
         }
@@ -35,7 +49,11 @@ extension Bitmap {
                 let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: size.width)
                 defer { row.deallocate() }
                 for y in band {
-                    Bitmap.blendRows(intermediate, width: size.width, weights: rows, destinationRow: y, into: row)
+                    if rowsFirst {
+                        Bitmap.resample(intermediate + y * sourceWidth, with: columns, into: row)
+                    } else {
+                        Bitmap.blendRows(intermediate, width: size.width, weights: rows, destinationRow: y, into: row)
+                    }
                     Bitmap.packRow(
                         row, width: size.width, premultiplied: premultiplying,
                         into: destination, y: y, format: format)
@@ -44,6 +62,45 @@ extension Bitmap {
             initialized = byteCount
         }
         return Bitmap(width: size.width, height: size.height, pixelFormat: pixelFormat, pixels: output)
+    }
+
+    /// The float pixels ``resized(to:)`` holds between its two passes when resampling a
+    /// `source`-sized bitmap to `destination`: every source row at the destination's width,
+    /// or, for shapes where that would be far larger (a 1 × 30,000,000 strip reduced to
+    /// 32 × 32), every destination row at the source's width. Each takes 16 bytes.
+    public static func resamplingScratchPixels(from source: PixelSize, to destination: PixelSize) -> Int {
+        let columnsFirst = source.height.multipliedReportingOverflow(by: destination.width)
+        let rowsFirst = destination.height.multipliedReportingOverflow(by: source.width)
+        if columnsFirst.overflow { return rowsFirst.partialValue }
+        return resamplesRowsFirst(from: source, to: destination) ? rowsFirst.partialValue : columnsFirst.partialValue
+    }
+
+    /// Whether resampling `source` to `destination` blends rows before columns: only
+    /// where resampling columns first would hold over four times as many pixels between the
+    /// passes, so ordinary shapes keep the order ``IncrementalResizer`` repeats.
+    private static func resamplesRowsFirst(from source: PixelSize, to destination: PixelSize) -> Bool {
+        let columnsFirst = Double(source.height) * Double(destination.width)
+        let rowsFirst = Double(destination.height) * Double(source.width)
+        return columnsFirst > 4 * rowsFirst
+    }
+
+    /// Destination row `y` blended along y straight from the source's packed rows: each
+    /// source row in its span is unpacked into `scratch` and added in with its weight.
+    private static func blendSourceRows(
+        _ source: UnsafeRawPointer, width: Int, format: PixelFormat, premultiplying: Bool, weights rows: ResamplingWeights,
+        destinationRow y: Int, scratch: UnsafeMutablePointer<SIMD4<Float>>, into output: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        rows.weights.withUnsafeBufferPointer { weights in
+            let start = rows.weightStart[y], end = rows.weightStart[y + 1]
+            for x in 0..<width { output[x] = SIMD4<Float>() }
+            for tap in start..<end {
+                Bitmap.unpackRow(
+                    rows.firstSource[y] + tap - start, of: source, width: width, format: format, into: scratch,
+                    premultiplying: premultiplying)
+                let weight = weights[tap]
+                for x in 0..<width { output[x] += scratch[x] * weight }
+            }
+        }
     }
 
     /// One row resampled along x: each destination pixel is the weighted sum of its span.

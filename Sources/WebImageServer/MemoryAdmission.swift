@@ -1,0 +1,140 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The process-wide memory budget: requests are admitted by the bytes their plans say they
+/// will take, so that all the work in flight together stays under one figure whatever the
+/// sources are.
+///
+/// A request that does not fit waits, in turn (first come, first admitted, so a large
+/// request is not passed over for ever by small ones), for at most a bounded time, then
+/// is refused 503. A request that would not fit even alone is refused 413 at once.
+final class MemoryAdmission: Sendable {
+    /// The bytes all admitted work may hold together.
+    let capacity: Int
+    /// How long a request waits for room before it is refused.
+    let wait: Duration
+    private let state: NIOLockedValueBox<State>
+    private let metrics: ImageServerMetrics
+
+    private struct Waiter {
+        let id: Int
+        let bytes: Int
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private struct State {
+        let capacity: Int
+        var reserved = 0
+        var nextID = 0
+        var waiters: [Waiter] = []
+
+        /// Admits waiters from the front of the queue while they fit.
+        mutating func admitWaiting() -> [CheckedContinuation<Bool, Never>] {
+            var admitted: [CheckedContinuation<Bool, Never>] = []
+            while let first = waiters.first, reserved + first.bytes <= capacity {
+                reserved += first.bytes
+                admitted.append(first.continuation)
+                waiters.removeFirst()
+            }
+            return admitted
+        }
+    }
+
+    /// A budget of `capacity` bytes whose requests wait at most `wait` for room, its use
+    /// shown in `metrics`.
+    init(capacity: Int, wait: Duration, metrics: ImageServerMetrics) {
+        self.capacity = max(1, capacity)
+        self.wait = wait
+        self.metrics = metrics
+        state = NIOLockedValueBox(State(capacity: self.capacity))
+    }
+
+    /// The bytes admitted work holds now.
+    var reserved: Int { state.withLockedValue { $0.reserved } }
+
+    /// The requests waiting for room now.
+    var waiting: Int { state.withLockedValue { $0.waiters.count } }
+
+    /// Waits until `bytes` fit beside the work already admitted, and counts them.
+    ///
+    /// - Throws: ``ImageServerError`` 413 when `bytes` are over the whole budget, 503
+    ///   (with the time waited in its detail) when no room was made within ``wait`` or the
+    ///   task was cancelled while it waited.
+    func admit(_ bytes: Int) async throws(ImageServerError) {
+        let bytes = max(0, bytes)
+        guard bytes <= capacity else {
+            throw ImageServerError(
+                .contentTooLarge, "the work would take more memory than the server has",
+                detail: "planned \(bytes) bytes; the process-wide budget is \(capacity)")
+        }
+        defer { recordUse() }
+        let id: Int? = state.withLockedValue { state in
+            if state.waiters.isEmpty, state.reserved + bytes <= capacity {
+                state.reserved += bytes
+                return nil
+            }
+            state.nextID += 1
+            return state.nextID
+        }
+        guard let id else { return }
+        let wait = self.wait
+        let admitted = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                // Room may have been made, or the task cancelled, since the first look.
+                let answer = state.withLockedValue { state -> Bool? in
+                    if Task.isCancelled { return false }
+                    if state.waiters.isEmpty, state.reserved + bytes <= capacity {
+                        state.reserved += bytes
+                        return true
+                    }
+                    state.waiters.append(Waiter(id: id, bytes: bytes, continuation: continuation))
+                    return nil
+                }
+                if let answer {
+                    continuation.resume(returning: answer)
+                    return
+                }
+                recordUse()
+                Task { [weak self] in
+                    try? await Task.sleep(for: wait)
+                    self?.giveUp(id)
+                }
+            }
+        } onCancel: {
+            giveUp(id)
+        }
+        guard admitted else {
+            throw ImageServerError(
+                .serviceUnavailable, "the server is busy; try again shortly",
+                detail: "waited \(wait) for \(bytes) bytes of memory; \(reserved) of \(capacity) are held")
+        }
+    }
+
+    /// Gives back `bytes` admitted earlier, and admits the waiters they make room for.
+    func release(_ bytes: Int) {
+        let admitted = state.withLockedValue { state in
+            state.reserved -= max(0, bytes)
+            return state.admitWaiting()
+        }
+        for continuation in admitted { continuation.resume(returning: true) }
+        recordUse()
+    }
+
+    /// Takes waiter `id` out of the queue, refused, if it is still there; the waiters behind
+    /// it may fit now.
+    private func giveUp(_ id: Int) {
+        let (refused, admitted) = state.withLockedValue { state -> (CheckedContinuation<Bool, Never>?, [CheckedContinuation<Bool, Never>]) in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return (nil, []) }
+            let refused = state.waiters.remove(at: index).continuation
+            return (refused, state.admitWaiting())
+        }
+        refused?.resume(returning: false)
+        for continuation in admitted { continuation.resume(returning: true) }
+        recordUse()
+    }
+
+    private func recordUse() {
+        let (reserved, waiting) = state.withLockedValue { ($0.reserved, $0.waiters.count) }
+        metrics.recordMemory(reserved: reserved, waiting: waiting)
+    }
+}

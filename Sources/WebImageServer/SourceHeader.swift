@@ -1,0 +1,52 @@
+import Foundation
+import WebImage
+
+/// What a source's bytes declare before any pixel is decoded: its size and its frames
+/// (an animation's, or a TIFF's pages), checked against the server's limits, and the
+/// memory its decode is planned to take.
+struct SourceHeader: Sendable {
+    /// The size the header declares; for a coder that reads no header, the largest a
+    /// source may be (a square of the pixel limit), so that its decode is never planned
+    /// smaller than it can be.
+    let size: PixelSize
+    /// The frames the container holds (1 for a still).
+    let frames: Int
+
+    /// The bytes a decode is planned at for each pixel of each frame: the decoded bitmap
+    /// (4) and the decoder's own buffer of the same picture (4).
+    static let decodeBytesPerPixel = 8
+
+    /// Reads the header of `data`.
+    ///
+    /// - Throws: `ImageError` as `ImageCodersManager.checkHeader(of:options:)` does (a
+    ///   size past `options`' pixel limit is `.imageTooLarge`), and `.imageTooLarge` for
+    ///   a shape more extreme than `maxAspectRatio` or more frames than `options` allow.
+    init(data: Data, coders: ImageCodersManager, options: ImageDecodeOptions, maxAspectRatio: Double) throws(ImageError) {
+        if let declared = try coders.checkHeader(of: data, options: options) {
+            size = declared
+        } else {
+            let side = Int(Double(options.maxPixelCount).squareRoot())
+            size = PixelSize(width: side, height: side)
+        }
+        let ratio = Double(max(size.width, size.height)) / Double(max(1, min(size.width, size.height)))
+        guard ratio <= maxAspectRatio else {
+            throw ImageError(
+                .imageTooLarge,
+                "the header declares \(size.width)×\(size.height) pixels, a shape more extreme than \(maxAspectRatio) to 1")
+        }
+        var counting = options
+        counting.decodesFramesOnDemand = true
+        let frames = (try? coders.animatedImage(from: data, options: counting).frameCount) ?? 1
+        guard frames <= options.maxFrameCount else {
+            throw ImageError(.imageTooLarge, "the source has \(frames) frames, over the limit of \(options.maxFrameCount)")
+        }
+        self.frames = max(1, frames)
+    }
+
+    /// The bytes the decode is planned to take: ``decodeBytesPerPixel`` for every pixel of
+    /// every frame at the declared size (a decode reduced while it is read takes less).
+    var decodeBytes: Int {
+        let pixels = Double(size.width) * Double(size.height) * Double(frames)
+        return Int(min(pixels * Double(Self.decodeBytesPerPixel), Double(Int.max / 2)))
+    }
+}
