@@ -6,7 +6,7 @@ extension BlurHash {
     /// same single-precision arithmetic, so the text matches its output character for
     /// character.
     ///
-    /// - Precondition: `bitmap` is ``PixelFormat/rgba8`` and not empty; both counts in
+    /// - Precondition: `bitmap` is `PixelFormat.rgba8` and not empty; both counts in
     ///   ``componentRange``.
     init(encoding bitmap: Bitmap, components: (x: Int, y: Int)) {
         precondition(

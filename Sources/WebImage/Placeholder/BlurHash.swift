@@ -4,7 +4,7 @@ import Foundation
 /// a short base-83 string (`"LEHV6nWB2yk8pyo0adR*.7kCMdnj"`), which an app stores beside
 /// the image's URL and draws, blurred, until the image arrives.
 ///
-/// Create one from an image with ``Image/blurHash(components:)``, or from stored text with
+/// Create one from an image with `Image.blurHash(components:)`, or from stored text with
 /// ``init(_:)``; ``image(width:height:punch:)`` draws it. Encoding and decoding follow
 /// woltapp's reference implementation: colour averaged in linear light, the constant term
 /// kept as 8-bit sRGB and each varying term quantised to 19 levels per channel. A hash
@@ -18,7 +18,7 @@ public struct BlurHash: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a hash, checking that it is one.
     ///
-    /// - Throws: `ImageError` with ``ImageError/Code/badImageData`` when `string` is
+    /// - Throws: `ImageError` with `ImageError.Code.badImageData` when `string` is
     ///   shorter than 6 characters, holds a character outside BlurHash's base-83 alphabet,
     ///   is not as long as its first character's component counts say, or holds a colour
     ///   no encoder writes.

@@ -2,8 +2,10 @@ extension Image {
     /// The ``ThumbHash`` of the first frame (an animation's poster), in sRGB.
     ///
     /// An image larger than ``ThumbHash/maximumSide`` pixels a side is first reduced
-    /// (with ``Bitmap/resized(to:)``) to fit, keeping its proportions; an image that
+    /// (with `Bitmap.resized(to:)`) to fit, keeping its proportions; an image that
     /// carries a colour profile is hashed in sRGB.
+    ///
+    /// - Precondition: the image has pixels.
     public func thumbHash() -> ThumbHash {
         var bitmap = bitmap
         let longSide = max(bitmap.width, bitmap.height), limit = ThumbHash.maximumSide
@@ -21,7 +23,7 @@ extension Image {
     /// a portrait one. Alpha is not part of a BlurHash.
     ///
     /// Every pixel is read once per component, as the reference reads them, so hash a
-    /// reduced decode (a thumbnail, or ``ImageDecodeOptions/thumbnailPixelSize``) of a
+    /// reduced decode (a thumbnail, or `ImageDecodeOptions.thumbnailPixelSize`) of a
     /// large picture: the hash holds no more detail than its components.
     ///
     /// - Precondition: both counts are in ``BlurHash/componentRange``, and the image has
@@ -30,7 +32,7 @@ extension Image {
         BlurHash(encoding: sRGBPixels, components: components)
     }
 
-    /// The first frame's pixels, 8-bit, converted from ``colorProfile`` to sRGB.
+    /// The first frame's pixels, 8-bit, converted from `colorProfile` to sRGB.
     private var sRGBPixels: Bitmap {
         let first = colorProfile == nil ? self : Image(bitmap: bitmap, colorProfile: colorProfile)
         return first.convertedToSRGB().bitmap.convertedToRGBA8()

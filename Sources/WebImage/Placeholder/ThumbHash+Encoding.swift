@@ -6,7 +6,7 @@ extension ThumbHash {
     /// into lightness, yellow–blue, red–green and alpha, each channel's cosine terms
     /// quantised to four bits.
     ///
-    /// - Precondition: `bitmap` is ``PixelFormat/rgba8`` with 1 to ``maximumSide``
+    /// - Precondition: `bitmap` is `PixelFormat.rgba8` with 1 to ``maximumSide``
     ///   pixels a side.
     init(encoding bitmap: Bitmap) {
         let width = bitmap.width, height = bitmap.height, count = width * height

@@ -4,7 +4,7 @@ import Foundation
 /// alpha, packed into about 25 bytes, which an app stores beside the image's URL and
 /// draws until the image arrives.
 ///
-/// Create one from an image with ``Image/thumbHash()``, or from stored bytes with
+/// Create one from an image with `Image.thumbHash()`, or from stored bytes with
 /// ``init(data:)`` or ``init(base64:)``; ``image()`` draws it. Unlike a ``BlurHash`` it
 /// keeps alpha and the picture's approximate ``aspectRatio``. Encoding and decoding follow
 /// Evan Wallace's reference implementation (the JavaScript one, in double precision), so
@@ -18,7 +18,7 @@ public struct ThumbHash: Sendable, Hashable {
 
     /// Reads a hash from its bytes, checking that it is one.
     ///
-    /// - Throws: `ImageError` with ``ImageError/Code/badImageData`` when the bytes are
+    /// - Throws: `ImageError` with `ImageError.Code.badImageData` when the bytes are
     ///   shorter than a hash's header, declare no lightness terms, or are not as many as
     ///   the header says.
     public init(data: Data) throws(ImageError) {
@@ -40,7 +40,7 @@ public struct ThumbHash: Sendable, Hashable {
     /// Reads a hash from base64 text (as ``base64`` writes it; the `=` padding may be left
     /// out).
     ///
-    /// - Throws: `ImageError` with ``ImageError/Code/badImageData`` when `base64` is not
+    /// - Throws: `ImageError` with `ImageError.Code.badImageData` when `base64` is not
     ///   base64, or its bytes are not a hash (see ``init(data:)``).
     public init(base64: String) throws(ImageError) {
         let padding = String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
