@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WebImage
+@testable import WebImageTestSupport
 
 @Suite("BlurHash")
 struct BlurHashTests {
@@ -51,6 +52,17 @@ struct BlurHashTests {
         let image = try BlurHash("00HV9x").image(width: 4, height: 3)
         let colour = try BlurHash("00HV9x").averageColor
         #expect(image.bitmap.pixels == Array(repeating: [colour.red, colour.green, colour.blue, 255], count: 12).flatMap { $0 })
+    }
+
+    @Test("hashes a colour-managed image in sRGB", .enabled(if: Corpus.isAvailable, "needs ../shared/corpora"))
+    func hashesInSRGB() throws {
+        let data = try Data(contentsOf: Corpus.url("sdwebimage/TestICCProfile.jpg"))
+        let image = try ImageCodersManager.shared.decode(data, options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 64, height: 64)))
+        try #require(image.colorProfile != nil)
+        #expect(image.blurHash() == image.convertedToSRGB().blurHash())
+        #if ColorManagement
+        #expect(image.blurHash() != image.withColorProfile(nil).blurHash(), "the profile's colours are not sRGB's")
+        #endif
     }
 
     @Test(

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WebImage
+@testable import WebImageTestSupport
 
 @Suite("ThumbHash")
 struct ThumbHashTests {
@@ -60,6 +61,17 @@ struct ThumbHashTests {
         let unpadded = String(hash.base64.prefix { $0 != "=" })
         #expect(unpadded != hash.base64)
         #expect(try ThumbHash(base64: unpadded) == hash)
+    }
+
+    @Test("hashes a colour-managed image in sRGB", .enabled(if: Corpus.isAvailable, "needs ../shared/corpora"))
+    func hashesInSRGB() throws {
+        let data = try Data(contentsOf: Corpus.url("sdwebimage/TestICCProfile.jpg"))
+        let image = try ImageCodersManager.shared.decode(data, options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 64, height: 64)))
+        try #require(image.colorProfile != nil)
+        #expect(image.thumbHash() == image.convertedToSRGB().thumbHash())
+        #if ColorManagement
+        #expect(image.thumbHash() != image.withColorProfile(nil).thumbHash(), "the profile's colours are not sRGB's")
+        #endif
     }
 
     @Test(
