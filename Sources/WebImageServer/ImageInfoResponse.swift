@@ -2,11 +2,13 @@ import Foundation
 import WebImage
 
 /// What `/info/<signature>/<source>` answers: a source's format, size, frames, duration,
-/// EXIF orientation, embedded colour profile and dominant colour, as JSON.
+/// EXIF orientation, embedded colour profile, dominant colour and placeholder hashes, as
+/// JSON.
 ///
 /// The size comes from the header; the rest from one decode reduced while it is read
 /// (shrink-on-load to at most ``sampleSide`` pixels a side), whose average colour is the
-/// dominant one (in sRGB, converted from the source's profile). An animation's frame count and duration come from its container, its
+/// dominant one and whose ThumbHash and BlurHash are the placeholders (all in sRGB,
+/// converted from the source's profile). An animation's frame count and duration come from its container, its
 /// frames decoded only as far as the first.
 struct ImageInfoResponse: Sendable, Equatable {
     /// The format the bytes are in.
@@ -24,8 +26,13 @@ struct ImageInfoResponse: Sendable, Equatable {
     let colorProfile: String?
     /// The average colour of the reduced picture in sRGB, opaque pixels weighted by alpha.
     let dominantColour: RGBA8
+    /// The reduced picture's ThumbHash, in base64.
+    let thumbHash: String
+    /// The reduced picture's BlurHash, 4 × 3 components.
+    let blurHash: String
 
-    /// The largest side of the reduced decode the colour comes from.
+    /// The largest side of the reduced decode the colour and hashes come from (a ThumbHash
+    /// reads at most 100).
     static let sampleSide = 32
 
     /// Reads `data`'s header and its reduced decode.
@@ -54,7 +61,10 @@ struct ImageInfoResponse: Sendable, Equatable {
         width = size.width
         height = size.height
         colorProfile = sample.colorProfile?.description
-        dominantColour = Self.average(of: sample.convertedToSRGB().bitmap)
+        let reduced = sample.convertedToSRGB()
+        dominantColour = Self.average(of: reduced.bitmap)
+        thumbHash = reduced.thumbHash().base64
+        blurHash = reduced.blurHash(components: (x: 4, y: 3)).string
     }
 
     /// The alpha-weighted mean colour of `bitmap` (clear when every pixel is).
@@ -81,7 +91,7 @@ struct ImageInfoResponse: Sendable, Equatable {
         return """
             {"format":"\(format.rawValue)","width":\(width),"height":\(height),"frames":\(frames),\
             "duration":\(duration),"orientation":\(orientation),"colour_profile":\(profile),\
-            "dominant_colour":"\(colour)"}
+            "dominant_colour":"\(colour)","thumbhash":\(Self.quoted(thumbHash)),"blurhash":\(Self.quoted(blurHash))}
 
             """
     }

@@ -35,6 +35,14 @@ struct ImageServerInfoTests {
             #expect(info["width"] as? Int == 40 && info["height"] as? Int == 30)
             #expect(info["frames"] as? Int == 1 && info["orientation"] as? Int == 1)
             #expect(info["dominant_colour"] as? String == "#c86432")
+            // The placeholders of the reduced decode: a flat 4:3 picture of that colour.
+            let thumbHash = try ThumbHash(base64: try #require(info["thumbhash"] as? String))
+            #expect(thumbHash.aspectRatio == 7.0 / 5)
+            let thumbColour = thumbHash.averageColor
+            #expect(abs(Int(thumbColour.red) - 200) <= 4 && abs(Int(thumbColour.green) - 100) <= 4 && abs(Int(thumbColour.blue) - 50) <= 4)
+            let blurHash = try BlurHash(try #require(info["blurhash"] as? String))
+            #expect(blurHash.components == (4, 3))
+            #expect(blurHash.averageColor == RGBA8(red: 200, green: 100, blue: 50))
             let animation = try Self.json(try await harness.get(infoPath(harness, source: "/a.gif")))
             #expect(animation["format"] as? String == "gif")
             #expect(animation["frames"] as? Int == 3)
