@@ -92,12 +92,25 @@ public struct ImageServer: Sendable {
             configuration: configuration, manager: manager, sources: sources.diskStorage, coders: sources.coders, results: results.diskStorage,
             metrics: metrics,
             policy: policy)
-        let connections = ConnectionLimit(maximum: configuration.maxConnections)
+        // Every connection takes a file; so do fetches, cache files, listeners and logs.
+        let before = OpenFileLimit.now()
+        let files = OpenFileLimit.raised()
+        let cap = files.connectionCap(requested: configuration.maxConnections, reserve: Self.reservedFiles(configuration))
+        logger.info(
+            "open files",
+            metadata: [
+                "limit": "\(files.current)", "was": "\(before.current)", "hard": "\(files.maximum)",
+                "connections": "\(cap)", "requested": "\(configuration.maxConnections)",
+            ])
+        let connections = ConnectionLimit(maximum: cap)
         let application = Application(
             responder: responder,
             server: .http1(
                 configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [ConnectionLimitHandler(limit: connections), RequestBodyRefusalHandler()],
+                    additionalChannelHandlers: [
+                        ConnectionLimitHandler(limit: connections), RequestBodyRefusalHandler(),
+                        WriteTimeoutHandler(timeout: .nanoseconds(Int64(configuration.writeTimeout * 1_000_000_000))),
+                    ],
                     idleTimeout: .nanoseconds(Int64(configuration.idleTimeout * 1_000_000_000))
                 )),
             configuration: ApplicationConfiguration(
@@ -132,6 +145,12 @@ public struct ImageServer: Sendable {
             throw error
         }
         await close()
+    }
+
+    /// The open files kept free of connections: the source fetches, and a margin for the
+    /// cache files, listeners, logs and the host lookups.
+    static func reservedFiles(_ configuration: ImageServerConfiguration) -> Int {
+        configuration.maxConcurrentFetches + 128
     }
 
     private func close() async {

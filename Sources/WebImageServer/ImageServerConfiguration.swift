@@ -16,11 +16,16 @@ public struct ImageServerConfiguration: Sendable {
     /// The address the metrics listener listens on (loopback by default).
     public var metricsHost = "127.0.0.1"
     /// The most connections held at once; a connection beyond it is closed as soon as it
-    /// is accepted.
+    /// is accepted. At start the process's open-file limit is raised as far as the system
+    /// allows, and the cap lowered if need be to keep files free for fetches and caches
+    /// (the access log's `open files` line says what was set).
     public var maxConnections = 1024
     /// Seconds a connection may wait for a complete request head — from its opening, and
     /// from the end of its previous response while kept alive — before it is closed.
     public var idleTimeout: TimeInterval = 10
+    /// Seconds an answer may stay backed up because its client stopped reading before the
+    /// connection is closed.
+    public var writeTimeout: TimeInterval = 30
     /// The folder holding the source cache and the result cache.
     public var cacheDirectory: URL
     /// The key URLs are signed with (HMAC-SHA256); `nil` with ``allowsUnsignedURLs``.

@@ -132,6 +132,12 @@ struct ServeCommand: AsyncParsableCommand {
             "Seconds a connection may take to send a request head, or stay idle between requests.", valueName: "seconds"))
     var idleTimeout: String?
 
+    @Option(
+        help: ServerSetting.writeTimeout.help(
+            "Seconds an answer may stay backed up because its client stopped reading before the connection is closed.",
+            valueName: "seconds"))
+    var writeTimeout: String?
+
     @Option(help: ServerSetting.metricsPort.help("The port /metrics is served on (none by default; 0: any free port)."))
     var metricsPort: String?
 
@@ -173,7 +179,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.memoryBudget, memoryBudget), (.memoryWait, memoryWait), (.maxAspectRatio, maxAspectRatio), (.requestTimeout, requestTimeout),
             (.maxFetches, maxFetches), (.maxFetchesPerHost, maxFetchesPerHost),
             (.maxSourceCache, maxSourceCache), (.maxResultCache, maxResultCache), (.timeout, timeout), (.concurrency, concurrency),
-            (.maxConnections, maxConnections), (.idleTimeout, idleTimeout), (.metricsPort, metricsPort), (.metricsHost, metricsHost),
+            (.maxConnections, maxConnections), (.idleTimeout, idleTimeout), (.writeTimeout, writeTimeout), (.metricsPort, metricsPort), (.metricsHost, metricsHost),
             (.maxAge, maxAge), (.memoryLimit, memoryLimit), (.onlyPresets, onlyPresets.map { String($0) }), (.demo, demo.map { String($0) }),
             (.demoSamples, demoSamples),
         ]
@@ -204,7 +210,7 @@ struct ServeCommand: AsyncParsableCommand {
         where (settings.integer(setting) ?? 0) < 0 {
             throw ValidationError("\(settings.label(of: setting)) must not be negative")
         }
-        for setting in [ServerSetting.timeout, .idleTimeout, .requestTimeout, .memoryWait] where !((settings.seconds(setting) ?? 1) > 0) {
+        for setting in [ServerSetting.timeout, .idleTimeout, .writeTimeout, .requestTimeout, .memoryWait] where !((settings.seconds(setting) ?? 1) > 0) {
             throw ValidationError("\(settings.label(of: setting)) must be more than 0")
         }
         for setting in [ServerSetting.port, .metricsPort] where !(0...65535).contains(settings.integer(setting) ?? 0) {
@@ -305,6 +311,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxConcurrentRequests = settings.integer(.concurrency) ?? configuration.maxConcurrentRequests
         configuration.maxConnections = settings.integer(.maxConnections) ?? configuration.maxConnections
         configuration.idleTimeout = settings.seconds(.idleTimeout) ?? configuration.idleTimeout
+        configuration.writeTimeout = settings.seconds(.writeTimeout) ?? configuration.writeTimeout
         configuration.metricsPort = settings.integer(.metricsPort)
         configuration.metricsHost = settings.text(.metricsHost) ?? configuration.metricsHost
         configuration.resultMaxAge = settings.integer(.maxAge) ?? configuration.resultMaxAge

@@ -105,6 +105,7 @@ struct ServerSetting: Hashable, Sendable {
     static let concurrency = ServerSetting("concurrency", .integer, default: "64")
     static let maxConnections = ServerSetting("max-connections", .integer, default: "1024")
     static let idleTimeout = ServerSetting("idle-timeout", .seconds, default: "10")
+    static let writeTimeout = ServerSetting("write-timeout", .seconds, default: "30")
     static let metricsPort = ServerSetting("metrics-port", .integer)
     static let metricsHost = ServerSetting("metrics-host", .text, default: "127.0.0.1")
     static let maxAge = ServerSetting("max-age", .integer, default: "31536000")
@@ -120,7 +121,7 @@ struct ServerSetting: Hashable, Sendable {
         host, port, cacheDirectory, key, salt, insecureUnsigned, allowHost, allowPrivateSources, allowAddress,
         maxSourceBytes, maxSourcePixels, maxResultPixels, maxOperations, maxAnimationFrames, maxAnimationPixels,
         requestMemory, memoryBudget, memoryWait, maxAspectRatio, requestTimeout, maxFetches, maxFetchesPerHost,
-        maxSourceCache, maxResultCache, timeout, concurrency, maxConnections, idleTimeout,
+        maxSourceCache, maxResultCache, timeout, concurrency, maxConnections, idleTimeout, writeTimeout,
         metricsPort, metricsHost, maxAge, memoryLimit, preset, onlyPresets, watermark, demo, demoSamples,
     ]
 }

@@ -31,12 +31,17 @@ final class RawTCPConnection: Sendable {
     private let channel: any Channel
     private let recorder: Recorder
 
-    /// Connects to 127.0.0.1:`port`.
-    init(port: Int) async throws {
+    /// Connects to 127.0.0.1:`port`; a connection that does not `read` never reads what
+    /// arrives, and keeps a receive buffer of 4 KiB, so that the peer's writes back up.
+    init(port: Int, reads: Bool = true) async throws {
         let group = MultiThreadedEventLoopGroup.singleton
         let recorder = Recorder(closed: group.next().makePromise())
         self.recorder = recorder
-        channel = try await ClientBootstrap(group: group)
+        var bootstrap = ClientBootstrap(group: group)
+        if !reads {
+            bootstrap = bootstrap.channelOption(.autoRead, value: false).channelOption(.socketOption(.so_rcvbuf), value: 4096)
+        }
+        channel = try await bootstrap
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(recorder) }
             }

@@ -64,4 +64,35 @@ struct ImageServerConnectionTests {
             await second.close()
         }
     }
+
+    @Test func aClientThatStopsReadingIsClosedAfterTheWriteTimeOut() async throws {
+        try await ImageServerHarness.run(configure: {
+            $0.maxConnections = 1
+            $0.idleTimeout = 600
+            $0.writeTimeout = 1
+            // Under ThreadSanitizer the 4-megapixel decode and encode take many seconds.
+            $0.requestTimeout = 600
+        }) { harness in
+            // A BMP is not compressed: the answer is 12 MB or more, more than the socket
+            // buffers between the server and a client that reads nothing (on loopback the
+            // server's send buffer alone may grow to a few MB).
+            harness.serve("/large.png", try ImageServerHarness.png(width: 2_000, height: 2_000))
+            let stalled = try await RawTCPConnection(port: harness.port, reads: false)
+            try await stalled.send("GET \(harness.path("format=bmp", source: "/large.png")) HTTP/1.1\r\nHost: x\r\n\r\n")
+            // The one place is the stalled client's until its answer has backed up for the
+            // write time-out; then it is closed and a new connection is served.
+            var answered = false
+            for _ in 0..<6_000 where !answered {
+                let next = try await RawTCPConnection(port: harness.port)
+                if (try? await next.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")) != nil {
+                    _ = await eventually { next.received.contains("{\"status\":\"ok\"}") || next.isClosed }
+                    answered = next.received.contains("{\"status\":\"ok\"}")
+                }
+                await next.close()
+                if !answered { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(answered, "the stalled client's connection was closed and its place served another")
+            await stalled.close()
+        }
+    }
 }
