@@ -32,7 +32,7 @@ struct ImageServerFleetTests {
             let instance = try BackgroundProcess(
                 tool,
                 [
-                    "serve", "--port", "0", "--insecure-unsigned", "--allow-private-sources",
+                    "serve", "--request-timeout", "600", "--port", "0", "--insecure-unsigned", "--allow-private-sources",
                     "--cache-dir", scratch.appending("instance-\(index)").path,
                 ])
             instances.append(instance)
@@ -113,7 +113,7 @@ struct ImageServerFleetTests {
         let server = try BackgroundProcess(
             try BuiltExecutable.url(named: "webimage"),
             [
-                "serve", "--port", "0", "--insecure-unsigned", "--allow-private-sources", "--cache-dir", scratch.url.path,
+                "serve", "--request-timeout", "600", "--port", "0", "--insecure-unsigned", "--allow-private-sources", "--cache-dir", scratch.url.path,
             ])
         let line = try await server.waitForLine(containing: "listening on")
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
@@ -137,7 +137,7 @@ struct ImageServerFleetTests {
         let server = try BackgroundProcess(
             try BuiltExecutable.url(named: "webimage"),
             [
-                "serve", "--demo", "--port", "0", "--key", String(repeating: "00112233", count: 8), "--cache-dir", scratch.url.path,
+                "serve", "--request-timeout", "600", "--demo", "--port", "0", "--key", String(repeating: "00112233", count: 8), "--cache-dir", scratch.url.path,
             ])
         let line = try await server.waitForLine(containing: "listening on")
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
@@ -164,7 +164,7 @@ struct ImageServerFleetTests {
         let local = try await CLIImageServer.start()
         let server = try BackgroundProcess(
             try BuiltExecutable.url(named: "webimage"),
-            ["serve", "--demo", "--demo-samples", "2", "--port", "0", "--insecure-unsigned", "--cache-dir", scratch.url.path])
+            ["serve", "--request-timeout", "600", "--demo", "--demo-samples", "2", "--port", "0", "--insecure-unsigned", "--cache-dir", scratch.url.path])
         do {
             let line = try await server.waitForLine(containing: "listening on")
             let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })

@@ -32,7 +32,7 @@ struct ImageServerKeyTests {
     func aKeyAnyoneCouldGuessStopsTheServer(flags: [String], environment: [String: String], message: String) async throws {
         let scratch = TemporaryDirectory(prefix: "serve-keys")
         let output = try await CommandLineTool.run(
-            ["serve", "--port", "0", "--cache-dir", scratch.url.path] + flags, scratch: scratch.url, environment: environment)
+            ["serve", "--request-timeout", "600", "--port", "0", "--cache-dir", scratch.url.path] + flags, scratch: scratch.url, environment: environment)
         #expect(output.status == 64, "\(flags) \(environment)")
         #expect(output.standardError.contains(message), "\(output.standardError)")
         #expect(!output.standardOutput.contains("listening on"))
@@ -74,7 +74,7 @@ struct ImageServerKeyTests {
         let server = try BackgroundProcess(
             try BuiltExecutable.url(named: "webimage"),
             [
-                "serve", "--port", "0", "--allow-private-sources", "--cache-dir", scratch.url.path,
+                "serve", "--request-timeout", "600", "--port", "0", "--allow-private-sources", "--cache-dir", scratch.url.path,
                 "--key", newKey, "--salt", "aa", "--key", oldKey, "--salt", "bb",
             ])
         let line = try await server.waitForLine(containing: "listening on")

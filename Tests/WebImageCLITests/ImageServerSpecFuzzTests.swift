@@ -77,7 +77,7 @@ struct ImageServerSpecFuzzTests {
         let server = try BackgroundProcess(
             try BuiltExecutable.url(named: "webimage"),
             [
-                "serve", "--port", "0", "--insecure-unsigned", "--allow-private-sources", "--cache-dir", scratch.url.path,
+                "serve", "--request-timeout", "600", "--port", "0", "--insecure-unsigned", "--allow-private-sources", "--cache-dir", scratch.url.path,
                 "--max-result-pixels", "2000000", "--request-memory", "64M", "--max-result-cache", "64M",
             ])
         let line = try await server.waitForLine(containing: "listening on")

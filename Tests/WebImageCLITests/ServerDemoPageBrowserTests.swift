@@ -18,7 +18,7 @@ struct ServerDemoPageBrowserTests {
         let server = try BackgroundProcess(
             try BuiltExecutable.url(named: "webimage"),
             [
-                "serve", "--demo", "--demo-samples", String(samples), "--port", "0",
+                "serve", "--request-timeout", "600", "--demo", "--demo-samples", String(samples), "--port", "0",
                 "--key", String(repeating: "00112233", count: 8), "--cache-dir", scratch.url.path,
             ])
         let line = try await server.waitForLine(containing: "listening on")

@@ -41,7 +41,8 @@ final class RawTCPConnection: Sendable {
         if !reads {
             bootstrap = bootstrap.channelOption(.autoRead, value: false).channelOption(.socketOption(.so_rcvbuf), value: 4096)
         }
-        channel = try await bootstrap
+        channel =
+            try await bootstrap
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(recorder) }
             }

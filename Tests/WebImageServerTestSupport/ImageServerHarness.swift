@@ -37,6 +37,9 @@ struct ImageServerHarness: Sendable {
         configuration.metricsPort = 0
         // One access-log line per request would bury the test output.
         configuration.logLevel = .error
+        // Under ThreadSanitizer, with every suite running at once, an ordinary request can
+        // outlast the default deadline; the tests of the deadline set their own.
+        configuration.requestTimeout = 600
         configure(&configuration)
         let server = ImageServer(configuration: configuration)
         let sources = try await LoopbackHTTPServer.start()
