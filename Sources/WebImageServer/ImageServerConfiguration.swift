@@ -113,8 +113,8 @@ public struct ImageServerConfiguration: Sendable {
     /// Named specs a request uses as `preset=NAME`, expanded in place (a preset may not
     /// name another).
     public var presets: [String: String] = [:]
-    /// Accept specs made only of `preset=NAME` (and `expires=`); anything else is
-    /// answered 400.
+    /// Accept specs made only of `preset=NAME` (and `expires=`, `filename=` and
+    /// `attachment`, which change no result); anything else is answered 400.
     public var onlyPresets = false
     /// Watermarks by name, decoded by the operator's tool from files it names; a spec
     /// uses one as `watermark=NAME[,GRAVITY[,OPACITY]]`, never by a path or URL.

@@ -132,7 +132,8 @@ struct ImageServerResponder: HTTPResponder {
         let (spec, ratio) = serverSpec.applyingDevicePixelRatio(to: written, maxPixels: budget.maxPixels)
         try budget.check(spec, operationCount: choice.spec.split(separator: "|").count)
         try policy.checkHost(of: parsed.source)
-        let key = "\(choice.spec)\ndpr=\(ratio)\n\(parsed.source.absoluteString)"
+        let key =
+            "\(choice.spec)\ndpr=\(ratio)\n\(parsed.source.absoluteString)" + (serverSpec.cacheBuster.map { "\ncachebuster=\($0)" } ?? "")
         let result: (data: Data, metadata: DiskCacheEntryMetadata)
         let cached = try await cachedResult(forKey: key)
         metrics.recordResultCache(hit: cached != nil)
@@ -151,6 +152,7 @@ struct ImageServerResponder: HTTPResponder {
         }
         headers[.contentType] = result.metadata.contentType ?? "application/octet-stream"
         headers[.contentLength] = String(result.data.count)
+        if let disposition = serverSpec.disposition { headers[.contentDisposition] = disposition.headerValue }
         let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: result.data))
         return Response(status: .ok, headers: headers, body: body)
     }

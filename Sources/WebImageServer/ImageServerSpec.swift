@@ -3,8 +3,10 @@ import WebImage
 
 /// The server's own operations taken out of a request's spec before the rest is read as a
 /// `TransformSpec`: `preset=NAME` (expanded in place from the configured presets),
-/// `dpr=N` (a device pixel ratio from 1 to 5), `expires=UNIX_TIME` (a signed deadline)
-/// and `watermark=NAME[,GRAVITY[,OPACITY]]` (a configured watermark, read as an overlay).
+/// `dpr=N` (a device pixel ratio from 1 to 5), `expires=UNIX_TIME` (a signed deadline),
+/// `watermark=NAME[,GRAVITY[,OPACITY]]` (a configured watermark, read as an overlay), and
+/// the response options, which change no pixel: `filename=NAME` and `attachment` (the
+/// answer's `Content-Disposition`) and `cachebuster=TOKEN` (part of the result's cache key).
 struct ImageServerSpec: Sendable, Equatable {
     /// The operations left for `TransformSpec`, presets expanded.
     let operations: String
@@ -12,6 +14,12 @@ struct ImageServerSpec: Sendable, Equatable {
     let devicePixelRatio: Double
     /// When the URL stops being served, in seconds since 1970; `nil` for never.
     let expires: Int?
+    /// The answer's `Content-Disposition`; `nil` when the spec names neither `filename=`
+    /// nor `attachment`.
+    let disposition: ContentDisposition?
+    /// The token of `cachebuster=`, which makes a result of its own in the result cache
+    /// and changes nothing else; `nil` for none.
+    let cacheBuster: String?
 
     /// The largest device pixel ratio a spec may ask for.
     static let maximumDevicePixelRatio = 5.0
@@ -20,16 +28,18 @@ struct ImageServerSpec: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - presets: The named specs `preset=NAME` expands to.
-    ///   - onlyPresets: Whether a spec may hold nothing but `preset=` and `expires=`.
-    /// - Throws: ``ImageServerError`` 400 for an unknown preset, a bad or repeated `dpr=`
-    ///   or `expires=`, and, in only-presets mode, any other operation.
+    ///   - onlyPresets: Whether a spec may hold nothing but `preset=`, `expires=`,
+    ///     `filename=` and `attachment`.
     ///   - watermarks: The names of the configured watermarks.
+    /// - Throws: ``ImageServerError`` 400 for an unknown preset, a bad or repeated `dpr=`,
+    ///   `expires=`, `filename=`, `attachment` or `cachebuster=`, and, in only-presets mode,
+    ///   any operation but `expires=`, `filename=` and `attachment`.
     init(_ text: String, presets: [String: String], onlyPresets: Bool, watermarks: Set<String> = []) throws(ImageServerError) {
         // The request's own operations, each preset replaced by its operations.
         var expanded: [String] = []
         for operation in Self.split(text) {
             guard operation.name == "preset" else {
-                guard !onlyPresets || operation.name == "expires" else { throw Self.presetsOnly }
+                guard !onlyPresets || ["expires", "filename", "attachment"].contains(operation.name) else { throw Self.presetsOnly }
                 expanded.append(operation.text)
                 continue
             }
@@ -44,8 +54,29 @@ struct ImageServerSpec: Sendable, Equatable {
         var kept: [String] = []
         var ratio: Double?
         var expires: Int?
+        var filename: String?
+        var isAttachment = false
+        var cacheBuster: String?
         for operation in Self.split(expanded.joined(separator: "|")) {
             switch operation.name {
+            case "filename":
+                guard filename == nil else { throw ImageServerError(.badRequest, "bad spec: filename= may appear only once") }
+                guard !operation.argument.isEmpty else { throw ImageServerError(.badRequest, "bad spec: filename: expected a name") }
+                filename = operation.argument
+            case "attachment":
+                guard !isAttachment else { throw ImageServerError(.badRequest, "bad spec: attachment may appear only once") }
+                guard operation.text.lowercased() == "attachment" else {
+                    throw ImageServerError(.badRequest, "bad spec: attachment takes no argument")
+                }
+                isAttachment = true
+            case "cachebuster":
+                guard cacheBuster == nil else { throw ImageServerError(.badRequest, "bad spec: cachebuster= may appear only once") }
+                guard Self.isCacheBuster(operation.argument) else {
+                    throw ImageServerError(
+                        .badRequest,
+                        "bad spec: cachebuster: expected 1 to \(Self.maximumCacheBusterLength) letters, digits, '-', '.', '_' or '~'")
+                }
+                cacheBuster = operation.argument
             case "expires":
                 guard expires == nil else { throw ImageServerError(.badRequest, "bad spec: expires= may appear only once") }
                 guard let time = Int(operation.argument), time >= 0 else {
@@ -81,6 +112,18 @@ struct ImageServerSpec: Sendable, Equatable {
         operations = kept.joined(separator: "|")
         devicePixelRatio = ratio ?? 1
         self.expires = expires
+        disposition = filename != nil || isAttachment ? try ContentDisposition(filename: filename, isAttachment: isAttachment) : nil
+        self.cacheBuster = cacheBuster
+    }
+
+    /// The longest token `cachebuster=` accepts.
+    static let maximumCacheBusterLength = 64
+
+    /// Whether `token` is 1 to ``maximumCacheBusterLength`` ASCII letters, digits, `-`,
+    /// `.`, `_` or `~`.
+    private static func isCacheBuster(_ token: String) -> Bool {
+        (1...maximumCacheBusterLength).contains(token.count)
+            && token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) }
     }
 
     /// The operations of `text`, trimmed, with their lowercased names and arguments.

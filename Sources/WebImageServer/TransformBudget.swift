@@ -190,6 +190,9 @@ struct TransformBudget: Sendable {
                 return (size, size)
             case .aspectFit:
                 return (scaled(min(x, y)), PixelSize(width: width, height: height))
+            case .inside:
+                let size = scaled(min(x, y))
+                return (size, size)
             case .aspectFill:
                 let cover = scaled(max(x, y))
                 return (cover, PixelSize(width: min(width, cover.width), height: min(height, cover.height)))

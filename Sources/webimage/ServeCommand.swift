@@ -153,7 +153,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("preset"), help: ServerSetting.preset.help("A named spec, used as preset=NAME (repeatable).", valueName: "name=spec"))
     var presets: [String] = []
 
-    @Flag(inversion: .prefixedNo, help: ServerSetting.onlyPresets.help("Accept only specs made of preset=NAME (and expires=)."))
+    @Flag(inversion: .prefixedNo, help: ServerSetting.onlyPresets.help("Accept only specs made of preset=NAME (and expires=, filename=, attachment)."))
     var onlyPresets: Bool?
 
     @Option(

@@ -25,7 +25,8 @@ struct ImageServerSpecFuzzTests {
     static let documented: Set<Int> = [200, 304, 400, 403, 404, 413, 422, 502, 503, 504]
 
     /// One spec: 1 to 8 operations, each valid or broken in one of the ways the grammar
-    /// allows (unknown names, missing or extra arguments, numbers out of range, huge sizes).
+    /// allows (unknown names, missing or extra arguments, numbers out of range, huge sizes),
+    /// the server's response options (`filename=`, `attachment`, `cachebuster=`) among them.
     static func spec(_ random: inout SeededGenerator) -> String {
         let sizes = ["0", "1", "2", "7", "16", "33", "64", "200", "1000", "4000", "16384", "16385", "99999", "-5", "x", ""]
         func size() -> String { sizes.randomElement(using: &random)! }
@@ -34,9 +35,9 @@ struct ImageServerSpecFuzzTests {
         var operations: [String] = []
         for _ in 0..<count {
             let operation: String
-            switch Int.random(in: 0..<18, using: &random) {
+            switch Int.random(in: 0..<19, using: &random) {
             case 0, 1:
-                let modes = ["", ",fit", ",fill", ",stretch", ",noenlarge", ",fill,noenlarge", ",bg=ff0000", ",bogus"]
+                let modes = ["", ",fit", ",fill", ",stretch", ",inside", ",inside,noenlarge", ",noenlarge", ",fill,noenlarge", ",bg=ff0000", ",bogus"]
                 let box = [size() + "x" + size(), size(), "x" + size()].randomElement(using: &random)!
                 operation = "resize=" + box + modes.randomElement(using: &random)!
             case 2:
@@ -55,6 +56,11 @@ struct ImageServerSpecFuzzTests {
             case 14: operation = "sharpen=" + number(["1", "0.5,2", "100", "101", "1,11"])
             case 15: operation = "format=" + number(["png", "jpeg", "webp", "gif", "auto", "bmp", "png,q=50", "jpeg,q=101", "webp,lossless", "png,max=10x10"])
             case 16: operation = number(["overlay=logo", "unknown=1", "", " ", "resize", "=", "resize==1"])
+            case 17:
+                operation = number([
+                    "filename=a.png", "filename=My Photo \u{FC}.png", "filename=../x\\y\"z\r\n.png", "filename=", "filename=..",
+                    "attachment", "attachment=1", "cachebuster=v1", "cachebuster=2026-01-01", "cachebuster=", "cachebuster=a b",
+                ])
             default: operation = "flip=h"
             }
             operations.append(operation)

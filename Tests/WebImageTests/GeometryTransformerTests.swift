@@ -32,6 +32,30 @@ import Testing
         #expect(padded.bitmap.rgba8(x: 50, y: 10) == .black)
     }
 
+    @Test func insideScalesIntoTheBoxWithoutACanvas() throws {
+        let photo = Image(bitmap: Bitmap.solid(600, 400, .white))
+        let inside = ResizingImageTransformer(size: PixelSize(width: 512, height: 512), contentMode: .inside)
+        let result = try #require(inside.transform(photo))
+        #expect(result.pixelSize == PixelSize(width: 512, height: 341))
+        // No bars: every edge pixel is the picture's, opaque.
+        for (x, y) in [(0, 0), (511, 0), (0, 340), (511, 340), (256, 170)] {
+            #expect(result.bitmap.rgba8(x: x, y: y) == .white, "(\(x),\(y))")
+        }
+        let tall = ResizingImageTransformer(size: PixelSize(width: 100, height: 100), contentMode: .inside)
+        #expect(try #require(tall.transform(Image(bitmap: Bitmap.solid(50, 200, .white)))).pixelSize == PixelSize(width: 25, height: 100))
+        // A picture already inside the box is enlarged to touch it, unless that is refused.
+        #expect(try #require(inside.transform(Image(bitmap: Bitmap.solid(300, 200, .white)))).pixelSize == PixelSize(width: 512, height: 341))
+        var noEnlarge = inside
+        noEnlarge.allowsEnlarging = false
+        #expect(noEnlarge.transform(Image(bitmap: Bitmap.solid(300, 200, .white))) == nil)
+        #expect(try #require(noEnlarge.transform(photo)).pixelSize == PixelSize(width: 512, height: 341))
+        #expect(inside.key == "resize-512x512-inside")
+        #expect(noEnlarge.key == "resize-512x512-inside-noenlarge")
+        // With one side it is the one-sided resize.
+        let oneSide = ResizingImageTransformer(width: 150, contentMode: .inside)
+        #expect(try #require(oneSide.transform(photo)).pixelSize == PixelSize(width: 150, height: 100))
+    }
+
     @Test func oneSideFollowsTheAspectRatioAndNoEnlargeKeepsSmallImages() throws {
         let photo = Image(bitmap: Bitmap.solid(300, 200, .white))
         #expect(try #require(ResizingImageTransformer(width: 150).transform(photo)).pixelSize == PixelSize(width: 150, height: 100))

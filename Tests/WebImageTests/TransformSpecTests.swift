@@ -92,6 +92,19 @@ import Testing
         #expect(throws: TransformSpecError.self) { try TransformSpec("format=png,icc=maybe") }
     }
 
+    @Test func insideIsAResizeModeOfItsOwn() throws {
+        let inside = try #require(try TransformSpec("resize=512x512,inside").transformers.first as? ResizingImageTransformer)
+        #expect(inside.contentMode == .inside)
+        #expect(inside.key == "resize-512x512-inside")
+        #expect(try TransformSpec("resize=512x512,fit").pipeline.key != TransformSpec("resize=512x512,inside").pipeline.key)
+        #expect(try TransformSpec("resize=512x512,INSIDE,noenlarge").pipeline.key == "resize-512x512-inside-noenlarge")
+        let photo = Image(bitmap: Bitmap.solid(600, 400, .white))
+        #expect(try #require(try TransformSpec("resize=512x512,inside").pipeline.transform(photo)).pixelSize == PixelSize(width: 512, height: 341))
+        // It decodes to the size it scales to, as a fit does.
+        #expect(try TransformSpec("resize=400x300,inside").decodeOptions.thumbnailPixelSize == PixelSize(width: 400, height: 300))
+        #expect(throws: TransformSpecError.self) { try TransformSpec("resize=512x512,inside=1") }
+    }
+
     @Test func aLeadingResizeDecodesAtTheTargetSize() throws {
         #expect(try TransformSpec("resize=800|blur=2").decodeOptions.thumbnailPixelSize?.width == 800)
         #expect(try TransformSpec("resize=400x300").decodeOptions.thumbnailPixelSize == PixelSize(width: 400, height: 300))

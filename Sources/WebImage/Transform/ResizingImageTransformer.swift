@@ -12,6 +12,11 @@ public struct ResizingImageTransformer: ImageTransformer {
         /// Scaled to cover the box, keeping the aspect ratio, and cropped to exactly the
         /// box's size around the centre (`fill` in a transform spec).
         case aspectFill
+        /// Scaled to fit inside the box, keeping the aspect ratio, with no canvas: the result
+        /// is the scaled picture itself, so a 3:2 photo in a square box comes out 3:2, with
+        /// no bars and no alpha added (imgproxy's `rs:fit`, thumbor's `fit-in`; `inside` in a
+        /// transform spec).
+        case inside
     }
 
     /// The requested width in pixels; `nil` to follow from the height and the aspect ratio.
@@ -59,6 +64,7 @@ public struct ResizingImageTransformer: ImageTransformer {
         case .fill: key += "-stretch"
         case .aspectFit: key += "-fit"
         case .aspectFill: key += "-fill"
+        case .inside: key += "-inside"
         }
         if !allowsEnlarging { key += "-noenlarge" }
         if background != .clear { key += "-bg\(background.hex)" }
@@ -102,7 +108,7 @@ public struct ResizingImageTransformer: ImageTransformer {
             options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: width, height: unbounded))
         case let (nil, height?, _):
             options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: unbounded, height: height))
-        case let (width?, height?, .aspectFit):
+        case let (width?, height?, .aspectFit), let (width?, height?, .inside):
             options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: width, height: height))
         case let (width?, height?, .aspectFill):
             options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: width, height: height))
@@ -143,6 +149,9 @@ public struct ResizingImageTransformer: ImageTransformer {
                 result = (size, size)
             case .aspectFit:
                 result = (scaled(min(x, y)), PixelSize(width: width!, height: height!))
+            case .inside:
+                let size = scaled(min(x, y))
+                result = (size, size)
             case .aspectFill:
                 let cover = scaled(max(x, y))
                 result = (cover, PixelSize(width: min(width!, cover.width), height: min(height!, cover.height)))

@@ -118,7 +118,7 @@ struct TransformSpecParser {
         let sizeText = try reader.positional("WIDTH, xHEIGHT or WIDTHxHEIGHT")
         let (width, height) = try reader.dimensions(sizeText)
         var mode = ResizingImageTransformer.ContentMode.aspectFit
-        for (word, contentMode) in [("fit", .aspectFit), ("fill", .aspectFill), ("stretch", .fill)]
+        for (word, contentMode) in [("fit", .aspectFit), ("fill", .aspectFill), ("stretch", .fill), ("inside", .inside)]
             as [(String, ResizingImageTransformer.ContentMode)] where reader.flag(word)
         {
             mode = contentMode
