@@ -33,6 +33,10 @@ import WebImageCore
 ///   servers may reference. Input over ``maximumByteCount`` is refused before parsing, and
 ///   gzip-compressed SVG (SVGZ), whose inflated size cannot be bounded beforehand, is
 ///   not accepted.
+/// - **No known aborts.** librsvg is Rust, and a panic in it aborts the process: the
+///   documents that make librsvg 2.54 panic (those using `feTile`) are refused before it
+///   sees them, and so are documents in encodings that could hide that name from the check
+///   (anything but UTF-8 and the ASCII-compatible 8-bit encodings). See `SVGScreening`.
 /// - **Bounded pixels.** The output size is known before any pixel memory exists and is
 ///   checked against ``ImageDecodeOptions/maxPixelCount`` and
 ///   ``ImageDecodeOptions/maxTotalBytes`` (``ImageError/Code/imageTooLarge``), and against
@@ -112,7 +116,10 @@ public struct SVGCoder: ImageCoder {
             throw ImageError(.imageTooLarge, "the SVG has \(data.count) bytes, over the limit of \(Self.maximumByteCount)")
         }
         guard canDecode(data) else { throw ImageError(.badImageData, "the data is not an uncompressed SVG document") }
-        return try data.withImageBytes { bytes throws(ImageError) in try body(SVGDocument(bytes: bytes)) }
+        return try data.withImageBytes { bytes throws(ImageError) in
+            try SVGScreening.check(bytes)
+            return try body(SVGDocument(bytes: bytes))
+        }
     }
 }
 #endif

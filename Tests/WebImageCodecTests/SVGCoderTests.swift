@@ -123,6 +123,23 @@ struct SVGCoderTests {
             } == .imageTooLarge)
     }
 
+    /// librsvg 2.54 aborts the process on an `feTile` with an empty input region: such
+    /// documents never reach it, nor documents whose encoding could hide the name.
+    @Test func documentsThatCouldAbortLibrsvgAreRefused() throws {
+        let emptyTile = Self.svg(
+            #"viewBox="0 0 200 200""#,
+            #"<filter id="f"><feFlood x="0" y="0" width="10" height="10"/><feOffset dx="5"/><feTile/></filter>"#
+                + #"<rect x="40" y="40" width="120" height="120" filter="url(#f)"/>"#
+        )
+        #expect(Self.errorCode { try coder.decode(emptyTile, options: ImageDecodeOptions()) } == .badImageData)
+        let utf16 = Data("\u{FEFF}".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }) + Self.halves
+        #expect(Self.errorCode { try coder.decode(utf16, options: ImageDecodeOptions()) } == .badImageData)
+        let utf7 = Data(#"<?xml version="1.0" encoding="UTF-7"?>"#.utf8) + Self.halves
+        #expect(Self.errorCode { try coder.decode(utf7, options: ImageDecodeOptions()) } == .badImageData)
+        let latin = Data(#"<?xml version="1.0" encoding="Windows-1251"?>"#.utf8) + Self.halves
+        #expect(try coder.decode(latin, options: ImageDecodeOptions()).pixelSize == PixelSize(width: 40, height: 20))
+    }
+
     @Test func registryPicksTheSVGCoderBySniffing() throws {
         let image = try ImageCodersManager.shared.decode(Self.halves, options: ImageDecodeOptions())
         #expect(image.format == .svg)
