@@ -20,6 +20,7 @@ let codecs: [Target.Dependency] = [
     .target(name: "WebImageAVIF", condition: .when(traits: ["AVIF"])),
     .target(name: "WebImageHEIF", condition: .when(traits: ["HEIF"])),
     .target(name: "WebImageJXL", condition: .when(traits: ["JXL"])),
+    .target(name: "WebImageSVG", condition: .when(traits: ["SVG"])),
 ]
 
 /// Little CMS's colour engine, with the `ColorManagement` trait.
@@ -49,7 +50,7 @@ let package = Package(
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
     ],
     traits: [
-        .default(enabledTraits: ["Server", "TIFF", "AVIF", "HEIF", "JXL", "ColorManagement"]),
+        .default(enabledTraits: ["Server", "TIFF", "AVIF", "HEIF", "JXL", "SVG", "ColorManagement"]),
         .init(
             name: "Server",
             description: "The image server, `webimage serve` (Hummingbird and swift-prometheus); the demo builds without it."
@@ -61,6 +62,10 @@ let package = Package(
             description: "Decode HEIC/HEIF, and encode HEIC where it has an encoder, with the system's libheif (apt: libheif-dev)."
         ),
         .init(name: "JXL", description: "Decode and encode JPEG XL with the system's libjxl (apt: libjxl-dev)."),
+        .init(
+            name: "SVG",
+            description: "Render SVG, with no external resources, with the system's librsvg and cairo (apt: librsvg2-dev)."
+        ),
         .init(
             name: "ColorManagement",
             description: "Read, convert and write ICC colour profiles with the system's Little CMS 2 (apt: liblcms2-dev)."
@@ -90,6 +95,7 @@ let package = Package(
         .systemLibrary(name: "CAVIF", providers: [.apt(["libavif-dev"])]),
         .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
+        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CXattr"),
 
@@ -106,6 +112,7 @@ let package = Package(
         .target(name: "WebImageAVIF", dependencies: ["WebImageCore", "CAVIF"]),
         .target(name: "WebImageHEIF", dependencies: ["WebImageCore", "CHEIF"]),
         .target(name: "WebImageJXL", dependencies: ["WebImageCore", "CJXL"]),
+        .target(name: "WebImageSVG", dependencies: ["WebImageCore", "CRSVG"]),
         .target(name: "WebImageCoders", dependencies: ["WebImageCore"] + codecs),
         .target(name: "WebImageConversion", dependencies: ["WebImageCore", "WebImageJPEG", "WebImagePNG", nioConcurrencyHelpers]),
 

@@ -10,6 +10,8 @@ packages+=(nginx-light)
 packages+=(libtiff-dev libavif-dev libheif-dev libjxl-dev)
 # The ColorManagement trait: Little CMS 2.
 packages+=(liblcms2-dev)
+# The SVG trait: librsvg (with cairo), and its rsvg-convert for the resvg suite comparison.
+packages+=(librsvg2-dev librsvg2-bin)
 # Chromium, headless, for the test that loads the server's demo page as a browser does.
 packages+=(chromium)
 

@@ -18,3 +18,6 @@
 #if HEIF
 @_exported import WebImageHEIF
 #endif
+#if SVG
+@_exported import WebImageSVG
+#endif

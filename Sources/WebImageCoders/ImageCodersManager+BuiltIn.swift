@@ -3,7 +3,7 @@ extension ImageCodersManager {
     public static let shared = ImageCodersManager()
 
     /// The built-in coders, in priority order from lowest to highest: JPEG, PNG, GIF,
-    /// WebP, BMP, ICO and, each with its package trait, TIFF, AVIF, HEIF and JPEG XL.
+    /// WebP, BMP, ICO and, each with its package trait, TIFF, AVIF, HEIF, JPEG XL and SVG.
     public static var builtInCoders: [any ImageCoder] {
         var coders: [any ImageCoder] = [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), BMPCoder(), ICOCoder()]
         #if TIFF
@@ -20,6 +20,9 @@ extension ImageCodersManager {
         #endif
         #if JXL
         coders.append(JXLCoder())
+        #endif
+        #if SVG
+        coders.append(SVGCoder())
         #endif
         return coders
     }

@@ -29,6 +29,9 @@ struct ImageFormatSupportTests {
         #if JXL
         formats.insert(.jxl)
         #endif
+        #if SVG
+        formats.insert(.svg)
+        #endif
         return ImageFormat.allCases.filter(formats.contains)
     }
 
@@ -44,6 +47,9 @@ struct ImageFormatSupportTests {
         #endif
         #if JXL
         #expect(manager.supportedFormats.first { $0.format == .jxl } == ImageFormatSupport(format: .jxl, decodes: true, encodes: true))
+        #endif
+        #if SVG
+        #expect(manager.supportedFormats.first { $0.format == .svg } == ImageFormatSupport(format: .svg, decodes: true, encodes: false))
         #endif
         #expect(manager.supportedFormats.first { $0.format == .ico } == ImageFormatSupport(format: .ico, decodes: true, encodes: true))
         #expect(manager.supportedFormats.first { $0.format == .bmp } == ImageFormatSupport(format: .bmp, decodes: true, encodes: true))

@@ -1,0 +1,3 @@
+#include <cairo.h>
+#include <gio/gio.h>
+#include <librsvg/rsvg.h>
