@@ -247,7 +247,7 @@ struct ImageServerResponder: HTTPResponder {
             let decodeOptions = withSourceLimits(spec.decodeOptions)
             let (_, header) = try await readHeader(of: source, options: decodeOptions)
             return try await withMemory(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
-                try await transform(source, header: header, spec: spec, options: decodeOptions, key: key, held: &held)
+                try await transform(source, spec: spec, options: decodeOptions, key: key, held: &held)
             }
         }
     }
@@ -256,8 +256,7 @@ struct ImageServerResponder: HTTPResponder {
     /// size it decoded at, holds the memory that plan takes instead, then transforms,
     /// encodes and keeps the result.
     private func transform(
-        _ source: URL, header: SourceHeader, spec: TransformSpec, options decodeOptions: ImageDecodeOptions, key: String,
-        held: inout Int
+        _ source: URL, spec: TransformSpec, options decodeOptions: ImageDecodeOptions, key: String, held: inout Int
     ) async throws(ImageServerError) -> (data: Data, metadata: DiskCacheEntryMetadata) {
         let image: Image
         do throws(ImageError) {
