@@ -387,6 +387,8 @@ struct ImageServerResponder: HTTPResponder {
         _ work: @escaping @Sendable () async throws(ImageServerError) -> Value
     ) async throws(ImageServerError) -> Value {
         let answer = NIOLockedValueBox<CheckedContinuation<Result<Value, ImageServerError>, Never>?>(nil)
+        // The timer ends with the work, so that no request leaves a sleeping task behind.
+        let timer = NIOLockedValueBox<Task<Void, Never>?>(nil)
         let timeout = configuration.requestTimeout
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, ImageServerError>, Never>) in
             answer.withLockedValue { $0 = continuation }
@@ -398,14 +400,17 @@ struct ImageServerResponder: HTTPResponder {
                     result = .failure(error)
                 }
                 answer.withLockedValue { $0.take() }?.resume(returning: result)
+                timer.withLockedValue { $0 }?.cancel()
             }
-            Task {
-                try? await Task.sleep(for: .seconds(timeout))
-                guard let continuation = answer.withLockedValue({ $0.take() }) else { return }
-                running.cancel()
-                continuation.resume(
-                    returning: .failure(
-                        ImageServerError(.gatewayTimeout, "the request took too long", detail: "over its deadline of \(timeout) s")))
+            timer.withLockedValue {
+                $0 = Task {
+                    try? await Task.sleep(for: .seconds(timeout))
+                    guard let continuation = answer.withLockedValue({ $0.take() }) else { return }
+                    running.cancel()
+                    continuation.resume(
+                        returning: .failure(
+                            ImageServerError(.gatewayTimeout, "the request took too long", detail: "over its deadline of \(timeout) s")))
+                }
             }
         }
         return try outcome.get()

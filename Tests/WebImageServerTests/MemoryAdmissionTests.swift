@@ -68,8 +68,11 @@ struct MemoryAdmissionTests {
         #expect(await eventually { memory.waiting == 2 })
         // 10 bytes are free: the small waiter would fit, but it came second.
         #expect(memory.reserved == 90)
-        memory.release(90)
+        // Room for the large one alone: it is admitted, and the small one still waits.
+        memory.release(50)
         try await large.value
+        #expect(memory.waiting == 1)
+        memory.release(40)
         try await small.value
         #expect(order.withLockedValue { $0 } == [60, 10])
         #expect(memory.reserved == 70)
