@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Prints the COUNT slowest tests (25 by default) of a `swift test` log, slowest first, with
 # their seconds as Swift Testing reported them, and the sum of every test's time.
+# (It reads the whole sorted list rather than closing the pipe early: with `head`, `sort` could
+# die of SIGPIPE on a long log and, under pipefail, fail the run with 141 after the tests passed.)
 # Usage: scripts/slowest-tests.sh LOG [COUNT]
 set -euo pipefail
 awk '
@@ -13,4 +15,4 @@ awk '
         total += seconds; count++
     }
     END { printf "%10.2f s  the sum over %d tests (they run in parallel, so the wall time is less)\n", total, count > "/dev/stderr" }
-' "$1" | sort -rn | head -n "${2:-25}"
+' "$1" | sort -rn | awk -v count="${2:-25}" 'NR <= count'
