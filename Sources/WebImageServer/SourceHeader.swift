@@ -2,9 +2,9 @@ import Foundation
 import WebImage
 
 /// What a source's bytes declare before any pixel is decoded: its size and its frames
-/// (an animation's, where its coder reads animations; a TIFF's pages are counted once
-/// decoded), checked against the server's limits, and the memory its decode is planned to
-/// take.
+/// (an animation's, where its coder reads animations; a TIFF's pages are counted by its
+/// decoder, before the first page is decoded), checked against the server's limits, and
+/// the memory its decode is planned to take.
 struct SourceHeader: Sendable {
     /// The size the header declares; for a coder that reads no header, the largest a
     /// source may be (a square of the pixel limit), so that its decode is never planned

@@ -101,6 +101,21 @@ struct TIFFCoderTests {
         }
     }
 
+    /// The header reader gives the first page's declared size without decoding (so the
+    /// server plans a TIFF at its size), and the manager's header check holds it to the
+    /// pixel limit.
+    @Test func theHeaderDeclaresTheFirstPagesSize() throws {
+        #expect(try TIFFCoder().pixelSize(of: Self.header(width: 100_000, height: 30)) == PixelSize(width: 100_000, height: 30))
+        let pages = [BMPCoderTests.gradient(width: 41, height: 23, alpha: false), BMPCoderTests.gradient(width: 90, height: 90, alpha: false)]
+        let data = try TIFFCoder().encode(Image(frames: pages.map { ImageFrame(bitmap: $0) }), as: .tiff, options: ImageEncodeOptions())
+        #expect(try TIFFCoder().pixelSize(of: data) == PixelSize(width: 41, height: 23))
+        let manager = ImageCodersManager(coders: [TIFFCoder()])
+        let refused = #expect(throws: ImageError.self) { try manager.checkHeader(of: Self.header(width: 100_000, height: 100_000)) }
+        #expect(refused?.code == .imageTooLarge)
+        let broken = #expect(throws: ImageError.self) { try TIFFCoder().pixelSize(of: data.prefix(6)) }
+        #expect(broken?.code == .badImageData)
+    }
+
     @Test func truncatedFileIsBadDataAndPrintsNothing() throws {
         let data = try TIFFCoder().encode(Image(bitmap: BMPCoderTests.gradient(width: 64, height: 64, alpha: false)), as: .tiff, options: ImageEncodeOptions())
         for length in [8, 16, data.count / 2] {
