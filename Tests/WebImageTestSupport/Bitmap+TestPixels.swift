@@ -3,20 +3,24 @@
 extension Bitmap {
     /// A bitmap of one colour.
     static func solid(_ width: Int, _ height: Int, _ colour: RGBA8) -> Bitmap {
-        Bitmap(
-            width: width, height: height,
-            pixels: (0..<width * height).flatMap { _ in [colour.red, colour.green, colour.blue, colour.alpha] })
+        painted(width, height) { _, _ in colour }
     }
 
     /// A bitmap whose pixels come from `colour(x, y)`.
     static func painted(_ width: Int, _ height: Int, _ colour: (Int, Int) -> RGBA8) -> Bitmap {
-        var pixels: [UInt8] = []
-        pixels.reserveCapacity(width * height * 4)
-        for y in 0..<height {
-            for x in 0..<width {
-                let pixel = colour(x, y)
-                pixels += [pixel.red, pixel.green, pixel.blue, pixel.alpha]
+        // Written in place: appending a four-byte array a pixel costs an allocation a pixel,
+        // which in the suite's unoptimised, sanitised build made large fixtures slow.
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let pixel = colour(x, y), offset = (y * width + x) * 4
+                    buffer[offset] = pixel.red
+                    buffer[offset + 1] = pixel.green
+                    buffer[offset + 2] = pixel.blue
+                    buffer[offset + 3] = pixel.alpha
+                }
             }
+            count = width * height * 4
         }
         return Bitmap(width: width, height: height, pixels: pixels)
     }
