@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
+import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
 @testable import WebImageTestSupport
@@ -21,14 +22,34 @@ struct ImageManagerPlainURLTests {
     /// waits for both to answer.
     private func load(_ url: URL, options: ImageOptions = [], on manager: ImageManager) async throws -> AtOnce {
         let plain = ImageResponseRecorder()
-        manager.loadImage(with: url, options: options, completion: plain.record)
-        let plainAtOnce = plain.responses.first
+        let plainAtOnce = answerGivenAtOnce(recordedBy: plain) { manager.loadImage(with: url, options: options, completion: $0) }
         let request = ImageResponseRecorder()
-        manager.loadImage(with: ImageRequest(url: url, options: options), completion: request.record)
-        let requestAtOnce = request.responses.first
+        let requestAtOnce = answerGivenAtOnce(recordedBy: request) { manager.loadImage(with: ImageRequest(url: url, options: options), completion: $0) }
         try await plain.wait(for: 1)
         try await request.wait(for: 1)
         return AtOnce(plain: plainAtOnce, request: requestAtOnce)
+    }
+
+    /// Calls `start` with a completion that `recorder` records, and returns the answer that
+    /// completion received on this thread before `start` returned, if any. An answer that
+    /// a fast load delivers on another thread meanwhile (which a preempted test thread
+    /// could otherwise read as given at once) is recorded but not returned.
+    private func answerGivenAtOnce(
+        recordedBy recorder: ImageResponseRecorder,
+        _ start: (@escaping @Sendable (ImageResponse) -> Void) -> Void
+    ) -> ImageResponse? {
+        let caller = pthread_self()
+        let atOnce = NIOLockedValueBox<(inCall: Bool, response: ImageResponse?)>((true, nil))
+        start { response in
+            atOnce.withLockedValue { state in
+                if state.inCall, pthread_equal(pthread_self(), caller) != 0 { state.response = response }
+            }
+            recorder.record(response)
+        }
+        return atOnce.withLockedValue { state in
+            state.inCall = false
+            return state.response
+        }
     }
 
     /// A 2×2 image that is not what the server sends (8×6), so an answer from memory shows.
