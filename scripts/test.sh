@@ -18,6 +18,13 @@ scripts/install-system-packages.sh
 # could not suspend its threads) and held the output open until the timeout; without it a
 # crash ends the run at once, still printing the runtime's fatal-error message.
 export SWIFT_BACKTRACE=enable=no
+# ThreadSanitizer sleeps a second in every process's exit (`atexit_sleep_ms`, 1,000 by
+# default) to give threads still running a chance to race with the exit handlers. The
+# suite starts hundreds of `webimage` and stress-tool processes (80 in one race test
+# alone, four at a time), many one after another, so that second cost minutes. Races
+# with exit handlers are a narrow class no test here aims at; every race while a process
+# runs is still reported.
+export TSAN_OPTIONS="${TSAN_OPTIONS:-atexit_sleep_ms=0}"
 log="$(mktemp -t webimage-test-XXXXXX.log)"
 trap 'rm -f "$log"' EXIT
 status=0
