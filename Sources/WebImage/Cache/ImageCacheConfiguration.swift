@@ -7,10 +7,6 @@ import Foundation
 public struct ImageCacheConfiguration: Sendable, Hashable {
     /// Keep decoded images in memory (and promote disk hits there).
     public var shouldCacheImagesInMemory = true
-    /// Hand out fully decoded bitmaps. The library's coders always decode to bitmaps
-    /// ready to draw, so this setting changes nothing.
-    @available(*, deprecated, message: "images are always fully decoded bitmaps")
-    public var shouldDecompressImages = true
     /// Seconds after which a disk entry expires (one week); negative means never.
     public var maxDiskAge: TimeInterval = 7 * 24 * 60 * 60
     /// The size in bytes the disk folder is kept under; 0 means unlimited.
@@ -60,7 +56,3 @@ public struct ImageCacheConfiguration: Sendable, Hashable {
         return root.appendingPathComponent("SwiftWebImage", isDirectory: true)
     }
 }
-
-/// The former name of ``ImageCacheConfiguration``, kept for one release.
-@available(*, deprecated, renamed: "ImageCacheConfiguration")
-public typealias ImageCacheConfig = ImageCacheConfiguration

@@ -84,7 +84,3 @@ public struct ImageDownloaderConfiguration: Sendable {
     /// The default configuration.
     public init() {}
 }
-
-/// The former name of ``ImageDownloaderConfiguration``, kept for one release.
-@available(*, deprecated, renamed: "ImageDownloaderConfiguration")
-public typealias ImageDownloaderConfig = ImageDownloaderConfiguration

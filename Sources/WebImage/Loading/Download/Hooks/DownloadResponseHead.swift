@@ -53,7 +53,3 @@ extension DownloadResponseHead {
         ImageError.Response(statusCode: statusCode, headers: headers.map { ($0.name, $0.value) }, url: url.absoluteString)
     }
 }
-
-/// The former name of ``DownloadResponseHead``, kept for one release.
-@available(*, deprecated, renamed: "DownloadResponseHead")
-public typealias DownloadResponse = DownloadResponseHead
