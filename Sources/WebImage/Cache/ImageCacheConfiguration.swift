@@ -22,13 +22,13 @@ public struct ImageCacheConfiguration: Sendable, Hashable {
     public var maxMemoryCount = 0
     /// Also keep a weak reference to each image stored in memory, so that a key the memory
     /// level has evicted (by cost or count) still answers while the image is alive elsewhere
-    /// — in a view, say — and goes back into the memory level (SDWebImage's weak memory
-    /// cache; off by default, as there since 5.12). Only a miss of the memory level looks
+    /// — in a view, say — and goes back into the memory cache (SDWebImage's weak memory
+    /// cache; off by default, as there since 5.12). Only a miss of the memory cache looks
     /// at the weak references, so hits cost the same.
     public var shouldUseWeakMemoryCache = false
-    /// The type of the memory level (SDWebImage's `memoryCacheClass`): the cache creates
+    /// The type of the memory cache (SDWebImage's `memoryCacheClass`): the cache creates
     /// one with this configuration. The built-in ``MemoryCache`` when `nil`.
-    public var memoryStorageType: ImageMemoryStorageType?
+    public var memoryCacheType: ImageMemoryCacheType?
     /// The type of the disk level (SDWebImage's `diskCacheClass`): the cache creates one
     /// on its folder with this configuration. The built-in ``DiskCache`` when `nil`.
     public var diskStorageType: ImageDiskStorageType?

@@ -26,14 +26,14 @@ struct CacheCleanCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var config = ImageCacheConfiguration()
-        if let maxAge { config.maxDiskAge = maxAge }
-        config.maxDiskSize = maxSize
+        var configuration = ImageCacheConfiguration()
+        if let maxAge { configuration.maxDiskAge = maxAge }
+        configuration.maxDiskSize = maxSize
         // Measured before the limited cache opens: opening it may already trim.
         let unlimited = location.makeCache()
         let before = await unlimited.diskUsage()
         await unlimited.waitForDiskMaintenance()
-        let cache = location.makeCache(config: config)
+        let cache = location.makeCache(configuration: configuration)
         let check = CacheRemovalCheck(watching: cache)
         await cache.deleteOldFiles()
         await cache.waitForDiskMaintenance()

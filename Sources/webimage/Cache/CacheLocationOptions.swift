@@ -19,7 +19,7 @@ struct CacheLocationOptions: ParsableArguments {
     }
 
     /// The default namespace's cache in ``directory``.
-    func makeCache(config: ImageCacheConfiguration = ImageCacheConfiguration(), coders: ImageCodersManager = .shared) -> ImageCache {
-        ImageCache(directory: directory, config: config, coders: coders)
+    func makeCache(configuration: ImageCacheConfiguration = ImageCacheConfiguration(), coders: ImageCodersManager = .shared) -> ImageCache {
+        ImageCache(directory: directory, configuration: configuration, coders: coders)
     }
 }

@@ -20,7 +20,7 @@ struct CacheReport {
         path = cache.diskStorage.directory.path
         entries = now.entries
         bytes = now.bytes
-        memoryLimit = cache.config.maxMemoryCost
+        memoryLimit = cache.configuration.maxMemoryCost
         removed = before.map { (entries: max(0, $0.entries - now.entries), bytes: max(0, $0.bytes - now.bytes)) }
     }
 

@@ -45,10 +45,10 @@ struct DemoCommand: AsyncParsableCommand {
 
         let timer = DecodeTimer()
         let coders = ImageCodersManager(coders: ImageCodersManager.builtInCoders.map { TimedImageCoder(coder: $0, timer: timer) })
-        var downloaderConfig = ImageDownloaderConfiguration()
-        downloaderConfig.coders = coders
+        var downloaderConfiguration = ImageDownloaderConfiguration()
+        downloaderConfiguration.coders = coders
         let pipeline = LoadingPipeline(
-            cache: ImageCache(directory: directory, coders: coders), downloaderConfig: downloaderConfig, coders: coders
+            cache: ImageCache(directory: directory, coders: coders), downloaderConfiguration: downloaderConfiguration, coders: coders
         )
         let missing = (0..<count).filter(DemoImageServer.isMissing).count
         print(

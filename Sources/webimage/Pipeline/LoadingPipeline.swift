@@ -14,9 +14,9 @@ struct LoadingPipeline: Sendable {
     let cache: ImageCache
 
     /// Creates a pipeline whose loaders decode with `coders` (the downloader's own
-    /// coders come from `downloaderConfig`).
-    init(cache: ImageCache, downloaderConfig: ImageDownloaderConfiguration, coders: ImageCodersManager = .shared) {
-        downloader = ImageDownloader(config: downloaderConfig)
+    /// coders come from `downloaderConfiguration`).
+    init(cache: ImageCache, downloaderConfiguration: ImageDownloaderConfiguration, coders: ImageCodersManager = .shared) {
+        downloader = ImageDownloader(configuration: downloaderConfiguration)
         let loaders = ImageLoadersManager(loaders: [
             FileImageLoader(coders: coders), DataURLImageLoader(coders: coders), downloader,
         ])

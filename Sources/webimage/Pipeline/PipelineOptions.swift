@@ -55,32 +55,32 @@ struct PipelineOptions: ParsableArguments {
     }
 
     /// The cache's configuration with the disk and memory limits given.
-    var cacheConfig: ImageCacheConfiguration {
-        var config = ImageCacheConfiguration()
-        if let maxDiskSize { config.maxDiskSize = maxDiskSize }
-        if let maxDiskAge { config.maxDiskAge = maxDiskAge }
-        if let memoryLimit { config.maxMemoryCost = memoryLimit.bytes }
-        return config
+    var cacheConfiguration: ImageCacheConfiguration {
+        var configuration = ImageCacheConfiguration()
+        if let maxDiskSize { configuration.maxDiskSize = maxDiskSize }
+        if let maxDiskAge { configuration.maxDiskAge = maxDiskAge }
+        if let memoryLimit { configuration.maxMemoryCost = memoryLimit.bytes }
+        return configuration
     }
 
     /// The downloader's configuration with the headers, credentials, timeout and deadline given.
-    var downloaderConfig: ImageDownloaderConfiguration {
-        var config = ImageDownloaderConfiguration()
+    var downloaderConfiguration: ImageDownloaderConfiguration {
+        var configuration = ImageDownloaderConfiguration()
         for case let (name, value)? in headers.map(PipelineOptions.parseHeader) {
-            config.httpHeaders[name] = value
+            configuration.httpHeaders[name] = value
         }
         if let user, let colon = user.firstIndex(of: ":") {
-            config.username = String(user[..<colon])
-            config.password = String(user[user.index(after: colon)...])
+            configuration.username = String(user[..<colon])
+            configuration.password = String(user[user.index(after: colon)...])
         }
-        if let timeout { config.downloadTimeout = timeout }
-        if let deadline { config.downloadDeadline = deadline }
-        return config
+        if let timeout { configuration.downloadTimeout = timeout }
+        if let deadline { configuration.downloadDeadline = deadline }
+        return configuration
     }
 
     /// A manager on the cache and a downloader these options describe.
     func makePipeline() -> LoadingPipeline {
-        LoadingPipeline(cache: location.makeCache(config: cacheConfig), downloaderConfig: downloaderConfig)
+        LoadingPipeline(cache: location.makeCache(configuration: cacheConfiguration), downloaderConfiguration: downloaderConfiguration)
     }
 
     private static func parseHeader(_ text: String) -> (name: String, value: String)? {

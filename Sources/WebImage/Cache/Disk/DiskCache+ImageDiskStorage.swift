@@ -2,15 +2,15 @@ import Foundation
 
 /// The built-in disk level of an ``ImageCache``.
 extension DiskCache: ImageDiskStorage {
-    /// A cache folder at `directory` with `config`'s age and size limits, expiry date and
+    /// A cache folder at `directory` with `configuration`'s age and size limits, expiry date and
     /// read-only folders.
-    public convenience init(directory: URL, config: ImageCacheConfiguration) {
+    public convenience init(directory: URL, configuration: ImageCacheConfiguration) {
         self.init(
             directory: directory,
-            maxAge: config.maxDiskAge,
-            maxSize: config.maxDiskSize,
-            expiryType: config.diskCacheExpiryType,
-            readOnlyDirectories: config.readOnlyDirectories
+            maxAge: configuration.maxDiskAge,
+            maxSize: configuration.maxDiskSize,
+            expiryType: configuration.diskCacheExpiryType,
+            readOnlyDirectories: configuration.readOnlyDirectories
         )
     }
 }

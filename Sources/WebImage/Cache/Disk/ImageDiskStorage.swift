@@ -20,9 +20,9 @@ import Foundation
 /// - ``metadata(forKey:)`` returns what the last store or ``setMetadata(_:forKey:)`` gave,
 ///   including its ``DiskCacheEntryMetadata/extendedData``, byte for byte.
 public protocol ImageDiskStorage: AnyObject, Sendable {
-    /// Creates the disk level of a cache configured by `config`, keeping its entries in
+    /// Creates the disk level of a cache configured by `configuration`, keeping its entries in
     /// `directory` (the cache's folder, `<directory>/<namespace>`).
-    init(directory: URL, config: ImageCacheConfiguration)
+    init(directory: URL, configuration: ImageCacheConfiguration)
 
     /// The folder the storage was created on.
     var directory: URL { get }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the memory level of an ``ImageCache`` holds for a key: the image, and for an
+/// What the memory cache of an ``ImageCache`` holds for a key: the image, and for an
 /// animated image the original bytes too, so a hit can hand them out without a disk read.
 ///
 /// A class, and immutable: a memory hit hands out one reference rather than copying the

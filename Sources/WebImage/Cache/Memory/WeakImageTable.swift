@@ -1,7 +1,7 @@
 import NIOConcurrencyHelpers
 
-/// The weak half of an ``ImageCache``'s memory level (SDWebImage's weak memory cache):
-/// for each key stored, the image held weakly, so that a key the strong level has evicted
+/// The weak half of an ``ImageCache``'s memory cache (SDWebImage's weak memory cache):
+/// for each key stored, the image held weakly, so that a key the strong cache has evicted
 /// still answers while something else (a view, a caller) keeps its image alive.
 ///
 /// Entries whose image has gone are dropped when looked up, and all at once whenever the

@@ -10,11 +10,11 @@ struct DownloadKey: Hashable, Sendable {
     /// The modifiers and decryptor the transfer runs.
     let hooks: DownloadHooks
 
-    init(_ request: ImageLoadRequest, config: ImageDownloaderConfiguration) {
+    init(_ request: ImageLoadRequest, configuration: ImageDownloaderConfiguration) {
         url = request.url
         validators = request.validators.flatMap { $0.isEmpty ? nil : $0 }
         transferOptions = request.options.intersection(ImageDownloaderOptions.transferOptions)
         headers = request.headers
-        hooks = DownloadHooks(request, config: config)
+        hooks = DownloadHooks(request, configuration: configuration)
     }
 }

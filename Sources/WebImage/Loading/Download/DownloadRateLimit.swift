@@ -8,8 +8,8 @@ import Foundation
 /// empty, queued downloads wait for the next token even if a slot is free.
 ///
 /// ```swift
-/// var config = ImageDownloaderConfiguration()
-/// config.rateLimit = .standard      // 80 starts a second, bursts of 25, as in Nuke
+/// var configuration = ImageDownloaderConfiguration()
+/// configuration.rateLimit = .standard      // 80 starts a second, bursts of 25, as in Nuke
 /// ```
 public struct DownloadRateLimit: Sendable, Hashable {
     /// How many starts the bucket gains per second.

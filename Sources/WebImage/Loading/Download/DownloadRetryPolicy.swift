@@ -12,8 +12,8 @@ import Foundation
 /// download fails instead of waiting that long.
 ///
 /// ```swift
-/// var config = ImageDownloaderConfiguration()
-/// config.retryPolicy = .transientFailures            // up to 3 attempts
+/// var configuration = ImageDownloaderConfiguration()
+/// configuration.retryPolicy = .transientFailures            // up to 3 attempts
 /// var request = ImageLoadRequest(url: url)
 /// request.retryPolicy = DownloadRetryPolicy(maximumAttempts: 5, initialDelay: 1)
 /// ```

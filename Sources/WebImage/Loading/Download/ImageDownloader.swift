@@ -51,7 +51,7 @@ public final class ImageDownloader: Sendable {
     public static let shared = ImageDownloader()
 
     /// The configuration the downloader was created with.
-    public let config: ImageDownloaderConfiguration
+    public let configuration: ImageDownloaderConfiguration
     /// The cookies kept for ``ImageDownloaderOptions/handleCookies``.
     public let cookieStore = DownloadCookieStore()
     let client: HTTPClient
@@ -71,10 +71,10 @@ public final class ImageDownloader: Sendable {
     private let observers = NIOLockedValueBox<(streams: [Int: AsyncStream<DownloadEvent>.Continuation], nextID: Int)>(([:], 0))
 
     /// Creates a downloader with its own HTTP client.
-    public init(config: ImageDownloaderConfiguration = ImageDownloaderConfiguration()) {
-        self.config = config
-        telemetry = DownloaderTelemetry(config.telemetry)
-        let seconds = config.downloadTimeout > 0 ? config.downloadTimeout : 15
+    public init(configuration: ImageDownloaderConfiguration = ImageDownloaderConfiguration()) {
+        self.configuration = configuration
+        telemetry = DownloaderTelemetry(configuration.telemetry)
+        let seconds = configuration.downloadTimeout > 0 ? configuration.downloadTimeout : 15
         idleTimeout = TimeAmount.nanoseconds(Int64(seconds * 1_000_000_000))
         // Silence is timed by `watchForSilentTransfers()`, not by the client's read timeout,
         // which schedules a timer on every read (about fifteen allocations per download).
@@ -87,10 +87,10 @@ public final class ImageDownloader: Sendable {
         client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
         state = NIOLockedValueBox(
             State(
-                queue: DownloadQueue(order: config.executionOrder),
-                maxConcurrentDownloads: max(1, config.maxConcurrentDownloads),
-                headers: HTTPHeaders(config.httpHeaders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
-                rateBucket: config.rateLimit.map { TokenBucket($0, now: .now()) }
+                queue: DownloadQueue(order: configuration.executionOrder),
+                maxConcurrentDownloads: max(1, configuration.maxConcurrentDownloads),
+                headers: HTTPHeaders(configuration.httpHeaders.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
+                rateBucket: configuration.rateLimit.map { TokenBucket($0, now: .now()) }
             ))
     }
 
@@ -142,7 +142,7 @@ public final class ImageDownloader: Sendable {
         callbackQueue: DispatchQueue? = nil,
         completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void
     ) -> DownloadToken {
-        let queue = DispatchQueue(label: "WebImage.ImageDownloader.callbacks", target: callbackQueue ?? config.callbackQueue)
+        let queue = DispatchQueue(label: "WebImage.ImageDownloader.callbacks", target: callbackQueue ?? configuration.callbackQueue)
         let token = enqueue(DownloadHandler(request: request, queue: queue, completion: completion))
         request.priorityControl?.attach(token)
         return token
@@ -258,7 +258,7 @@ public final class ImageDownloader: Sendable {
             handler.complete(with: .failure(ImageError(.invalidURL, "\(url.absoluteString) is not an HTTP or HTTPS URL")))
             return DownloadToken(url: url, operation: nil, handlerID: 0)
         }
-        let key = DownloadKey(handler.request, config: config)
+        let key = DownloadKey(handler.request, configuration: configuration)
         let (operation, handlerID) = state.withLockedValue { state -> (DownloadOperation, Int) in
             if let running = state.operations[key], let id = running.addHandler(handler) {
                 if handler.priority > .low {
@@ -334,7 +334,7 @@ public final class ImageDownloader: Sendable {
     /// Takes `count` bytes of the resume budget; `false` when they do not fit.
     func reserveResumableBytes(_ count: Int) -> Bool {
         resumableBytes.withLockedValue { kept in
-            guard kept + count <= config.maximumResumableBytes else { return false }
+            guard kept + count <= configuration.maximumResumableBytes else { return false }
             kept += count
             return true
         }

@@ -11,7 +11,7 @@ import Foundation
 /// and its callers (and the cache) get the decrypted bytes.
 ///
 /// ```swift
-/// config.decryptor = .base64
+/// configuration.decryptor = .base64
 /// ```
 ///
 /// It runs once per download, on the library's decoding threads.

@@ -6,10 +6,10 @@ struct DownloadHooks: Hashable, Sendable {
     let responseModifier: DownloadResponseModifier?
     let decryptor: DownloadDecryptor?
 
-    init(_ request: ImageLoadRequest, config: ImageDownloaderConfiguration) {
-        requestModifier = request.requestModifier ?? config.requestModifier
-        responseModifier = request.responseModifier ?? config.responseModifier
-        decryptor = request.decryptor ?? config.decryptor
+    init(_ request: ImageLoadRequest, configuration: ImageDownloaderConfiguration) {
+        requestModifier = request.requestModifier ?? configuration.requestModifier
+        responseModifier = request.responseModifier ?? configuration.responseModifier
+        decryptor = request.decryptor ?? configuration.decryptor
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {

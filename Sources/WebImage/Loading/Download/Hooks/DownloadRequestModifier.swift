@@ -10,7 +10,7 @@ import Foundation
 /// for one URL share a transfer only when they use the same modifier instance.
 ///
 /// ```swift
-/// config.requestModifier = DownloadRequestModifier(headers: ["Authorization": "Bearer \(token)"])
+/// configuration.requestModifier = DownloadRequestModifier(headers: ["Authorization": "Bearer \(token)"])
 /// ```
 ///
 /// It runs once per request sent (redirects and retries included), possibly on an event-loop

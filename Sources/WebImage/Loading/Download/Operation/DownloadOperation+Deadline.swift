@@ -43,7 +43,7 @@ extension DownloadOperation {
     /// When the caller `handler` gives up on a transfer that started at `start`; `nil`
     /// when it has no deadline.
     private func deadline(of handler: DownloadHandler, from start: NIODeadline) -> NIODeadline? {
-        let seconds = handler.request.downloadDeadline ?? downloader.config.downloadDeadline
+        let seconds = handler.request.downloadDeadline ?? downloader.configuration.downloadDeadline
         guard seconds > 0 else { return nil }
         return start + .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
     }

@@ -5,7 +5,7 @@ extension DownloadOperation {
     /// Tells the callers that want progress how much arrived, unless too little arrived
     /// since the last report (see ``ImageDownloaderConfiguration/minimumProgressInterval``).
     func reportProgress(received: Int64, expected: Int64, force: Bool) {
-        let interval = min(max(downloader.config.minimumProgressInterval, 0), 1)
+        let interval = min(max(downloader.configuration.minimumProgressInterval, 0), 1)
         let throttled = !force && interval > 0 && expected > 0 && received < expected
         let handlers = state.withLockedValue { state -> [DownloadHandler] in
             // Most callers want no progress: then nothing is allocated per chunk.
@@ -25,7 +25,7 @@ extension DownloadOperation {
     func schedulePartialDecode(of body: ByteBuffer) {
         // A decryptor needs the whole body (as in SDWebImage).
         guard key.hooks.decryptor == nil else { return }
-        let coders = downloader.config.coders
+        let coders = downloader.configuration.coders
         state.withLockedValue { state in
             guard !state.isDecodingPartial, state.handlers.values.contains(where: \.wantsPartialImages) else { return }
             let optionsSet = Set(

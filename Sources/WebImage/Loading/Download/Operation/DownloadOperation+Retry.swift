@@ -15,7 +15,7 @@ extension DownloadOperation {
     /// - Returns: Whether another attempt is scheduled; when `false` the caller ends the
     ///   transfer with `error`.
     func scheduleRetry(after error: ImageError, retryAfter: String?, resumable: ResumableBody?) -> Bool {
-        let defaultPolicy = downloader.config.retryPolicy
+        let defaultPolicy = downloader.configuration.retryPolicy
         let scheduled = state.withLockedValue { state -> DownloadRetry? in
             guard state.phase == .running, state.retryTimer == nil else { return nil }
             let policies = state.handlers.values.map { $0.request.retryPolicy ?? defaultPolicy }

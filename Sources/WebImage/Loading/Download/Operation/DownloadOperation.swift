@@ -369,7 +369,7 @@ final class DownloadOperation: Sendable {
         let start = ContinuousClock.Instant.now
         let result: Result<ImageLoadResult, ImageError>
         do throws(ImageError) {
-            let image = try downloader.config.coders.decode(body.data, options: options)
+            let image = try downloader.configuration.coders.decode(body.data, options: options)
             if image.pixelWidth > 0, image.pixelHeight > 0 {
                 result = .success(body.result(image: image))
             } else {
@@ -385,7 +385,7 @@ final class DownloadOperation: Sendable {
     func effectiveDecodeOptions(for request: ImageLoadRequest, partial: Bool) -> ImageDecodeOptions {
         var options = request.decodeOptions
         if !partial, request.options.contains(.scaleDownLargeImages), options.scaleDownLimitBytes == nil {
-            options.scaleDownLimitBytes = downloader.config.scaleDownLimitBytes
+            options.scaleDownLimitBytes = downloader.configuration.scaleDownLimitBytes
         }
         return options
     }

@@ -89,7 +89,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         operation.noteActivity()
         // A redirect's body is not kept.
         guard case .response(_, let expectedLength) = head else { return task.eventLoop.makeSucceededVoidFuture() }
-        let limit = operation.downloader.config.maximumResponseSize
+        let limit = operation.downloader.configuration.maximumResponseSize
         bodyBytes += part.readableBytes
         let received = (body?.readableBytes ?? 0) + part.readableBytes
         guard received <= limit else {
@@ -164,7 +164,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     /// and its connection made to the address the gate named, by a client of its own that
     /// resolves nothing (see ``pinnedClient(for:to:of:)``).
     static func send(for operation: DownloadOperation, to url: URL, visited: Set<String> = [], resuming resumed: ResumableBody? = nil) {
-        guard let gate = operation.downloader.config.addressGate else {
+        guard let gate = operation.downloader.configuration.addressGate else {
             execute(for: operation, to: url, visited: visited, resuming: resumed, on: operation.downloader.client, isPinned: false)
             return
         }
@@ -247,7 +247,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
             case .success(.redirect(let next)):
                 var visited = visited
                 visited.insert(url.absoluteString)
-                let maximum = operation.downloader.config.maximumRedirects
+                let maximum = operation.downloader.configuration.maximumRedirects
                 guard visited.count <= maximum, visited.insert(next.absoluteString).inserted else {
                     operation.transferDidEnd(with: .failure(ImageError(.tooManyRedirects, "the redirects from \(operation.url.absoluteString) loop or exceed \(maximum)")))
                     return
@@ -272,7 +272,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         let downloader = operation.downloader
         let key = operation.key
         let options = operation.options
-        let config = downloader.config
+        let configuration = downloader.configuration
         var request = DownloadRequest(url: url, headers: downloader.requestHeaders())
         for (name, value) in key.headers.sorted(by: { $0.key < $1.key }) {
             request.headers.replaceOrAdd(name: name, value: value)
@@ -302,8 +302,8 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
             request = modified
         }
         if request.url == operation.url || origin(of: request.url) == origin(of: operation.url) {
-            if let username = config.username, !request.headers.contains(name: "Authorization") {
-                let token = Data("\(username):\(config.password ?? "")".utf8).base64EncodedString()
+            if let username = configuration.username, !request.headers.contains(name: "Authorization") {
+                let token = Data("\(username):\(configuration.password ?? "")".utf8).base64EncodedString()
                 request.headers.replaceOrAdd(name: "Authorization", value: "Basic \(token)")
             }
         } else {
@@ -339,7 +339,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     /// type and length. Announces the response to observers.
     private func accept(_ head: HTTPResponseHead) throws(ImageError) -> DownloadResponseHead {
         let downloader = operation.downloader
-        let config = downloader.config
+        let configuration = downloader.configuration
         var response = DownloadResponseHead(statusCode: Int(head.status.code), headers: head.headers, url: url)
         if let modifier = operation.key.hooks.responseModifier {
             guard let modified = modifier.modified(response) else {
@@ -350,14 +350,14 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
         operation.noteResponse(response)
         downloader.emit(.responseReceived(operation.url, response))
         guard response.statusCode != 304 else { return response }
-        guard config.acceptableStatusCodes.contains(response.statusCode) else {
+        guard configuration.acceptableStatusCodes.contains(response.statusCode) else {
             retryAfter = response.headers.first(name: "Retry-After")
             throw ImageError(.invalidStatusCode, "the server answered \(response.statusCode) for \(url.absoluteString)", response: response.errorResponse)
         }
-        if let acceptable = config.acceptableContentTypes, !acceptable.contains(response.mimeType ?? "") {
+        if let acceptable = configuration.acceptableContentTypes, !acceptable.contains(response.mimeType ?? "") {
             throw ImageError(.badContentType, "the content type \(response.contentType ?? "(none)") of \(url.absoluteString) is not acceptable", response: response.errorResponse)
         }
-        if let expected = response.expectedContentLength, expected > config.maximumResponseSize {
+        if let expected = response.expectedContentLength, expected > configuration.maximumResponseSize {
             throw tooLarge
         }
         operation.reportProgress(received: 0, expected: response.expectedContentLength ?? -1, force: true)
@@ -365,7 +365,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     private var tooLarge: ImageError {
-        ImageError(.responseTooLarge, "the response of \(url.absoluteString) is larger than \(operation.downloader.config.maximumResponseSize) bytes")
+        ImageError(.responseTooLarge, "the response of \(url.absoluteString) is larger than \(operation.downloader.configuration.maximumResponseSize) bytes")
     }
 
     /// The scheme, host and port of `url`, which decide whether credentials may go to it.

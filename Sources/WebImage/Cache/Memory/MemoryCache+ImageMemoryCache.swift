@@ -1,9 +1,9 @@
-/// The built-in memory level of an ``ImageCache``.
-extension MemoryCache: ImageMemoryStorage where Key == String, Value == ImageCacheEntry {
-    /// A cache bounded by `config`'s ``ImageCacheConfiguration/maxMemoryCost`` and
+/// The built-in memory cache of an ``ImageCache``.
+extension MemoryCache: ImageMemoryCache where Key == String, Value == ImageCacheEntry {
+    /// A cache bounded by `configuration`'s ``ImageCacheConfiguration/maxMemoryCost`` and
     /// ``ImageCacheConfiguration/maxMemoryCount``.
-    public convenience init(config: ImageCacheConfiguration) {
-        self.init(costLimit: config.maxMemoryCost, countLimit: config.maxMemoryCount)
+    public convenience init(configuration: ImageCacheConfiguration) {
+        self.init(costLimit: configuration.maxMemoryCost, countLimit: configuration.maxMemoryCount)
     }
 
     /// The entry for `key`, marked as recently used.

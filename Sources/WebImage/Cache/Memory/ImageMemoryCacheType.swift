@@ -1,11 +1,11 @@
-/// A type of ``ImageMemoryStorage``, as ``ImageCacheConfiguration/memoryStorageType`` names it
+/// A type of ``ImageMemoryCache``, as ``ImageCacheConfiguration/memoryCacheType`` names it
 /// (SDWebImage's `memoryCacheClass`); two are equal when they name the same type.
-public struct ImageMemoryStorageType: Sendable, Hashable {
-    /// The storage type.
-    public let type: any ImageMemoryStorage.Type
+public struct ImageMemoryCacheType: Sendable, Hashable {
+    /// The memory cache type.
+    public let type: any ImageMemoryCache.Type
 
     /// Names `type`.
-    public init(_ type: any ImageMemoryStorage.Type) {
+    public init(_ type: any ImageMemoryCache.Type) {
         self.type = type
     }
 

@@ -2,8 +2,8 @@ import NIOConcurrencyHelpers
 import WebImage
 @testable import WebImageTestSupport
 
-/// A memory level that keeps every entry in a locked dictionary and logs every store.
-final class RecordingMemoryStorage: ImageMemoryStorage {
+/// A memory cache that keeps every entry in a locked dictionary and logs every store.
+final class RecordingMemoryCache: ImageMemoryCache {
     private struct State {
         var entries: [String: ImageCacheEntry] = [:]
         var stores: [String] = []
@@ -12,12 +12,12 @@ final class RecordingMemoryStorage: ImageMemoryStorage {
 
     private let state = NIOLockedValueBox(State())
 
-    init(config: ImageCacheConfiguration) {}
+    init(configuration: ImageCacheConfiguration) {}
 
     /// The keys stored, in order.
     var stores: [String] { state.withLockedValue { $0.stores } }
 
-    /// How many lookups reached the storage.
+    /// How many lookups reached the cache.
     var lookups: Int { state.withLockedValue { $0.lookups } }
 
     func entry(forKey key: String) -> ImageCacheEntry? {

@@ -1,31 +1,31 @@
-/// An ``ImageCache``'s memory level: the built-in ``MemoryCache``, called directly (the
-/// synchronous memory hit is benchmarked), or the storage its configuration names; with
+/// An ``ImageCache``'s memory cache: the built-in ``MemoryCache``, called directly (the
+/// synchronous memory hit is benchmarked), or the one its configuration names; with
 /// ``ImageCacheConfiguration/shouldUseWeakMemoryCache``, a ``WeakImageTable`` behind it that
-/// answers only when the strong level misses.
-struct ImageCacheMemoryTier: Sendable {
-    /// The built-in cache, when the configuration names no other storage.
+/// answers only when the strong cache misses.
+struct LayeredMemoryCache: Sendable {
+    /// The built-in cache, when the configuration names no other.
     private let builtIn: MemoryCache<String, ImageCacheEntry>?
-    /// The storage: the built-in cache, or the configured one.
-    let storage: any ImageMemoryStorage
+    /// The strong cache: the built-in one, or the configured one.
+    let cache: any ImageMemoryCache
     /// The weak table, when the configuration asks for it.
     private let weakTable: WeakImageTable?
 
-    init(config: ImageCacheConfiguration) {
-        if let type = config.memoryStorageType?.type {
+    init(configuration: ImageCacheConfiguration) {
+        if let type = configuration.memoryCacheType?.type {
             builtIn = nil
-            storage = type.init(config: config)
+            cache = type.init(configuration: configuration)
         } else {
-            let cache = MemoryCache<String, ImageCacheEntry>(config: config)
-            builtIn = cache
-            storage = cache
+            let builtInCache = MemoryCache<String, ImageCacheEntry>(configuration: configuration)
+            builtIn = builtInCache
+            cache = builtInCache
         }
-        weakTable = config.shouldUseWeakMemoryCache ? WeakImageTable() : nil
+        weakTable = configuration.shouldUseWeakMemoryCache ? WeakImageTable() : nil
     }
 
     func value(forKey key: String) -> ImageCacheEntry? {
         if let builtIn {
             if let entry = builtIn.value(forKey: key) { return entry }
-        } else if let entry = storage.entry(forKey: key) {
+        } else if let entry = cache.entry(forKey: key) {
             return entry
         }
         return weakEntry(forKey: key)
@@ -35,13 +35,13 @@ struct ImageCacheMemoryTier: Sendable {
     func image(forKey key: String) -> Image? {
         if let builtIn {
             if let image = builtIn.value(forKey: key, projecting: { $0.image }) { return image }
-        } else if let image = storage.entry(forKey: key)?.image {
+        } else if let image = cache.entry(forKey: key)?.image {
             return image
         }
         return weakEntry(forKey: key)?.image
     }
 
-    /// A strong miss answered by the weak table: the image goes back into the strong level,
+    /// A strong miss answered by the weak table: the image goes back into the strong cache,
     /// as SDWebImage's memory cache puts it back.
     private func weakEntry(forKey key: String) -> ImageCacheEntry? {
         guard let weakTable, let entry = weakTable.entry(forKey: key) else { return nil }
@@ -58,24 +58,24 @@ struct ImageCacheMemoryTier: Sendable {
         if let builtIn {
             builtIn.setValue(entry, forKey: key, cost: cost)
         } else {
-            storage.setEntry(entry, forKey: key, cost: cost)
+            cache.setEntry(entry, forKey: key, cost: cost)
         }
     }
 
     func containsValue(forKey key: String) -> Bool {
-        storage.containsEntry(forKey: key) || weakTable?.entry(forKey: key) != nil
+        cache.containsEntry(forKey: key) || weakTable?.entry(forKey: key) != nil
     }
 
     func removeValue(forKey key: String) {
-        storage.removeEntry(forKey: key)
+        cache.removeEntry(forKey: key)
         weakTable?.removeValue(forKey: key)
     }
 
     func removeAll() {
-        storage.removeAllEntries()
+        cache.removeAllEntries()
         weakTable?.removeAll()
     }
 
-    /// The built-in cache's total cost; 0 for another storage.
+    /// The built-in cache's total cost; 0 for another cache.
     var totalCost: Int { builtIn?.totalCost ?? 0 }
 }
