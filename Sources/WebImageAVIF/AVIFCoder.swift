@@ -7,7 +7,7 @@ import WebImageCore
 
 /// Decodes and encodes AVIF with libavif (dav1d decodes, aom encodes on Debian): still
 /// images, grids, image sequences (`avis`) with their frame durations, alpha, and 10- or
-/// 12-bit files kept as ``PixelFormat/rgba16``.
+/// 12-bit files kept as `PixelFormat/rgba16`.
 ///
 /// The `clap` crop and the `irot`/`imir` turn are applied, so frames come out as the file
 /// displays. Thumbnails decode at full size and are resampled (libavif 0.11 has no reduced
@@ -20,7 +20,7 @@ import WebImageCore
 /// decoded here, not by a HEIF coder.
 ///
 /// Encoding writes every frame (or the first with `ImageEncodeOptions.firstFrameOnly`):
-/// 8-bit for ``PixelFormat/rgba8`` images and 10-bit for ``PixelFormat/rgba16``, 4:2:0 at a
+/// 8-bit for `PixelFormat/rgba8` images and 10-bit for `PixelFormat/rgba16`, 4:2:0 at a
 /// quantizer from `ImageEncodeOptions.quality`, or 4:4:4 with the identity matrix at
 /// quantizer 0 with `ImageEncodeOptions.lossless` (exact for 8-bit images). Alpha is
 /// written when the image has any.

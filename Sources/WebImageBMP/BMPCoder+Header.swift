@@ -4,7 +4,7 @@ import WebImageCore
 extension BMPCoder {
     /// The size the BMP's info header declares (its absolute height, for top-down files).
     ///
-    /// - Throws: ``ImageError/Code/badImageData`` when the headers are truncated or invalid.
+    /// - Throws: `ImageError/Code/badImageData` when the headers are truncated or invalid.
     public func pixelSize(of data: Data) throws(ImageError) -> PixelSize? {
         try data.withUnsafeBytes { bytes in
             Result { () throws(ImageError) in

@@ -4,7 +4,7 @@ import WebImageCore
 extension GIFCoder {
     /// The logical screen (canvas) size the GIF's header declares.
     ///
-    /// - Throws: ``ImageError/Code/badImageData`` when the header is cut short.
+    /// - Throws: `ImageError/Code/badImageData` when the header is cut short.
     public func pixelSize(of data: Data) throws(ImageError) -> PixelSize? {
         // "GIF87a"/"GIF89a", then the little-endian width and height.
         guard data.count >= 10 else { throw ImageError(.badImageData, "the GIF header is truncated") }

@@ -5,7 +5,7 @@ import WebImageCore
 /// delays, disposal, transparency and the NETSCAPE loop count.
 ///
 /// Decoding walks the file record by record and checks the canvas and every frame
-/// against ``ImageDecodeOptions`` before allocating; frames come out composed onto the
+/// against `ImageDecodeOptions` before allocating; frames come out composed onto the
 /// full canvas as RGBA8. A file that breaks off after at least one frame yields the
 /// frames decoded so far, as browsers show them. Encoding writes an exact palette for
 /// frames of up to 256 colours and a median-cut palette otherwise.
@@ -64,7 +64,7 @@ public struct GIFCoder: AnimatedImageCoder {
     }
 
     /// Encodes `image` as a GIF: every frame, or only the first with
-    /// ``ImageEncodeOptions/firstFrameOnly``.
+    /// `ImageEncodeOptions/firstFrameOnly`.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the GIF coder cannot write \(format.rawValue)")

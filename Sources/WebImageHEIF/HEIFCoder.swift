@@ -11,7 +11,7 @@ import WebImageCore
 ///
 /// The primary image is decoded: grids are assembled, and the `clap` crop and `irot`/
 /// `imir` turn are applied by libheif. Alpha is kept; 10- and 12-bit images come out as
-/// ``PixelFormat/rgba16`` scaled to the full 16-bit range. A file's other top-level
+/// `PixelFormat/rgba16` scaled to the full 16-bit range. A file's other top-level
 /// images (thumbnails, the second view of a stereo pair, depth maps) are not frames:
 /// libheif 1.15 has no API for image sequences (`msf1` tracks), so a sequence decodes
 /// as its primary still image, when it has one. Thumbnails decode at full size and are
@@ -22,7 +22,7 @@ import WebImageCore
 /// A HEIF file with the `avif` brand is left to the AVIF coder, unless the coder is
 /// made with `acceptsAVIF` (the AVIF coder's fallback for files libavif refuses).
 ///
-/// Encoding writes the first frame as HEIC: 8-bit, or 10-bit for ``PixelFormat/rgba16``,
+/// Encoding writes the first frame as HEIC: 8-bit, or 10-bit for `PixelFormat/rgba16`,
 /// at `ImageEncodeOptions.quality` (libheif's 0–100 scale), or lossless.
 public struct HEIFCoder: ImageCoder {
     /// Whether the coder also takes files with the `avif` brand (when libheif has an AV1 decoder).

@@ -8,7 +8,7 @@ extension JPEGCoder {
     /// with a warning), by libjpeg's own header reader, the one ``decode(_:options:)``
     /// uses, so a file the decoder reads always passes this check.
     ///
-    /// - Throws: ``ImageError/Code/badImageData`` when libjpeg finds no frame header
+    /// - Throws: `ImageError/Code/badImageData` when libjpeg finds no frame header
     ///   before the first scan.
     public func pixelSize(of data: Data) throws(ImageError) -> PixelSize? {
         let result = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in

@@ -4,12 +4,12 @@ import WebImageCore
 /// Decodes and encodes JPEG with libjpeg-turbo's classic libjpeg API (through the small
 /// C shim `CJPEGShim`, which turns libjpeg's `longjmp` errors into return codes).
 ///
-/// Decoding produces one upright ``PixelFormat/rgba8`` frame: the EXIF orientation (or,
+/// Decoding produces one upright `PixelFormat/rgba8` frame: the EXIF orientation (or,
 /// without one, the XMP `tiff:Orientation`) is applied, grayscale is expanded to RGB and
 /// CMYK/YCCK is converted to RGB. Any sampling factors libjpeg accepts decode, including
 /// those TurboJPEG's API refuses. The ICC profile of the `APP2` segments comes with the
-/// image (``Image/colorProfile``); a CMYK JPEG with a profile is converted through it to
-/// sRGB (with the `ColorManagement` trait), and one without by the naive formula. Thumbnails and ``ImageDecodeOptions/scaleDownLimitBytes``
+/// image (`Image/colorProfile`); a CMYK JPEG with a profile is converted through it to
+/// sRGB (with the `ColorManagement` trait), and one without by the naive formula. Thumbnails and `ImageDecodeOptions/scaleDownLimitBytes`
 /// decode at the smallest of libjpeg's DCT scaling factors that still covers the target,
 /// then resample to the exact target, so a thumbnail of a picture too large to decode
 /// whole still works. 12-bit and 16-bit JPEGs are refused as unsupported.
@@ -17,9 +17,9 @@ import WebImageCore
 /// Memory: a progressive or multi-scan JPEG makes libjpeg keep every DCT coefficient of
 /// the full-size image, whatever the output scale, so that buffer (read from the header
 /// before decoding) counts with the output pixels against
-/// ``ImageDecodeOptions/maxTotalBytes``.
+/// `ImageDecodeOptions/maxTotalBytes`.
 ///
-/// Truncated data: ``decode(_:options:)`` refuses it with ``ImageError/Code/badImageData``
+/// Truncated data: ``decode(_:options:)`` refuses it with `ImageError/Code/badImageData`
 /// ("truncated") whenever any of libjpeg's warnings says the data ended early, even after
 /// other warnings, while ``decodeIncrementally(_:isComplete:options:)`` returns what the
 /// bytes so far show (the top rows of a baseline JPEG, a coarse pass of a progressive one).
@@ -45,9 +45,9 @@ public struct JPEGCoder: ProgressiveImageCoder {
 
     /// Decodes the whole JPEG in `data` into an upright image.
     ///
-    /// - Throws: ``ImageError/Code/emptyData``, ``ImageError/Code/badImageData`` for
-    ///   corrupt or truncated data, ``ImageError/Code/unsupportedFormat`` for 12-bit or
-    ///   16-bit samples, ``ImageError/Code/imageTooLarge`` past the options' limits.
+    /// - Throws: `ImageError/Code/emptyData`, `ImageError/Code/badImageData` for
+    ///   corrupt or truncated data, `ImageError/Code/unsupportedFormat` for 12-bit or
+    ///   16-bit samples, `ImageError/Code/imageTooLarge` past the options' limits.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(ImageError) -> Image {
         guard !data.isEmpty else { throw ImageError(.emptyData, "the JPEG data is empty") }
         let result = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
@@ -67,7 +67,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
     /// libjpeg fails on the data in a way more bytes may cure; once `isComplete`, this is
     /// ``decode(_:options:)``.
     ///
-    /// - Throws: ``ImageError/Code/imageTooLarge`` and ``ImageError/Code/unsupportedFormat``
+    /// - Throws: `ImageError/Code/imageTooLarge` and `ImageError/Code/unsupportedFormat`
     ///   as soon as the header shows them, and every error of a complete decode.
     public func decodeIncrementally(_ data: Data, isComplete: Bool, options: ImageDecodeOptions) throws(ImageError) -> Image? {
         if isComplete { return try decode(data, options: options) }
@@ -92,8 +92,8 @@ public struct JPEGCoder: ProgressiveImageCoder {
     /// Encodes the first frame of `image` as JPEG, with its ICC profile in `APP2` segments
     /// when the options keep it.
     ///
-    /// - Throws: ``ImageError/Code/unsupportedFormat`` for any other format,
-    ///   ``ImageError/Code/encodingFailed`` when libjpeg refuses the image.
+    /// - Throws: `ImageError/Code/unsupportedFormat` for any other format,
+    ///   `ImageError/Code/encodingFailed` when libjpeg refuses the image.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data {
         guard format == .jpeg else {
             throw ImageError(.unsupportedFormat, "the JPEG coder cannot write \(format.rawValue)")

@@ -7,10 +7,10 @@ import WebImageCore
 
 /// Decodes and encodes JPEG XL with libjxl 0.7: still images and animations (frames
 /// composed onto the canvas, with their durations and loop count), alpha, and more than
-/// 8 bits per sample kept as ``PixelFormat/rgba16``; the orientation in the header is
+/// 8 bits per sample kept as `PixelFormat/rgba16`; the orientation in the header is
 /// applied.
 ///
-/// As a ``ProgressiveImageCoder`` it shows what the bytes received so far hold of the
+/// As a `ProgressiveImageCoder` it shows what the bytes received so far hold of the
 /// first frame (libjxl's `JxlDecoderFlushImage`), so a progressive file sharpens as it
 /// arrives. Thumbnails decode at full size and are resampled (libjxl has no reduced
 /// decode). The header's size is checked against the options before any pixel buffer

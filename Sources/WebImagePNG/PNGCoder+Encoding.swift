@@ -7,8 +7,8 @@ extension PNGCoder {
     /// at 16 bits per sample. An animation (unless `firstFrameOnly`) becomes an APNG whose
     /// frames are full-canvas, drawn with "source" blending and no disposal.
     ///
-    /// - Throws: ``ImageError/Code/unsupportedFormat`` for any format but PNG,
-    ///   ``ImageError/Code/encodingFailed`` when libspng refuses the image.
+    /// - Throws: `ImageError/Code/unsupportedFormat` for any format but PNG,
+    ///   `ImageError/Code/encodingFailed` when libspng refuses the image.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data {
         guard format == .png else {
             throw ImageError(.unsupportedFormat, "the PNG coder cannot encode \(format.rawValue)")

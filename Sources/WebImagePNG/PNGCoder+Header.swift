@@ -5,7 +5,7 @@ extension PNGCoder {
     /// The size the PNG's `IHDR` chunk declares (an APNG's canvas), read from its first
     /// 24 bytes.
     ///
-    /// - Throws: ``ImageError/Code/badImageData`` when the file does not start with an
+    /// - Throws: `ImageError/Code/badImageData` when the file does not start with an
     ///   `IHDR` chunk.
     public func pixelSize(of data: Data) throws(ImageError) -> PixelSize? {
         let size = data.withUnsafeBytes { bytes -> PixelSize? in

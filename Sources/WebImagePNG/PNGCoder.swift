@@ -6,12 +6,12 @@ import WebImageCore
 ///
 /// Decoding keeps the stored sample values: no gamma, colour-profile or sBIT
 /// correction is applied. 8-bit sources (and palette, grey and low-depth ones) become
-/// ``PixelFormat/rgba8``; 16-bit sources keep their precision as ``PixelFormat/rgba16``.
-/// tRNS transparency is applied. ``Image/hasAlpha`` is `true` when the colour type
+/// `PixelFormat/rgba8`; 16-bit sources keep their precision as `PixelFormat/rgba16`.
+/// tRNS transparency is applied. `Image/hasAlpha` is `true` when the colour type
 /// carries alpha or a tRNS chunk is present (for an animation: when any frame shows a
 /// pixel that is not opaque). CRC errors are errors. An ancillary chunk (text, ICC
-/// profile) larger than ``ImageDecodeOptions/maxChunkBytes`` once decompressed refuses
-/// the image with ``ImageError/Code/imageTooLarge``: libspng 0.7 cannot skip it.
+/// profile) larger than `ImageDecodeOptions/maxChunkBytes` once decompressed refuses
+/// the image with `ImageError/Code/imageTooLarge`: libspng 0.7 cannot skip it.
 ///
 /// An APNG whose animation chunks are broken (bad CRC, out-of-order sequence numbers,
 /// frames outside the canvas, undecodable frame data) decodes as its still default
@@ -66,7 +66,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// last complete frame.
     ///
     /// - Returns: `nil` for a still PNG and before the first frame is complete.
-    /// - Throws: ``ImageError/Code/badImageData`` when the animation chunks received are
+    /// - Throws: `ImageError/Code/badImageData` when the animation chunks received are
     ///   malformed.
     public func animationPrefix(of data: Data) throws(ImageError) -> AnimationPrefix? {
         guard canDecode(data) else { return nil }
@@ -82,7 +82,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         return AnimationPrefix(info: info, bytes: bytes, isComplete: isComplete)
     }
 
-    /// Whether this coder can write `format`: only ``ImageFormat/png``.
+    /// Whether this coder can write `format`: only `ImageFormat/png`.
     public func canEncode(to format: ImageFormat) -> Bool {
         format == .png
     }

@@ -38,8 +38,8 @@ import WebImageCore
 ///   sees them, and so are documents in encodings that could hide that name from the check
 ///   (anything but UTF-8 and the ASCII-compatible 8-bit encodings). See `SVGScreening`.
 /// - **Bounded pixels.** The output size is known before any pixel memory exists and is
-///   checked against ``ImageDecodeOptions/maxPixelCount`` and
-///   ``ImageDecodeOptions/maxTotalBytes`` (``ImageError/Code/imageTooLarge``), and against
+///   checked against `ImageDecodeOptions/maxPixelCount` and
+///   `ImageDecodeOptions/maxTotalBytes` (`ImageError/Code/imageTooLarge`), and against
 ///   cairo's limit of 32,767 pixels a side. A document declaring an enormous size is
 ///   refused at full size and rendered cheaply as a thumbnail; an enormous `viewBox` alone
 ///   gets the 2048-pixel default.

@@ -1,8 +1,8 @@
 #if SVG
 import WebImageCore
 
-/// The ``ImageCoderOptions`` key that lets ``SVGCoder`` render an SVG larger than its
-/// intrinsic size: with a ``ImageDecodeOptions/thumbnailPixelSize`` box larger than the
+/// The `ImageCoderOptions` key that lets ``SVGCoder`` render an SVG larger than its
+/// intrinsic size: with a `ImageDecodeOptions/thumbnailPixelSize` box larger than the
 /// document, the document is drawn to fit (or fill) the box instead of stopping at its own
 /// size, as a vector can be without losing sharpness. Off by default, so that an SVG
 /// answers sizes as every other format does (a thumbnail never scales up).

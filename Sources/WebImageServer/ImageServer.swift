@@ -37,14 +37,14 @@ public struct ImageServer: Sendable {
     /// A server as `configuration` describes; nothing listens until ``run(onRunning:onMetricsRunning:)``.
     public init(configuration: ImageServerConfiguration) {
         self.configuration = configuration
-        var sourceConfig = ImageCacheConfiguration()
-        sourceConfig.maxMemoryCost = configuration.memoryLimit
-        sourceConfig.maxDiskSize = configuration.maxSourceCacheBytes
-        sources = ImageCache(namespace: "sources", directory: configuration.cacheDirectory, config: sourceConfig)
-        var resultConfig = ImageCacheConfiguration()
-        resultConfig.shouldCacheImagesInMemory = false
-        resultConfig.maxDiskSize = configuration.maxResultCacheBytes
-        results = ImageCache(namespace: "results", directory: configuration.cacheDirectory, config: resultConfig)
+        var sourceConfiguration = ImageCacheConfiguration()
+        sourceConfiguration.maxMemoryCost = configuration.memoryLimit
+        sourceConfiguration.maxDiskSize = configuration.maxSourceCacheBytes
+        sources = ImageCache(namespace: "sources", directory: configuration.cacheDirectory, configuration: sourceConfiguration)
+        var resultConfiguration = ImageCacheConfiguration()
+        resultConfiguration.shouldCacheImagesInMemory = false
+        resultConfiguration.maxDiskSize = configuration.maxResultCacheBytes
+        results = ImageCache(namespace: "results", directory: configuration.cacheDirectory, configuration: resultConfiguration)
         let policy = SourceAddressPolicy(
             allowedHosts: configuration.allowedHosts,
             allowsPrivateAddresses: configuration.allowsPrivateSources,
@@ -53,14 +53,14 @@ public struct ImageServer: Sendable {
             allowedPorts: configuration.allowedSourcePorts
         )
         self.policy = policy
-        var downloaderConfig = ImageDownloaderConfiguration()
-        downloaderConfig.maximumResponseSize = configuration.maxSourceBytes
-        downloaderConfig.downloadDeadline = configuration.sourceTimeout
-        downloaderConfig.downloadTimeout = min(configuration.sourceTimeout, downloaderConfig.downloadTimeout)
+        var downloaderConfiguration = ImageDownloaderConfiguration()
+        downloaderConfiguration.maximumResponseSize = configuration.maxSourceBytes
+        downloaderConfiguration.downloadDeadline = configuration.sourceTimeout
+        downloaderConfiguration.downloadTimeout = min(configuration.sourceTimeout, downloaderConfiguration.downloadTimeout)
         // Every URL fetched, the first and each redirect's target, is checked where it
         // connects, and connected to at the address checked.
-        downloaderConfig.addressGate = DownloadAddressGate { url throws(ImageError) in try await policy.address(for: url) }
-        downloader = ImageDownloader(config: downloaderConfig)
+        downloaderConfiguration.addressGate = DownloadAddressGate { url throws(ImageError) in try await policy.address(for: url) }
+        downloader = ImageDownloader(configuration: downloaderConfiguration)
         // Sources come from the network only: no file: or data: loader.
         manager = ImageManager(cache: sources, loader: ImageLoadersManager(loaders: [downloader]))
     }

@@ -9,7 +9,7 @@ extension WebPCoder {
     /// whole RIFF payload has arrived.
     ///
     /// - Returns: `nil` for a still WebP and before the first frame is complete.
-    /// - Throws: ``ImageError/Code/badImageData`` when the frames received are corrupt.
+    /// - Throws: `ImageError/Code/badImageData` when the frames received are corrupt.
     public func animationPrefix(of data: Data) throws(ImageError) -> AnimationPrefix? {
         guard canDecode(data) else { return nil }
         let found = data.withUnsafeBytes { bytes in WebPCoder.completeFramesLength(in: bytes) }

@@ -9,20 +9,20 @@ extension WebPCoder {
     /// Lossless output keeps the exact colour of transparent pixels (`exact`), so a
     /// round trip gives back every byte.
     func encodeImage(_ image: Image, options: ImageEncodeOptions) throws(ImageError) -> Data {
-        var config = WebPConfig()
-        guard WebPConfigInitInternal(&config, WEBP_PRESET_DEFAULT, Float(options.quality * 100), WEBP_ENCODER_ABI_VERSION) != 0 else {
+        var configuration = WebPConfig()
+        guard WebPConfigInitInternal(&configuration, WEBP_PRESET_DEFAULT, Float(options.quality * 100), WEBP_ENCODER_ABI_VERSION) != 0 else {
             throw ImageError(.encodingFailed, "libwebp refused its encoder configuration")
         }
         if options.lossless {
-            config.lossless = 1
-            config.exact = 1
+            configuration.lossless = 1
+            configuration.exact = 1
         }
-        guard WebPValidateConfig(&config) != 0 else {
+        guard WebPValidateConfig(&configuration) != 0 else {
             throw ImageError(.encodingFailed, "libwebp rejected the encoder configuration")
         }
         let profile = options.colorProfile == .keep ? image.colorProfile : nil
         if image.isAnimated, !options.firstFrameOnly {
-            let animation = try encodeAnimation(image, config: config)
+            let animation = try encodeAnimation(image, configuration: configuration)
             guard let profile else { return animation }
             return try WebPICCProfile.adding(profile, to: animation)
         }
@@ -33,7 +33,7 @@ extension WebPCoder {
             let isEncoded = withUnsafeMutablePointer(to: &writer) { writerPointer in
                 picture.writer = WebPMemoryWrite
                 picture.custom_ptr = UnsafeMutableRawPointer(writerPointer)
-                return WebPEncode(&config, &picture) != 0
+                return WebPEncode(&configuration, &picture) != 0
             }
             guard isEncoded else {
                 throw ImageError(.encodingFailed, "WebP encoding failed (error \(picture.error_code.rawValue))")
@@ -45,8 +45,8 @@ extension WebPCoder {
     }
 
     /// Writes every frame into an animated WebP, with timestamps from the durations.
-    private func encodeAnimation(_ image: Image, config: WebPConfig) throws(ImageError) -> Data {
-        var config = config
+    private func encodeAnimation(_ image: Image, configuration: WebPConfig) throws(ImageError) -> Data {
+        var configuration = configuration
         var encoderOptions = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInitInternal(&encoderOptions, WEBP_MUX_ABI_VERSION) != 0 else {
             throw ImageError(.encodingFailed, "libwebp refused its animation encoder options")
@@ -63,7 +63,7 @@ extension WebPCoder {
         var timestamp = 0.0
         for frame in image.frames {
             try withPicture(of: frame.bitmap) { (picture: inout WebPPicture) throws(ImageError) in
-                guard WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp.rounded()), &config) != 0 else {
+                guard WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp.rounded()), &configuration) != 0 else {
                     throw animationError(encoder)
                 }
             }

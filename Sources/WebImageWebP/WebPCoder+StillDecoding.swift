@@ -20,27 +20,27 @@ extension WebPCoder {
         let source = PixelSize(width: Int(features.width), height: Int(features.height))
         let target = options.targetSize(forSource: source)
         try options.checkAllocation(target)
-        var config = WebPDecoderConfig()
-        guard WebPInitDecoderConfigInternal(&config, WEBP_DECODER_ABI_VERSION) != 0 else {
+        var configuration = WebPDecoderConfig()
+        guard WebPInitDecoderConfigInternal(&configuration, WEBP_DECODER_ABI_VERSION) != 0 else {
             throw ImageError(.badImageData, "libwebp refused its decoder configuration")
         }
         if target != source {
-            config.options.use_scaling = 1
-            config.options.scaled_width = Int32(target.width)
-            config.options.scaled_height = Int32(target.height)
+            configuration.options.use_scaling = 1
+            configuration.options.scaled_width = Int32(target.width)
+            configuration.options.scaled_height = Int32(target.height)
         }
-        config.output.colorspace = MODE_RGBA
-        config.output.is_external_memory = 1
+        configuration.output.colorspace = MODE_RGBA
+        configuration.output.is_external_memory = 1
         let byteCount = target.width * target.height * 4
         var status = VP8_STATUS_OK
         let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-            config.output.u.RGBA.rgba = buffer.baseAddress
-            config.output.u.RGBA.stride = Int32(target.width * 4)
-            config.output.u.RGBA.size = byteCount
-            status = WebPDecode(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &config)
+            configuration.output.u.RGBA.rgba = buffer.baseAddress
+            configuration.output.u.RGBA.stride = Int32(target.width * 4)
+            configuration.output.u.RGBA.size = byteCount
+            status = WebPDecode(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, &configuration)
             initialized = status == VP8_STATUS_OK ? byteCount : 0
         }
-        WebPFreeDecBuffer(&config.output)
+        WebPFreeDecBuffer(&configuration.output)
         guard status == VP8_STATUS_OK else { throw WebPCoder.error(status, while: "decoding") }
         return Image(
             bitmap: Bitmap(width: target.width, height: target.height, pixels: pixels),

@@ -7,7 +7,7 @@ import WebImageCore
 ///
 /// Still images decode straight into the output buffer, using libwebp's own scaler for
 /// thumbnails; animations are composed by libwebp's animation decoder into full-canvas
-/// RGBA8 frames. Sizes are checked against ``ImageDecodeOptions`` before any pixel
+/// RGBA8 frames. Sizes are checked against `ImageDecodeOptions` before any pixel
 /// memory is allocated. A frame duration of 10 ms or less shows for 100 ms, as in
 /// browsers.
 public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
@@ -72,8 +72,8 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
         format == .webp
     }
 
-    /// Encodes `image` as WebP: lossy at ``ImageEncodeOptions/quality``, or lossless with
-    /// ``ImageEncodeOptions/lossless``; an animation keeps its durations and loop count.
+    /// Encodes `image` as WebP: lossy at `ImageEncodeOptions/quality`, or lossless with
+    /// `ImageEncodeOptions/lossless`; an animation keeps its durations and loop count.
     public func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the WebP coder cannot write \(format.rawValue)")

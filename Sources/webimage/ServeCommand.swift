@@ -29,11 +29,14 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("A JSON file of settings, keyed by their flags' names (or WEBIMAGE_CONFIG).", valueName: "file"))
-    var config: String?
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp("A JSON file of settings, keyed by their flags' names (or WEBIMAGE_CONFIG).", valueName: "file")
+    )
+    var configurationFile: String?
 
-    @Flag(help: "Print the effective settings, where each came from, secrets masked, and exit.")
-    var printConfig = false
+    @Flag(name: .customLong("print-config"), help: "Print the effective settings, where each came from, secrets masked, and exit.")
+    var printConfiguration = false
 
     @Option(help: ServerSetting.host.help("The address to listen on."))
     var host: String?
@@ -196,7 +199,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// The effective settings: the flags, then the environment, then the `--config` file
     /// (or `WEBIMAGE_CONFIG`'s), then the defaults.
     private func settings(environment: [String: String]) throws -> ServerSettings {
-        let path = config ?? environment[ServerSetting.environmentPrefix + "_CONFIG"]
+        let path = configurationFile ?? environment[ServerSetting.environmentPrefix + "_CONFIG"]
         return try ServerSettings(flags: flagTexts, environment: environment, file: try path.map { try ServerConfigurationFile(path: $0) })
     }
 
@@ -278,7 +281,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try settings(environment: ProcessInfo.processInfo.environment)
         try Self.check(settings)
-        if printConfig {
+        if printConfiguration {
             print(settings.lines.joined(separator: "\n"))
             return
         }

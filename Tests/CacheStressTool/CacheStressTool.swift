@@ -22,12 +22,12 @@ struct CacheStressTool {
             FileHandle.standardError.write(Data("usage: CacheStressTool <directory> <prefix> <count> <max size> <variety> <largest>\n".utf8))
             exit(2)
         }
-        var config = ImageCacheConfiguration()
-        config.maxDiskSize = maxSize
+        var configuration = ImageCacheConfiguration()
+        configuration.maxDiskSize = maxSize
         let cache = ImageCache(
             namespace: "stress",
             directory: URL(fileURLWithPath: arguments[1], isDirectory: true),
-            config: config
+            configuration: configuration
         )
         var generator = XorShift(seed: UInt64(getpid()) &* 0x9E37_79B9_7F4A_7C15 | 1)
         let entries = (0..<variety).map { index in

@@ -43,12 +43,12 @@ struct ImageServerFleetTests {
         // A port that was free a moment ago, released for nginx to take.
         let nginxPort = try RefusingPort().port
         let template = try String(contentsOf: Self.projectRoot.appendingPathComponent("deploy/nginx.conf"), encoding: .utf8)
-        let config =
+        let configuration =
             template
             .replacingOccurrences(of: "@RUN_DIR@", with: scratch.url.path)
             .replacingOccurrences(of: "@LISTEN@", with: "127.0.0.1:\(nginxPort)")
             .replacingOccurrences(of: "@UPSTREAMS@\n", with: upstreams)
-        try config.write(to: scratch.appending("nginx.conf"), atomically: true, encoding: .utf8)
+        try configuration.write(to: scratch.appending("nginx.conf"), atomically: true, encoding: .utf8)
         let proxy = try BackgroundProcess(URL(fileURLWithPath: try #require(Self.nginx)), ["-c", scratch.appending("nginx.conf").path, "-p", scratch.url.path])
 
         let client = ImageServerClient()

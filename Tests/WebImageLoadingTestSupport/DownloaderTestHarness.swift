@@ -12,14 +12,14 @@ func withDownloader<Value: Sendable>(
 ) async throws -> Value {
     let server = try await LoopbackHTTPServer.start(tls: tls)
     let coder = RawRGBATestCoder()
-    var config = ImageDownloaderConfiguration()
+    var configuration = ImageDownloaderConfiguration()
     // Tests stall transfers on purpose; a suite under ThreadSanitizer can starve the
     // cooperative pool for longer than the default idle timeout. Tests of timeouts set their own.
-    config.downloadTimeout = 300
-    config.downloadDeadline = 600
-    config.coders = ImageCodersManager(coders: [coder])
-    configure(&config)
-    let downloader = ImageDownloader(config: config)
+    configuration.downloadTimeout = 300
+    configuration.downloadDeadline = 600
+    configuration.coders = ImageCodersManager(coders: [coder])
+    configure(&configuration)
+    let downloader = ImageDownloader(configuration: configuration)
     do {
         let result = try await body(server, downloader, coder)
         try await downloader.shutdown()

@@ -22,13 +22,13 @@ struct ManagerTestHarness: Sendable {
         _ body: (ManagerTestHarness) async throws -> Value
     ) async throws -> Value {
         let server = try await LoopbackHTTPServer.start()
-        var config = ImageDownloaderConfiguration()
+        var configuration = ImageDownloaderConfiguration()
         // Tests stall transfers on purpose; a suite under ThreadSanitizer can starve the
         // cooperative pool for longer than the default idle timeout. Tests of timeouts set their own.
-        config.downloadTimeout = 300
-        config.downloadDeadline = 600
-        configure(&config)
-        let downloader = ImageDownloader(config: config)
+        configuration.downloadTimeout = 300
+        configuration.downloadDeadline = 600
+        configure(&configuration)
+        let downloader = ImageDownloader(configuration: configuration)
         let folder = TemporaryDirectory(prefix: "image-manager")
         let cache = ImageCache(namespace: namespace, directory: folder.url)
         let harness = ManagerTestHarness(

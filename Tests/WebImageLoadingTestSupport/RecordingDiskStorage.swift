@@ -16,7 +16,7 @@ final class RecordingDiskStorage: ImageDiskStorage {
     private let state = NIOLockedValueBox(State())
     let directory: URL
 
-    init(directory: URL, config: ImageCacheConfiguration) {
+    init(directory: URL, configuration: ImageCacheConfiguration) {
         self.directory = directory
     }
 

@@ -105,7 +105,7 @@ struct DownloadOperationTests {
     @Test func scaleDownLargeImagesSetsTheMemoryBudget() async throws {
         try await withDownloader(configure: { $0.scaleDownLimitBytes = 1024 }) { _, downloader, _ in
             let operation = DownloadOperation(
-                key: DownloadKey(ImageLoadRequest(url: URL(string: "http://127.0.0.1/a")!), config: downloader.config),
+                key: DownloadKey(ImageLoadRequest(url: URL(string: "http://127.0.0.1/a")!), configuration: downloader.configuration),
                 options: [],
                 downloader: downloader
             )

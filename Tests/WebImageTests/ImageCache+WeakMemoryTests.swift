@@ -5,17 +5,17 @@ import Testing
 @testable import WebImageTestSupport
 @testable import WebImageLoadingTestSupport
 
-/// SDWebImage's `shouldUseWeakMemoryCache`: a key the memory level evicted still answers
+/// SDWebImage's `shouldUseWeakMemoryCache`: a key the memory cache evicted still answers
 /// while its image is alive elsewhere.
 @Suite("ImageCache weak memory cache")
 struct ImageCacheWeakMemoryTests {
     private let folder = TemporaryDirectory(prefix: "image-cache-weak")
 
     private func makeCache(weak: Bool) -> ImageCache {
-        var config = ImageCacheConfiguration()
-        config.maxMemoryCount = 1
-        config.shouldUseWeakMemoryCache = weak
-        return ImageCache(namespace: "test", directory: folder.url, config: config, coders: RawTestCoder.manager())
+        var configuration = ImageCacheConfiguration()
+        configuration.maxMemoryCount = 1
+        configuration.shouldUseWeakMemoryCache = weak
+        return ImageCache(namespace: "test", directory: folder.url, configuration: configuration, coders: RawTestCoder.manager())
     }
 
     @Test func anEvictedImageHeldElsewhereStillAnswersAndReturnsToMemory() throws {
@@ -24,12 +24,12 @@ struct ImageCacheWeakMemoryTests {
         let held = RawTestCoder.image(width: 4, height: 3)
         cache.store(held, forKey: "a", scope: .memory)
         cache.store(RawTestCoder.image(width: 5, height: 3), forKey: "b", scope: .memory)
-        #expect(cache.memoryStorage.containsEntry(forKey: "a") == false, "the count limit evicted it")
+        #expect(cache.memoryCache.containsEntry(forKey: "a") == false, "the count limit evicted it")
 
         #expect(cache.imageFromMemory(forKey: "a") === held)
         let hit = try #require(cache.memoryResult(forKey: "a", decodeOptions: nil))
         #expect(hit.image === held && hit.cacheType == .memory)
-        #expect(cache.memoryStorage.containsEntry(forKey: "a"), "the weak hit went back into the memory level")
+        #expect(cache.memoryCache.containsEntry(forKey: "a"), "the weak hit went back into the memory cache")
     }
 
     @Test func withoutTheWeakCacheAnEvictedImageMisses() {

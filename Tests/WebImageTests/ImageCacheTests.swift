@@ -11,24 +11,24 @@ struct ImageCacheTests {
     private let folder = TemporaryDirectory(prefix: "image-cache")
 
     private func makeCache(_ configure: (inout ImageCacheConfiguration) -> Void = { _ in }) -> ImageCache {
-        var config = ImageCacheConfiguration()
-        configure(&config)
-        return ImageCache(namespace: "test", directory: folder.url, config: config, coders: RawTestCoder.manager())
+        var configuration = ImageCacheConfiguration()
+        configure(&configuration)
+        return ImageCache(namespace: "test", directory: folder.url, configuration: configuration, coders: RawTestCoder.manager())
     }
 
     private func encoded(_ image: Image) throws -> Data {
         try RawTestCoder().encode(image, as: .png, options: ImageEncodeOptions())
     }
 
-    @Test("uses SDWebImage's defaults, with a bounded memory level")
+    @Test("uses SDWebImage's defaults, with a bounded memory cache")
     func defaults() {
-        let config = ImageCacheConfiguration()
-        #expect(config.shouldCacheImagesInMemory)
-        #expect(config.maxDiskAge == 604_800)
-        #expect(config.maxDiskSize == 0 && config.maxMemoryCount == 0)
-        #expect(config.maxMemoryCost == ProcessMemory.defaultMemoryCacheLimit)
-        #expect(config.maxMemoryCost > 0 && config.maxMemoryCost <= 768 << 20)
-        #expect(config.diskCacheExpiryType == .accessDate)
+        let configuration = ImageCacheConfiguration()
+        #expect(configuration.shouldCacheImagesInMemory)
+        #expect(configuration.maxDiskAge == 604_800)
+        #expect(configuration.maxDiskSize == 0 && configuration.maxMemoryCount == 0)
+        #expect(configuration.maxMemoryCost == ProcessMemory.defaultMemoryCacheLimit)
+        #expect(configuration.maxMemoryCost > 0 && configuration.maxMemoryCost <= 768 << 20)
+        #expect(configuration.diskCacheExpiryType == .accessDate)
         #expect(ImageCacheConfiguration.defaultDiskCacheDirectory.lastPathComponent == "SwiftWebImage")
         #expect(ImageCache(directory: folder.url).diskStorage.directory.lastPathComponent == "default")
     }
@@ -120,7 +120,7 @@ struct ImageCacheTests {
         let still = try #require(try await cache.image(forKey: "anim", decodeOptions: ImageDecodeOptions(firstFrameOnly: true)))
         #expect(still.image.frames.count == 1)
         #expect(still.image.bitmap == animation.bitmap)
-        #expect(cache.memoryCache.totalCost == animation.memoryCost + bytes.count)
+        #expect(cache.layeredMemoryCache.totalCost == animation.memoryCost + bytes.count)
     }
 
     @Test("gives a disk hit the scale its key names, and does not promote a thumbnail")

@@ -19,9 +19,9 @@ struct ImageDiskStorageTests {
         try await ManagerTestHarness.run { harness in
             let bytes = try ManagerTestImage.png(width: 8, height: 6)
             harness.serve("/a.png", bytes, headers: [("Content-Type", "image/png"), ("ETag", "\"v1\"")])
-            var config = ImageCacheConfiguration()
-            config.diskStorageType = ImageDiskStorageType(RecordingDiskStorage.self)
-            let cache = ImageCache(namespace: "custom", directory: harness.folder.url, config: config)
+            var configuration = ImageCacheConfiguration()
+            configuration.diskStorageType = ImageDiskStorageType(RecordingDiskStorage.self)
+            let cache = ImageCache(namespace: "custom", directory: harness.folder.url, configuration: configuration)
             let storage = try #require(cache.diskStorage as? RecordingDiskStorage)
             #expect(cache.diskCache == nil && cache.cachePath(forKey: "k") == nil)
             #expect(storage.directory.lastPathComponent == "custom")

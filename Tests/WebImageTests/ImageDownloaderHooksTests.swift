@@ -81,10 +81,10 @@ struct ImageDownloaderHooksTests {
     }
 
     @Test func theHeaderShortcutsSetRequestAndResponseHeaders() async throws {
-        try await withDownloader(configure: { config in
-            config.acceptableContentTypes = ["image/x-raw"]
-            config.requestModifier = DownloadRequestModifier(headers: ["X-Client": "hooks", "Accept": "image/x-raw"])
-            config.responseModifier = DownloadResponseModifier(headers: ["Content-Type": "image/x-raw"])
+        try await withDownloader(configure: { configuration in
+            configuration.acceptableContentTypes = ["image/x-raw"]
+            configuration.requestModifier = DownloadRequestModifier(headers: ["X-Client": "hooks", "Accept": "image/x-raw"])
+            configuration.responseModifier = DownloadResponseModifier(headers: ["Content-Type": "image/x-raw"])
         }) { server, downloader, _ in
             server.route("/untyped") { _, response in
                 await response.respond(headers: [("Content-Type", "application/octet-stream")], body: RawRGBATestCoder.encode(width: 2, height: 2))
@@ -99,10 +99,10 @@ struct ImageDownloaderHooksTests {
     }
 
     @Test func perRequestHooksOverrideTheDownloaders() async throws {
-        try await withDownloader(configure: { config in
-            config.requestModifier = DownloadRequestModifier(headers: ["X-Hook": "downloader"])
-            config.responseModifier = DownloadResponseModifier(statusCode: 500)
-            config.decryptor = DownloadDecryptor { _, _ in nil }
+        try await withDownloader(configure: { configuration in
+            configuration.requestModifier = DownloadRequestModifier(headers: ["X-Hook": "downloader"])
+            configuration.responseModifier = DownloadResponseModifier(statusCode: 500)
+            configuration.decryptor = DownloadDecryptor { _, _ in nil }
         }) { server, downloader, _ in
             server.route("/b64") { _, response in await response.respond(body: Self.base64Body) }
             var request = ImageLoadRequest(url: server.url(for: "/b64"))

@@ -57,8 +57,8 @@ struct ImageDownloaderMetricsTests {
     }
 
     @Test func aRetriedDownloadCountsItsAttempts() async throws {
-        try await withDownloader(configure: { config in
-            config.retryPolicy = DownloadRetryPolicy(maximumAttempts: 2, initialDelay: 0.01, jitter: 0)
+        try await withDownloader(configure: { configuration in
+            configuration.retryPolicy = DownloadRetryPolicy(maximumAttempts: 2, initialDelay: 0.01, jitter: 0)
         }) { server, downloader, _ in
             let body = RawRGBATestCoder.encode(width: 2, height: 2)
             let attempts = NIOLockedValueBox(0)

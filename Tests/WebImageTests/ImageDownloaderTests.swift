@@ -358,8 +358,8 @@ struct ImageDownloaderTests {
     }
 
     @Test func defaultAndCustomHeadersAreSent() async throws {
-        try await withDownloader(configure: { config in
-            config.requestModifier = DownloadRequestModifier { request in
+        try await withDownloader(configure: { configuration in
+            configuration.requestModifier = DownloadRequestModifier { request in
                 var request = request
                 request.headers.add(name: "X-Modified", value: "yes")
                 return request

@@ -173,9 +173,9 @@ struct ImageManagerFreshnessTests {
     @Test func untilExpiredIgnoresTheServersFreshness() async throws {
         try await ManagerTestHarness.run { harness in
             serve(harness, version: NIOLockedValueBox(1), headers: NIOLockedValueBox([("Cache-Control", "no-cache")]))
-            var config = ImageCacheConfiguration()
-            config.cachePolicy = .untilExpired
-            let cache = ImageCache(namespace: "until-expired", directory: harness.folder.url, config: config)
+            var configuration = ImageCacheConfiguration()
+            configuration.cachePolicy = .untilExpired
+            let cache = ImageCache(namespace: "until-expired", directory: harness.folder.url, configuration: configuration)
             let manager = ImageManager(cache: cache, loader: harness.downloader)
             let url = harness.url("/f.png")
             _ = try await harness.load(ImageRequest(url: url), with: manager)

@@ -30,8 +30,8 @@ private final class InstanceGIFCoder: AnimatedImageCoder {
 struct ImageManagerProgressiveCoderTests {
     @Test func everyPartialAnimationAndTheFinalOneNameTheSameCoder() async throws {
         let coder = InstanceGIFCoder()
-        try await ManagerTestHarness.run(configure: { config in
-            config.coders = ImageCodersManager(coders: ImageCodersManager.builtInCoders + [coder])
+        try await ManagerTestHarness.run(configure: { configuration in
+            configuration.coders = ImageCodersManager(coders: ImageCodersManager.builtInCoders + [coder])
         }) { harness in
             let fixture = try ProgressiveAnimationFixture.make(.gif)
             let gates = [LoopbackGate(), LoopbackGate()]

@@ -69,7 +69,7 @@ let benchmarks: @Sendable () -> Void = {
     // Memory caching off, so that every query reads and decodes the file.
     var diskOnly = ImageCacheConfiguration()
     diskOnly.shouldCacheImagesInMemory = false
-    let cache = ImageCache(namespace: "bench", directory: folder, config: diskOnly)
+    let cache = ImageCache(namespace: "bench", directory: folder, configuration: diskOnly)
     let rawFile = folder.appendingPathComponent("raw.jpg")
     pairedBenchmark(
         "Disk hit 400×300 JPEG · ImageCache vs raw read + decode",

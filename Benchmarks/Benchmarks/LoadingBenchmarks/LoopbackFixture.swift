@@ -16,9 +16,9 @@ final class LoopbackFixture: Sendable {
     let downloader: ImageDownloader
 
     init() {
-        var config = ImageDownloaderConfiguration()
-        config.maxConcurrentDownloads = 6
-        downloader = ImageDownloader(config: config)
+        var configuration = ImageDownloaderConfiguration()
+        configuration.maxConcurrentDownloads = 6
+        downloader = ImageDownloader(configuration: configuration)
     }
 
     /// The image URLs.

@@ -126,9 +126,9 @@ extension ImageCache {
     /// Replaces the HTTP facts kept with `key`'s entry (after a `304 Not Modified`), on disk
     /// and in memory, without touching the entry's bytes or image.
     public func refreshMetadata(_ metadata: DiskCacheEntryMetadata, forKey key: String) async {
-        if let entry = memoryCache.value(forKey: key) {
+        if let entry = layeredMemoryCache.value(forKey: key) {
             let refreshed = ImageCacheEntry(image: entry.image, data: entry.data, metadata: metadata)
-            memoryCache.setValue(refreshed, forKey: key, cost: refreshed.cost)
+            layeredMemoryCache.setValue(refreshed, forKey: key, cost: refreshed.cost)
         }
         await withCheckedContinuation { continuation in
             ioQueue.async {

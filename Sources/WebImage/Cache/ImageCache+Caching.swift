@@ -4,7 +4,7 @@ extension ImageCache: ImageCaching {
     /// Where `key` is held among the levels `scope` names: memory is checked at once, the
     /// disk on the I/O queue.
     public func containsImage(forKey key: String, scope: ImageCacheType) async -> ImageCacheType {
-        if scope.includesMemory, memoryCache.containsValue(forKey: key) { return .memory }
+        if scope.includesMemory, layeredMemoryCache.containsValue(forKey: key) { return .memory }
         guard scope.includesDisk else { return .none }
         return await diskImageExists(forKey: key) ? .disk : .none
     }
@@ -16,5 +16,5 @@ extension ImageCache: ImageCaching {
     }
 
     /// The cache's ``ImageCacheConfiguration/cachePolicy``.
-    public var cachePolicy: ImageCachePolicy { config.cachePolicy }
+    public var cachePolicy: ImageCachePolicy { configuration.cachePolicy }
 }

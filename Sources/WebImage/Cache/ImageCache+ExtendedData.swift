@@ -5,7 +5,7 @@ extension ImageCache {
     /// ``DiskCacheEntryMetadata/extendedData``): from memory when the entry is there, else
     /// from disk, read on the I/O queue; `nil` when there is no entry or no such bytes.
     public func extendedData(forKey key: String) async -> Data? {
-        if let entry = memoryCache.value(forKey: key) {
+        if let entry = layeredMemoryCache.value(forKey: key) {
             return entry.metadata?.extendedData
         }
         return await metadata(forKey: key)?.extendedData
@@ -20,11 +20,11 @@ extension ImageCache {
     ///   `ImageError.Code.fileSystem` when the disk cannot keep them.
     public func setExtendedData(_ extendedData: Data?, forKey key: String) async throws(ImageError) {
         let isInMemory =
-            memoryCache.value(forKey: key).map { entry in
+            layeredMemoryCache.value(forKey: key).map { entry in
                 var metadata = entry.metadata ?? DiskCacheEntryMetadata()
                 metadata.extendedData = extendedData
                 let changed = ImageCacheEntry(image: entry.image, data: entry.data, metadata: metadata)
-                memoryCache.setValue(changed, forKey: key, cost: changed.cost)
+                layeredMemoryCache.setValue(changed, forKey: key, cost: changed.cost)
                 return true
             } ?? false
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, ImageError>, Never>) in

@@ -10,7 +10,7 @@ extension ImageCache {
         completion: (@Sendable () -> Void)? = nil
     ) {
         if scope.includesMemory {
-            memoryCache.removeValue(forKey: key)
+            layeredMemoryCache.removeValue(forKey: key)
         }
         guard scope.includesDisk else {
             if let completion { callbackQueue.async(execute: completion) }
@@ -22,9 +22,9 @@ extension ImageCache {
         }
     }
 
-    /// Empties the memory level, at once (for example when the system is short of memory).
+    /// Empties the memory cache, at once (for example when the system is short of memory).
     public func clearMemory() {
-        memoryCache.removeAll()
+        layeredMemoryCache.removeAll()
     }
 
     /// Empties the disk level; the old files are deleted in the background.

@@ -3,7 +3,7 @@ import Foundation
 extension ImageCache {
     /// Stores an image, its original bytes, or both, for `key` in the levels `scope` names.
     ///
-    /// The memory level (when ``ImageCacheConfiguration/shouldCacheImagesInMemory`` is on) is
+    /// The memory cache (when ``ImageCacheConfiguration/shouldCacheImagesInMemory`` is on) is
     /// updated before this method returns. The disk level gets `data` when given, else
     /// the image encoded by the cache's coders (an animation in its own format, an image
     /// with alpha as PNG, anything else as JPEG; an image decoded frame by frame as its
@@ -19,7 +19,7 @@ extension ImageCache {
         callbackQueue: DispatchQueue = .global(qos: .userInitiated),
         completion: (@Sendable (ImageError?) -> Void)? = nil
     ) {
-        if let image, scope.includesMemory, config.shouldCacheImagesInMemory {
+        if let image, scope.includesMemory, configuration.shouldCacheImagesInMemory {
             storeInMemory(image, data: data, forKey: key, metadata: metadata)
         }
         guard scope.includesDisk, image != nil || data != nil else {

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The two-level image cache: decoded images in a ``MemoryCache``, their bytes in a
-/// ``DiskCache`` (or the storages ``ImageCacheConfiguration/memoryStorageType`` and
-/// ``ImageCacheConfiguration/diskStorageType`` name).
+/// ``DiskCache`` (or the memory cache ``ImageCacheConfiguration/memoryCacheType`` and the
+/// disk storage ``ImageCacheConfiguration/diskStorageType`` name).
 ///
 /// Memory lookups answer synchronously under a lock. Disk work — reads, encoding and
 /// writing a store — runs on the cache's own serial I/O queue, never on the cooperative
@@ -19,7 +19,7 @@ public final class ImageCache: Sendable {
     public static let shared = ImageCache()
 
     /// The configuration the cache was created with.
-    public let config: ImageCacheConfiguration
+    public let configuration: ImageCacheConfiguration
     /// The namespace: the name of the cache's folder inside its directory.
     public let namespace: String
     /// The disk level: a ``DiskCache``, or the storage ``ImageCacheConfiguration/diskStorageType`` names.
@@ -27,12 +27,12 @@ public final class ImageCache: Sendable {
     /// The disk level when it is the built-in ``DiskCache``; `nil` when the configuration
     /// names another storage.
     public var diskCache: DiskCache? { diskStorage as? DiskCache }
-    /// The memory level: a ``MemoryCache``, or the storage ``ImageCacheConfiguration/memoryStorageType`` names.
-    public var memoryStorage: any ImageMemoryStorage { memoryCache.storage }
+    /// The memory cache: a ``MemoryCache``, or the one ``ImageCacheConfiguration/memoryCacheType`` names.
+    public var memoryCache: any ImageMemoryCache { layeredMemoryCache.cache }
     /// The coders that decode disk hits and encode images stored without bytes.
     public let coders: ImageCodersManager
 
-    let memoryCache: ImageCacheMemoryTier
+    let layeredMemoryCache: LayeredMemoryCache
     let ioQueue: DispatchQueue
 
     /// Creates a cache whose disk level lives in `<directory>/<namespace>`.
@@ -41,20 +41,20 @@ public final class ImageCache: Sendable {
     ///   - namespace: The folder name inside `directory`; caches with different
     ///     namespaces never see each other's entries.
     ///   - directory: The folder holding the namespaces.
-    ///   - config: Limits and behaviour, copied.
+    ///   - configuration: Limits and behaviour, copied.
     ///   - coders: The coders for decoding disk hits and encoding stores without bytes.
     public init(
         namespace: String = "default",
         directory: URL = ImageCacheConfiguration.defaultDiskCacheDirectory,
-        config: ImageCacheConfiguration = ImageCacheConfiguration(),
+        configuration: ImageCacheConfiguration = ImageCacheConfiguration(),
         coders: ImageCodersManager = .shared
     ) {
-        self.config = config
+        self.configuration = configuration
         self.namespace = namespace
         self.coders = coders
-        memoryCache = ImageCacheMemoryTier(config: config)
+        layeredMemoryCache = LayeredMemoryCache(configuration: configuration)
         let folder = directory.appendingPathComponent(namespace, isDirectory: true)
-        diskStorage = (config.diskStorageType?.type ?? DiskCache.self).init(directory: folder, config: config)
+        diskStorage = (configuration.diskStorageType?.type ?? DiskCache.self).init(directory: folder, configuration: configuration)
         ioQueue = DispatchQueue(label: "SwiftWebImage.ImageCache.io.\(namespace)", qos: .userInitiated)
     }
 
@@ -62,7 +62,7 @@ public final class ImageCache: Sendable {
 
     /// The image in memory for `key`, at once; `nil` on a miss.
     public func imageFromMemory(forKey key: String) -> Image? {
-        memoryCache.image(forKey: key)
+        layeredMemoryCache.image(forKey: key)
     }
 
     /// Looks `key` up in the levels `scope` names: memory first, then disk.
@@ -143,7 +143,7 @@ public final class ImageCache: Sendable {
     /// options that ask for that: others need every frame decoded, so it counts as a miss
     /// for them.
     public func memoryResult(forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
-        guard let entry = memoryCache.value(forKey: key),
+        guard let entry = layeredMemoryCache.value(forKey: key),
             let image = entry.image(
                 decodingFramesOnDemand: decodeOptions?.decodesFramesOnDemand == true,
                 requiringFramesOnDemand: decodeOptions?.requiresFramesOnDemand == true,
@@ -156,7 +156,7 @@ public final class ImageCache: Sendable {
     /// The memory entry for `key` as it is stored (a reference, not a copy), made the most
     /// recently used: the manager's synchronous hit reads it.
     func memoryEntry(forKey key: String) -> ImageCacheEntry? {
-        memoryCache.value(forKey: key)
+        layeredMemoryCache.value(forKey: key)
     }
 
     /// Reads and decodes the disk entry for `key`, promoting it into memory. Blocks.
@@ -175,7 +175,7 @@ public final class ImageCache: Sendable {
         var options = decodeOptions ?? ImageDecodeOptions()
         let memoryKey = Self.memoryKey(for: key, decodedWith: options)
         // Another query may have decoded the same key while this one waited.
-        if reusingMemory, let memoryKey, let entry = memoryCache.value(forKey: memoryKey),
+        if reusingMemory, let memoryKey, let entry = layeredMemoryCache.value(forKey: memoryKey),
             entry.image(
                 decodingFramesOnDemand: options.decodesFramesOnDemand,
                 requiringFramesOnDemand: options.requiresFramesOnDemand, firstFrameOnly: false) != nil
@@ -187,7 +187,7 @@ public final class ImageCache: Sendable {
         }
         guard let image = try? coders.decode(data, options: options) else { return nil }
         let metadata = diskStorage.metadata(forKey: key)
-        if promotesToMemory, config.shouldCacheImagesInMemory, let memoryKey {
+        if promotesToMemory, configuration.shouldCacheImagesInMemory, let memoryKey {
             storeInMemory(image, data: data, forKey: memoryKey, metadata: metadata)
         }
         return ImageCacheResult(image: image, data: data, cacheType: .disk, metadata: metadata)
@@ -196,7 +196,7 @@ public final class ImageCache: Sendable {
     /// Stores `image` in memory with `metadata`, keeping `data` only for an animated image.
     func storeInMemory(_ image: Image, data: Data?, forKey key: String, metadata: DiskCacheEntryMetadata?) {
         let entry = ImageCacheEntry(image: image, data: image.isAnimated ? data : nil, metadata: metadata)
-        memoryCache.setValue(entry, forKey: key, cost: entry.cost)
+        layeredMemoryCache.setValue(entry, forKey: key, cost: entry.cost)
     }
 
     /// The key under which the image decoded from `key`'s disk entry with `options` is kept

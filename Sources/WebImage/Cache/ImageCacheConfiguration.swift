@@ -7,10 +7,6 @@ import Foundation
 public struct ImageCacheConfiguration: Sendable, Hashable {
     /// Keep decoded images in memory (and promote disk hits there).
     public var shouldCacheImagesInMemory = true
-    /// Hand out fully decoded bitmaps. The library's coders always decode to bitmaps
-    /// ready to draw, so this setting changes nothing.
-    @available(*, deprecated, message: "images are always fully decoded bitmaps")
-    public var shouldDecompressImages = true
     /// Seconds after which a disk entry expires (one week); negative means never.
     public var maxDiskAge: TimeInterval = 7 * 24 * 60 * 60
     /// The size in bytes the disk folder is kept under; 0 means unlimited.
@@ -26,13 +22,13 @@ public struct ImageCacheConfiguration: Sendable, Hashable {
     public var maxMemoryCount = 0
     /// Also keep a weak reference to each image stored in memory, so that a key the memory
     /// level has evicted (by cost or count) still answers while the image is alive elsewhere
-    /// — in a view, say — and goes back into the memory level (SDWebImage's weak memory
-    /// cache; off by default, as there since 5.12). Only a miss of the memory level looks
+    /// — in a view, say — and goes back into the memory cache (SDWebImage's weak memory
+    /// cache; off by default, as there since 5.12). Only a miss of the memory cache looks
     /// at the weak references, so hits cost the same.
     public var shouldUseWeakMemoryCache = false
-    /// The type of the memory level (SDWebImage's `memoryCacheClass`): the cache creates
+    /// The type of the memory cache (SDWebImage's `memoryCacheClass`): the cache creates
     /// one with this configuration. The built-in ``MemoryCache`` when `nil`.
-    public var memoryStorageType: ImageMemoryStorageType?
+    public var memoryCacheType: ImageMemoryCacheType?
     /// The type of the disk level (SDWebImage's `diskCacheClass`): the cache creates one
     /// on its folder with this configuration. The built-in ``DiskCache`` when `nil`.
     public var diskStorageType: ImageDiskStorageType?
@@ -60,7 +56,3 @@ public struct ImageCacheConfiguration: Sendable, Hashable {
         return root.appendingPathComponent("SwiftWebImage", isDirectory: true)
     }
 }
-
-/// The former name of ``ImageCacheConfiguration``, kept for one release.
-@available(*, deprecated, renamed: "ImageCacheConfiguration")
-public typealias ImageCacheConfig = ImageCacheConfiguration

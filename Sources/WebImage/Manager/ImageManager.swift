@@ -430,7 +430,7 @@ public final class ImageManager: Sendable {
                 firstFrameOnly: options.contains(.decodeFirstFrameOnly)
             ),
             // Only the HTTP policy reads the metadata, and only an entry that has some.
-            !entry.hasMetadata || imageCache.config.cachePolicy != .http
+            !entry.hasMetadata || imageCache.configuration.cachePolicy != .http
                 || mayAnswerUnderHTTPPolicy(with: entry.metadata, headers: headers, options: options, url: url)
         else { return nil }
         telemetry.recordSynchronousMemoryHit()
@@ -454,7 +454,7 @@ public final class ImageManager: Sendable {
         guard mayAnswerAtOnce(url: url, absoluteString: absoluteString, options: request.options) else { return nil }
         let key = cacheKey(for: request, url: url, absoluteString: absoluteString, settings: keySettings)
         guard let hit = imageCache.diskResult(forKey: key, decodeOptions: request.decodeOptions),
-            imageCache.config.cachePolicy != .http
+            imageCache.configuration.cachePolicy != .http
                 || mayAnswerUnderHTTPPolicy(with: hit.metadata, headers: request.headers, options: request.options, url: url)
         else { return nil }
         return ImageResponse(image: hit.image, data: hit.data, cacheType: .disk, url: url)

@@ -22,10 +22,6 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     /// Revalidate a cached image with the server (ETag / Last-Modified): the cached image
     /// is delivered first, then the new one only if the server sends a changed image.
     public static let refreshCached = ImageOptions(rawValue: 1 << 4)
-    /// Keep downloading while an app is in the background. Linux has no background state
-    /// for a process, so this option changes nothing.
-    @available(*, deprecated, message: "Linux has no background state; loads always continue")
-    public static let continueInBackground = ImageOptions(rawValue: 1 << 5)
     /// Send and store cookies with the image request.
     public static let handleCookies = ImageOptions(rawValue: 1 << 6)
     /// Skip TLS certificate verification for this request (for testing only).

@@ -10,8 +10,8 @@ import Logging
 /// created. A component can also be given backends of its own, as tests do:
 ///
 /// ```swift
-/// var config = ImageDownloaderConfiguration()
-/// config.telemetry = Telemetry(metricsFactory: myFactory)
+/// var configuration = ImageDownloaderConfiguration()
+/// configuration.telemetry = Telemetry(metricsFactory: myFactory)
 /// ```
 ///
 /// Each component logs under its own label (`webimage.downloader`, `webimage.decoder`,
