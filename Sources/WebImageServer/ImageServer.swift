@@ -37,10 +37,7 @@ public struct ImageServer: Sendable {
     /// A server as `configuration` describes; nothing listens until ``run(onRunning:onMetricsRunning:)``.
     public init(configuration: ImageServerConfiguration) {
         self.configuration = configuration
-        var sourceConfig = ImageCacheConfiguration()
-        sourceConfig.maxMemoryCost = configuration.memoryLimit
-        sourceConfig.maxDiskSize = configuration.maxSourceCacheBytes
-        sources = ImageCache(namespace: "sources", directory: configuration.cacheDirectory, config: sourceConfig)
+        sources = ImageCache(namespace: "sources", directory: configuration.cacheDirectory, config: Self.sourceCacheConfiguration(configuration))
         var resultConfig = ImageCacheConfiguration()
         resultConfig.shouldCacheImagesInMemory = false
         resultConfig.maxDiskSize = configuration.maxResultCacheBytes
@@ -145,6 +142,17 @@ public struct ImageServer: Sendable {
             throw error
         }
         await close()
+    }
+
+    /// The cache of sources `configuration` asks for. Each source is read once for each
+    /// result it makes and results are kept on disk, so decoded sources are kept in memory
+    /// only when ``ImageServerConfiguration/memoryLimit`` is set.
+    static func sourceCacheConfiguration(_ configuration: ImageServerConfiguration) -> ImageCacheConfiguration {
+        var sourceConfig = ImageCacheConfiguration()
+        sourceConfig.shouldCacheImagesInMemory = configuration.memoryLimit > 0
+        sourceConfig.maxMemoryCost = configuration.memoryLimit
+        sourceConfig.maxDiskSize = configuration.maxSourceCacheBytes
+        return sourceConfig
     }
 
     /// The open files kept free of connections: the source fetches, and a margin for the
