@@ -15,13 +15,17 @@
 # detection), which is what most thumbnails are.
 # RUNS=N (default 3) repeats the pair in turn (ours, thumbor, ours, thumbor, ...), each run
 # on empty caches, and prints every run, then each ratio's minimum, median and maximum.
+# OURS_ONLY=1 runs our server alone (no thumbor needed; no ratios).
 # Needs: a release build (`swift build -c release --product webimage`), nginx, wrk,
 # GNU time, python3 with aiohttp and Pillow, and thumbor (`pip install thumbor`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tool=${WEBIMAGE:-$(swift build -c release --product webimage --show-bin-path)/webimage}
 [ -x "$tool" ] || { echo "build it first: swift build -c release --product webimage" >&2; exit 1; }
-for program in wrk thumbor; do
+ours_only=${OURS_ONLY:-0}
+programs=(wrk thumbor)
+[ "$ours_only" = 1 ] && programs=(wrk)
+for program in "${programs[@]}"; do
     command -v "$program" >/dev/null || { echo "needs $program (apt-get install wrk; pip install thumbor)" >&2; exit 1; }
 done
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
@@ -144,6 +148,7 @@ for run in $(seq "$runs"); do
         "$tool" serve --port "$ours_port" --insecure-unsigned --allow-private-sources --cache-dir "$work/ours-cache-$run"
     run_side "ours-$run" "$work/ours.txt"
     stop_server
+    [ "$ours_only" = 1 ] && continue
     write_thumbor_conf "$run"
     start_server "theirs-$run" "http://127.0.0.1:$theirs_port/healthcheck" \
         thumbor --port "$theirs_port" --conf "$work/thumbor-$run.conf" --processes 2
@@ -166,8 +171,9 @@ report() {
 printf '%-34s %10s %12s %12s %12s %14s\n' server "cold req/s" "cold p99" "cached req/s" "cached p99" "peak RSS"
 for run in $(seq "$runs"); do
     report "ours-$run" "webimage serve (run $run)"
-    report "theirs-$run" "thumbor --processes 2 (run $run)"
+    [ "$ours_only" = 1 ] || report "theirs-$run" "thumbor --processes 2 (run $run)"
 done
+[ "$ours_only" = 1 ] && exit 0
 python3 - "$work/figures" <<'PYTHON'
 import statistics, sys
 rows = {}

@@ -37,10 +37,7 @@ public struct ImageServer: Sendable {
     /// A server as `configuration` describes; nothing listens until ``run(onRunning:onMetricsRunning:)``.
     public init(configuration: ImageServerConfiguration) {
         self.configuration = configuration
-        var sourceConfiguration = ImageCacheConfiguration()
-        sourceConfiguration.maxMemoryCost = configuration.memoryLimit
-        sourceConfiguration.maxDiskSize = configuration.maxSourceCacheBytes
-        sources = ImageCache(namespace: "sources", directory: configuration.cacheDirectory, configuration: sourceConfiguration)
+        sources = ImageCache(namespace: "sources", directory: configuration.cacheDirectory, configuration: Self.sourceCacheConfiguration(configuration))
         var resultConfiguration = ImageCacheConfiguration()
         resultConfiguration.shouldCacheImagesInMemory = false
         resultConfiguration.maxDiskSize = configuration.maxResultCacheBytes
@@ -145,6 +142,17 @@ public struct ImageServer: Sendable {
             throw error
         }
         await close()
+    }
+
+    /// The cache of sources `configuration` asks for. Each source is read once for each
+    /// result it makes and results are kept on disk, so decoded sources are kept in memory
+    /// only when ``ImageServerConfiguration/memoryLimit`` is set.
+    static func sourceCacheConfiguration(_ configuration: ImageServerConfiguration) -> ImageCacheConfiguration {
+        var sourceConfiguration = ImageCacheConfiguration()
+        sourceConfiguration.shouldCacheImagesInMemory = configuration.memoryLimit > 0
+        sourceConfiguration.maxMemoryCost = configuration.memoryLimit
+        sourceConfiguration.maxDiskSize = configuration.maxSourceCacheBytes
+        return sourceConfiguration
     }
 
     /// The open files kept free of connections: the source fetches, and a margin for the

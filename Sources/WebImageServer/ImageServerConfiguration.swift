@@ -102,8 +102,12 @@ public struct ImageServerConfiguration: Sendable {
     public var maxResultCacheBytes = 1 << 30
     /// The `max-age` of `Cache-Control` on results, in seconds.
     public var resultMaxAge = 31_536_000
-    /// The decoded bytes the memory cache of sources keeps.
-    public var memoryLimit = 128 << 20
+    /// The decoded bytes the memory cache of sources keeps; 0, the default, keeps none.
+    ///
+    /// A source is read once for each result it makes, and the result is kept in the
+    /// disk cache of results, so decoded sources kept in memory mostly cost memory: they
+    /// answer only a second spec over the same source at the same decoded size.
+    public var memoryLimit = 0
     /// The least severe log level written: `.info` writes one access-log line per request.
     public var logLevel = Logger.Level.info
     /// Makes the handler of the server's logger, by label; `nil`, the default, uses the

@@ -4,7 +4,8 @@ import Prometheus
 
 /// What the image server counts, in Prometheus' text format at `/metrics`: requests by
 /// status, their latency, source fetches (and those waiting for a free fetch), result-cache
-/// hits and misses, bytes sent, and the memory budget's use.
+/// hits and misses, the results made and the requests that shared one being made, bytes
+/// sent, and the memory budget's use.
 ///
 /// The metrics go through swift-metrics to a `PrometheusMetricsFactory` of the server's own,
 /// so several servers in one process (tests, embedding) never share or re-bootstrap the
@@ -35,6 +36,18 @@ public struct ImageServerMetrics: Sendable {
     /// Counts a look-up of the result cache.
     func recordResultCache(hit: Bool) {
         CoreMetrics.Counter(label: "webimage_result_cache_total", dimensions: [("result", hit ? "hit" : "miss")], factory: factory).increment()
+    }
+
+    /// Counts a result being made: one fetch, decode, transform and encode, however many
+    /// requests wait for it (see ``SharedWork``).
+    func recordResultWork() {
+        CoreMetrics.Counter(label: "webimage_result_work_total", factory: factory).increment()
+    }
+
+    /// Counts a request that missed the result cache and joined the making of its result,
+    /// already under way for another request, instead of making it again.
+    func recordResultWorkJoined() {
+        CoreMetrics.Counter(label: "webimage_result_work_joined_total", factory: factory).increment()
     }
 
     /// Counts a source whose bytes had to be fetched (not found on disk).

@@ -17,6 +17,8 @@ import WebImage
 /// an event loop.
 struct ImageServerResponder: HTTPResponder {
     typealias Context = BasicRequestContext
+    /// A result's bytes and the metadata it is answered and cached with.
+    typealias MadeResult = (data: Data, metadata: DiskCacheEntryMetadata)
 
     let configuration: ImageServerConfiguration
     let manager: ImageManager
@@ -31,6 +33,9 @@ struct ImageServerResponder: HTTPResponder {
     let memory: MemoryAdmission
     let coders: ImageCodersManager
     let sourceFetches: SourceFetches
+    /// The results being made, by result key: identical requests that miss the result
+    /// cache at the same time share one piece of work and its answer.
+    let resultWork: SharedWork<String, MadeResult, ImageServerError>
     let metrics: ImageServerMetrics
     let slots: TransformSlots
 
@@ -56,6 +61,7 @@ struct ImageServerResponder: HTTPResponder {
             limits: SourceFetchLimits(
                 maximum: configuration.maxConcurrentFetches, maximumPerHost: configuration.maxFetchesPerHost, metrics: metrics),
             metrics: metrics)
+        resultWork = SharedWork { metrics.recordResultWorkJoined() }
     }
 
     /// Answers `request`, then counts it and writes its access-log line: the client hears
@@ -134,13 +140,18 @@ struct ImageServerResponder: HTTPResponder {
         try policy.checkHost(of: parsed.source)
         let key =
             "\(choice.spec)\ndpr=\(ratio)\n\(parsed.source.absoluteString)" + (serverSpec.cacheBuster.map { "\ncachebuster=\($0)" } ?? "")
-        let result: (data: Data, metadata: DiskCacheEntryMetadata)
+        let result: MadeResult
         let cached = try await cachedResult(forKey: key)
         metrics.recordResultCache(hit: cached != nil)
         if let cached {
             result = cached
         } else {
-            result = try await withDeadline { () throws(ImageServerError) in try await makeResult(parsed.source, spec: spec, key: key) }
+            // Each request waits on its own deadline; the work is shared by every request
+            // for the key and cancelled only when all of them have left.
+            let resultWork = self.resultWork
+            result = try await withDeadline { () throws(ImageServerError) in
+                try await resultWork.run(key) { () throws(ImageServerError) in try await makeResult(parsed.source, spec: spec, key: key) }
+            }
         }
         let eTag = result.metadata.entityTag ?? ""
         var headers = HTTPFields()
@@ -225,24 +236,29 @@ struct ImageServerResponder: HTTPResponder {
         }
     }
 
-    private func cachedResult(forKey key: String) async throws(ImageServerError) -> (data: Data, metadata: DiskCacheEntryMetadata)? {
+    private func cachedResult(forKey key: String) async throws(ImageServerError) -> MadeResult? {
         let results = self.results
-        return try await Self.blocking { () -> (data: Data, metadata: DiskCacheEntryMetadata)? in
+        return try await Self.blocking { () -> MadeResult? in
             guard let data = results.data(forKey: key), let metadata = results.metadata(forKey: key) else { return nil }
             return (data, metadata)
         }
     }
 
-    private func makeResult(_ source: URL, spec: TransformSpec, key: String) async throws(ImageServerError) -> (data: Data, metadata: DiskCacheEntryMetadata) {
+    /// Makes the result of `spec` over `source` and keeps it under `key`: the work one
+    /// request or several identical ones share. A request that missed the result cache
+    /// just before another's work kept the result finds it here instead of making it again.
+    private func makeResult(_ source: URL, spec: TransformSpec, key: String) async throws(ImageServerError) -> MadeResult {
+        if let cached = try await cachedResult(forKey: key) { return cached }
+        metrics.recordResultWork()
         // The host was checked against the allow-list; its addresses are checked where the
         // downloader connects, for the first URL and every redirect (``SourceAddressPolicy``).
         // The source's bytes go to the disk cache once (concurrent requests share the
         // transfer, and the header is checked against the pixel limit before anything is
-        // decoded); each request then decodes them at the size its spec needs.
+        // decoded); each result then decodes them at the size its spec needs.
         // A failed source is tried again by the next request, not blacklisted.
         try await fetch(source)
-        // Only the work takes a slot: waiting for a source, or for a result already made,
-        // takes none.
+        // Only the work takes a slot, and its memory, once however many requests wait for
+        // it: waiting for a source, or for a result already made, takes none.
         return try await slots.withSlot { () throws(ImageServerError) in
             let decodeOptions = withSourceLimits(spec.decodeOptions)
             let (_, header) = try await readHeader(of: source, options: decodeOptions)
@@ -257,7 +273,7 @@ struct ImageServerResponder: HTTPResponder {
     /// encodes and keeps the result.
     private func transform(
         _ source: URL, spec: TransformSpec, options decodeOptions: ImageDecodeOptions, key: String, held: inout Int
-    ) async throws(ImageServerError) -> (data: Data, metadata: DiskCacheEntryMetadata) {
+    ) async throws(ImageServerError) -> MadeResult {
         let image: Image
         do throws(ImageError) {
             if let lossless = try await losslessJPEG(source, spec: spec, options: decodeOptions) {
@@ -363,7 +379,7 @@ struct ImageServerResponder: HTTPResponder {
     /// Keeps a result in the result cache (a result that cannot be kept is still answered).
     private func keep(
         _ encoded: Data, digest: String, format: ImageFormat, forKey key: String
-    ) async -> (data: Data, metadata: DiskCacheEntryMetadata) {
+    ) async -> MadeResult {
         let metadata = DiskCacheEntryMetadata(contentType: format.mimeType, entityTag: "\"\(digest)\"")
         let results = self.results
         try? await Self.blocking { () throws(ImageServerError) in

@@ -150,7 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ServerSetting.maxAge.help("The max-age of results' Cache-Control, in seconds.", valueName: "seconds"))
     var maxAge: String?
 
-    @Option(help: ServerSetting.memoryLimit.help("Decoded bytes the memory cache of sources keeps.", valueName: "size"))
+    @Option(help: ServerSetting.memoryLimit.help("Decoded bytes the memory cache of sources keeps; 0 keeps none.", valueName: "size"))
     var memoryLimit: String?
 
     @Option(name: .customLong("preset"), help: ServerSetting.preset.help("A named spec, used as preset=NAME (repeatable).", valueName: "name=spec"))

@@ -109,7 +109,7 @@ struct ServerSetting: Hashable, Sendable {
     static let metricsPort = ServerSetting("metrics-port", .integer)
     static let metricsHost = ServerSetting("metrics-host", .text, default: "127.0.0.1")
     static let maxAge = ServerSetting("max-age", .integer, default: "31536000")
-    static let memoryLimit = ServerSetting("memory-limit", .size, default: "128M")
+    static let memoryLimit = ServerSetting("memory-limit", .size, default: "0")
     static let preset = ServerSetting("preset", .list)
     static let onlyPresets = ServerSetting("only-presets", .flag, default: "false")
     static let watermark = ServerSetting("watermark", .list)

@@ -114,6 +114,15 @@ struct ImageServerHarness: Sendable {
         String(decoding: try await client.get(port: metricsPort, "/metrics").body, as: UTF8.self)
     }
 
+    /// Whether `/metrics` shows `line` within a while (polled every 10 ms).
+    func eventuallyShows(_ line: String) async throws -> Bool {
+        for _ in 0..<6_000 {
+            if try await metrics().contains(line) { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
     /// GETs `path` from the image server.
     func get(_ path: String, headers: [(String, String)] = []) async throws -> ImageServerClient.Answer {
         try await client.get(port: port, path, headers: headers)

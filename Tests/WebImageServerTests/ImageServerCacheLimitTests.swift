@@ -6,13 +6,22 @@ import WebImage
 @testable import WebImageLoadingTestSupport
 @testable import WebImageServerTestSupport
 
-/// Both disk caches of the server are bounded by default and trimmed as they fill.
+/// Both disk caches of the server are bounded by default and trimmed as they fill; decoded
+/// sources are kept in memory only when the configuration asks.
 @Suite("ImageServer cache limits", .serialized, .timeLimit(.minutes(15)))
 struct ImageServerCacheLimitTests {
     @Test func theCachesAreBoundedByDefault() {
         let configuration = ImageServerConfiguration(cacheDirectory: URL(fileURLWithPath: "/tmp"))
         #expect(configuration.maxSourceCacheBytes > 0 && configuration.maxSourceCacheBytes <= 4 << 30)
         #expect(configuration.maxResultCacheBytes > 0 && configuration.maxResultCacheBytes <= 4 << 30)
+    }
+
+    @Test func decodedSourcesAreKeptInMemoryOnlyWhenAsked() {
+        var configuration = ImageServerConfiguration(cacheDirectory: URL(fileURLWithPath: "/tmp"))
+        #expect(!ImageServer.sourceCacheConfiguration(configuration).shouldCacheImagesInMemory, "results are cached; sources are not")
+        configuration.memoryLimit = 64 << 20
+        let sources = ImageServer.sourceCacheConfiguration(configuration)
+        #expect(sources.shouldCacheImagesInMemory && sources.maxMemoryCost == 64 << 20)
     }
 
     @Test func resultsAndSourcesStayUnderTheirLimits() async throws {

@@ -17,15 +17,6 @@ struct ImageServerEnvelopeTests {
         return try ImageCodersManager.shared.encode(Image(bitmap: bitmap), as: .png)
     }
 
-    /// Whether `/metrics` shows `line` within a while (polled every 10 ms).
-    static func eventuallyShown(_ line: String, by harness: ImageServerHarness) async throws -> Bool {
-        for _ in 0..<6_000 {
-            if try await harness.metrics().contains(line) { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return false
-    }
-
     @Test func aSourceOfExtremeShapeIsRefusedBeforeItIsDecoded() async throws {
         try await ImageServerHarness.run(configure: { $0.maxSourceAspectRatio = 100 }) { harness in
             harness.serve("/strip.png", try Self.strip(width: 1, height: 300))
@@ -96,7 +87,7 @@ struct ImageServerEnvelopeTests {
             let slow = Task { try await harness.get(harness.path("resize=10", source: "/slow.png")) }
             try await harness.sources.waitForRequests(to: "/slow.png")
             let next = Task { try await harness.get(harness.path("resize=10", source: "/next.png")) }
-            #expect(try await Self.eventuallyShown("webimage_source_fetches_waiting 1", by: harness))
+            #expect(try await harness.eventuallyShows("webimage_source_fetches_waiting 1"))
             #expect(harness.sources.requestCount(for: "/next.png") == 0, "the host's one fetch is taken")
             gate.open()
             #expect(try await slow.value.status == 200)
