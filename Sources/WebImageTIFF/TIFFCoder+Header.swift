@@ -7,7 +7,7 @@ extension TIFFCoder {
     /// The size the TIFF's first page declares (its `ImageWidth` and `ImageLength` tags),
     /// read by opening the file's first directory and decoding no pixel.
     ///
-    /// - Throws: ``ImageError/Code/badImageData`` when libtiff cannot open the file or its
+    /// - Throws: `ImageError.Code.badImageData` when libtiff cannot open the file or its
     ///   first page declares no size.
     public func pixelSize(of data: Data) throws(ImageError) -> PixelSize? {
         guard canDecode(data) else { throw ImageError(.badImageData, "the data is not a TIFF") }

@@ -14,7 +14,7 @@ import WebImage
 @Suite("ImageServer spec fuzz", .timeLimit(.minutes(30)))
 struct ImageServerSpecFuzzTests {
     /// How many specs are sent. With 1 to 8 operations a spec, about one in six is valid
-    /// and transformed (633 of 4,000 in a recorded run; with 1 to 20, as before, 592 of
+    /// and transformed (617 of 4,000 in a recorded run; with 1 to 20, as before, 592 of
     /// 10,000 were): as many transforms for fewer requests.
     static let specCount = 4_000
     /// How many requests are in flight at once.
