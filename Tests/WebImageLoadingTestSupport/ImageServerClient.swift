@@ -23,11 +23,14 @@ struct ImageServerClient: Sendable {
     /// request threw before the test reached its `shutdown()`. It waits as long as a busy
     /// test machine needs for one of its connections (AsyncHTTPClient fails a request
     /// queued for a connection longer than its connect timeout, ten seconds by default).
+    /// It keeps an idle connection for 3 s, under the server's idle timeout (10 s by
+    /// default): a connection kept longer could be closed by the server just as the client
+    /// sent a request on it, and the request would fail with `remoteConnectionClosed`.
     private static let shared = HTTPClient(
         eventLoopGroupProvider: .singleton,
         configuration: HTTPClient.Configuration(
             timeout: .init(connect: .seconds(90), read: .seconds(90)),
-            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
+            connectionPool: .init(idleTimeout: .seconds(3), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
         )
     )
 
