@@ -86,7 +86,7 @@ public struct ImageServer: Sendable {
         var logger = configuration.makeLogHandler.map { Logger(label: "webimage", factory: $0) } ?? Logger(label: "webimage")
         logger.logLevel = configuration.logLevel
         let responder = ImageServerResponder(
-            configuration: configuration, manager: manager, sources: sources.diskStorage, coders: sources.coders, results: results.diskStorage,
+            configuration: configuration, manager: manager, sources: sources, results: results.diskStorage,
             metrics: metrics,
             policy: policy)
         // Every connection takes a file; so do fetches, cache files, listeners and logs.

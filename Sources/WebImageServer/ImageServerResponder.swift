@@ -22,8 +22,9 @@ struct ImageServerResponder: HTTPResponder {
 
     let configuration: ImageServerConfiguration
     let manager: ImageManager
-    /// The source cache's bytes, read to plan a source before it is decoded.
-    let sources: any ImageDiskStorage
+    /// The cache of sources: their bytes are read from its disk to plan a source before
+    /// anything is decoded, then decoded through it.
+    let sources: ImageCache
     let results: any ImageDiskStorage
     /// The signers whose signatures are accepted: the configured key first, then the
     /// additional ones (key rotation).
@@ -40,7 +41,7 @@ struct ImageServerResponder: HTTPResponder {
     let slots: TransformSlots
 
     init(
-        configuration: ImageServerConfiguration, manager: ImageManager, sources: any ImageDiskStorage, coders: ImageCodersManager,
+        configuration: ImageServerConfiguration, manager: ImageManager, sources: ImageCache,
         results: any ImageDiskStorage, metrics: ImageServerMetrics, policy: SourceAddressPolicy
     ) {
         self.configuration = configuration
@@ -55,7 +56,7 @@ struct ImageServerResponder: HTTPResponder {
         budget = TransformBudget(configuration)
         slots = TransformSlots(maximum: configuration.maxConcurrentRequests)
         memory = MemoryAdmission(capacity: configuration.memoryBudget, wait: .seconds(configuration.memoryWait), metrics: metrics)
-        self.coders = coders
+        coders = sources.coders
         sourceFetches = SourceFetches(
             manager: manager,
             limits: SourceFetchLimits(
@@ -261,27 +262,33 @@ struct ImageServerResponder: HTTPResponder {
         // it: waiting for a source, or for a result already made, takes none.
         return try await slots.withSlot { () throws(ImageServerError) in
             let decodeOptions = withSourceLimits(spec.decodeOptions)
-            let (_, header) = try await readHeader(of: source, options: decodeOptions)
+            let (data, header) = try await readHeader(of: source, options: decodeOptions)
             return try await withMemory(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
-                try await transform(source, spec: spec, options: decodeOptions, key: key, held: &held)
+                try await transform(data, of: source, spec: spec, options: decodeOptions, key: key, held: &held)
             }
         }
     }
 
-    /// Decodes the source (its decode admitted as `held` bytes), plans the transform on the
-    /// size it decoded at, holds the memory that plan takes instead, then transforms,
-    /// encodes and keeps the result.
+    /// Decodes `data`, the source's bytes as ``readHeader(of:options:)`` read them (the
+    /// decode admitted as `held` bytes), plans the transform on the size it decoded at,
+    /// holds the memory that plan takes instead, then transforms, encodes and keeps the
+    /// result.
     private func transform(
-        _ source: URL, spec: TransformSpec, options decodeOptions: ImageDecodeOptions, key: String, held: inout Int
+        _ data: Data, of source: URL, spec: TransformSpec, options decodeOptions: ImageDecodeOptions, key: String, held: inout Int
     ) async throws(ImageServerError) -> MadeResult {
         let image: Image
         do throws(ImageError) {
-            if let lossless = try await losslessJPEG(source, spec: spec, options: decodeOptions) {
+            if let lossless = try await losslessJPEG(data, spec: spec, options: decodeOptions) {
                 return await keep(lossless.data, digest: lossless.digest, format: .jpeg, forKey: key)
             }
-            guard let hit = try await manager.cache.image(forKey: manager.cacheKey(for: source), scope: .all, decodeOptions: decodeOptions) else {
-                throw ImageError(.badImageData, "the cached source does not decode")
+            // The source cache decodes the bytes already read, so that its memory tier
+            // (when `memoryLimit` sets one) answers and keeps decodes as for any hit.
+            let sources = self.sources
+            let sourceKey = manager.cacheKey(for: source)
+            let hit = try await DecodingWorkers.run { () throws(ImageError) -> ImageCacheResult? in
+                sources.image(decoding: data, forKey: sourceKey, decodeOptions: decodeOptions)
             }
+            guard let hit else { throw ImageError(.badImageData, "the cached source does not decode") }
             image = hit.image
         } catch {
             throw Self.sourceFailure(error)
@@ -345,7 +352,7 @@ struct ImageServerResponder: HTTPResponder {
     /// The cached bytes of `source` and what their header declares, checked against the
     /// limits in `options` and the aspect-ratio limit, before any pixel is decoded.
     private func readHeader(of source: URL, options: ImageDecodeOptions) async throws(ImageServerError) -> (Data, SourceHeader) {
-        let storage = sources
+        let storage = sources.diskStorage
         let key = manager.cacheKey(for: source)
         let coders = self.coders
         let maxAspectRatio = configuration.maxSourceAspectRatio
@@ -363,15 +370,11 @@ struct ImageServerResponder: HTTPResponder {
     /// is only quarter turns and flips of a JPEG written as JPEG (see
     /// `TransformSpec.losslessJPEG(from:writing:decodeOptions:)`); `nil` otherwise.
     private func losslessJPEG(
-        _ source: URL, spec: TransformSpec, options: ImageDecodeOptions
+        _ data: Data, spec: TransformSpec, options: ImageDecodeOptions
     ) async throws(ImageError) -> (data: Data, digest: String)? {
         guard spec.format == nil || spec.format == .jpeg, spec.isLosslessForJPEG else { return nil }
-        let storage = sources
-        let sourceKey = manager.cacheKey(for: source)
         return try await DecodingWorkers.run { () throws(ImageError) -> (data: Data, digest: String)? in
-            guard let data = storage.data(forKey: sourceKey),
-                let turned = try spec.losslessJPEG(from: data, writing: .jpeg, decodeOptions: options)
-            else { return nil }
+            guard let turned = try spec.losslessJPEG(from: data, writing: .jpeg, decodeOptions: options) else { return nil }
             return (turned, Self.digest(of: turned))
         }
     }
@@ -418,16 +421,17 @@ struct ImageServerResponder: HTTPResponder {
                 answer.withLockedValue { $0.take() }?.resume(returning: result)
                 timer.withLockedValue { $0 }?.cancel()
             }
-            timer.withLockedValue {
-                $0 = Task {
-                    try? await Task.sleep(for: .seconds(timeout))
-                    guard let continuation = answer.withLockedValue({ $0.take() }) else { return }
-                    running.cancel()
-                    continuation.resume(
-                        returning: .failure(
-                            ImageServerError(.gatewayTimeout, "the request took too long", detail: "over its deadline of \(timeout) s")))
-                }
+            let sleeper = Task {
+                try? await Task.sleep(for: .seconds(timeout))
+                guard let continuation = answer.withLockedValue({ $0.take() }) else { return }
+                running.cancel()
+                continuation.resume(
+                    returning: .failure(
+                        ImageServerError(.gatewayTimeout, "the request took too long", detail: "over its deadline of \(timeout) s")))
             }
+            timer.withLockedValue { $0 = sleeper }
+            // Work that ended before the timer was stored found none to cancel.
+            if answer.withLockedValue({ $0 == nil }) { sleeper.cancel() }
         }
         return try outcome.get()
     }

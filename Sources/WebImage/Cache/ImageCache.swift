@@ -138,6 +138,14 @@ public final class ImageCache: Sendable {
         diskResult(forKey: key, decodeOptions: decodeOptions)?.image
     }
 
+    /// Decodes `data`, bytes the caller has already read from the disk entry for `key`, as a
+    /// disk hit would be decoded: an image another query put in memory for the same options
+    /// answers instead, and the decoded image goes into memory when this cache keeps images
+    /// there. Blocks the calling thread; `nil` when the bytes do not decode.
+    public func image(decoding data: Data, forKey key: String, decodeOptions: ImageDecodeOptions?) -> ImageCacheResult? {
+        diskResult(decoding: data, forKey: key, decodeOptions: decodeOptions, reusingMemory: true)
+    }
+
     /// A memory hit for `key`, at once, reduced to its first frame when the options ask for
     /// it; `nil` on a miss. An image decoded frame by frame (`Image/animation`) answers only
     /// options that ask for that: others need every frame decoded, so it counts as a miss
