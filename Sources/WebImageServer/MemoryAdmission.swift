@@ -20,6 +20,14 @@ final class MemoryAdmission: Sendable {
         let id: Int
         let bytes: Int
         let continuation: CheckedContinuation<Bool, Never>
+        /// Refuses the waiter when its wait is over; cancelled once it is answered.
+        let timer: Task<Void, Never>
+
+        /// Answers the waiter, admitted or refused, and stops its timer.
+        func answer(admitted: Bool) {
+            timer.cancel()
+            continuation.resume(returning: admitted)
+        }
     }
 
     private struct State {
@@ -29,11 +37,11 @@ final class MemoryAdmission: Sendable {
         var waiters: [Waiter] = []
 
         /// Admits waiters from the front of the queue while they fit.
-        mutating func admitWaiting() -> [CheckedContinuation<Bool, Never>] {
-            var admitted: [CheckedContinuation<Bool, Never>] = []
+        mutating func admitWaiting() -> [Waiter] {
+            var admitted: [Waiter] = []
             while let first = waiters.first, reserved + first.bytes <= capacity {
                 reserved += first.bytes
-                admitted.append(first.continuation)
+                admitted.append(first)
                 waiters.removeFirst()
             }
             return admitted
@@ -80,6 +88,10 @@ final class MemoryAdmission: Sendable {
         let wait = self.wait
         let admitted = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let timer = Task { [weak self] in
+                    try? await Task.sleep(for: wait)
+                    if !Task.isCancelled { self?.giveUp(id) }
+                }
                 // Room may have been made, or the task cancelled, since the first look.
                 let answer = state.withLockedValue { state -> Bool? in
                     if Task.isCancelled { return false }
@@ -87,18 +99,15 @@ final class MemoryAdmission: Sendable {
                         state.reserved += bytes
                         return true
                     }
-                    state.waiters.append(Waiter(id: id, bytes: bytes, continuation: continuation))
+                    state.waiters.append(Waiter(id: id, bytes: bytes, continuation: continuation, timer: timer))
                     return nil
                 }
                 if let answer {
+                    timer.cancel()
                     continuation.resume(returning: answer)
                     return
                 }
                 recordUse()
-                Task { [weak self] in
-                    try? await Task.sleep(for: wait)
-                    self?.giveUp(id)
-                }
             }
         } onCancel: {
             giveUp(id)
@@ -116,20 +125,20 @@ final class MemoryAdmission: Sendable {
             state.reserved -= max(0, bytes)
             return state.admitWaiting()
         }
-        for continuation in admitted { continuation.resume(returning: true) }
+        for waiter in admitted { waiter.answer(admitted: true) }
         recordUse()
     }
 
     /// Takes waiter `id` out of the queue, refused, if it is still there; the waiters behind
     /// it may fit now.
     private func giveUp(_ id: Int) {
-        let (refused, admitted) = state.withLockedValue { state -> (CheckedContinuation<Bool, Never>?, [CheckedContinuation<Bool, Never>]) in
+        let (refused, admitted) = state.withLockedValue { state -> (Waiter?, [Waiter]) in
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return (nil, []) }
-            let refused = state.waiters.remove(at: index).continuation
+            let refused = state.waiters.remove(at: index)
             return (refused, state.admitWaiting())
         }
-        refused?.resume(returning: false)
-        for continuation in admitted { continuation.resume(returning: true) }
+        refused?.answer(admitted: false)
+        for waiter in admitted { waiter.answer(admitted: true) }
         recordUse()
     }
 
