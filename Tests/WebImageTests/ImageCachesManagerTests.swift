@@ -134,4 +134,25 @@ struct ImageCachesManagerTests {
             #expect(harness.server.requestCount(for: "/b.png") == 1)
         }
     }
+
+    /// A load that stores to disk only (``ImageRequest/storeCacheType`` `.disk`) through a
+    /// caches manager leaves the disk hit out of memory, as it does through one cache: the
+    /// manager passes the store scope on to the cache that answers.
+    @Test func aDiskOnlyStoreScopeReachesTheCacheThatAnswers() async throws {
+        try await ManagerTestHarness.run { harness in
+            let low = makeCache("low"), high = makeCache("high")
+            let manager = ImageManager(cache: ImageCachesManager(caches: [low, high]), loader: harness.downloader)
+            let url = harness.url("/a.png")
+            try low.diskStorage.store(try ManagerTestImage.png(), forKey: url.absoluteString, metadata: nil)
+
+            let diskOnly = try await harness.load(ImageRequest(url: url, storeCacheType: .disk), with: manager)
+            #expect(diskOnly.cacheType == .disk)
+            #expect(low.imageFromMemory(forKey: url.absoluteString) == nil, "the disk hit stays out of memory")
+
+            let promoted = try await harness.load(ImageRequest(url: url), with: manager)
+            #expect(promoted.cacheType == .disk)
+            #expect(low.imageFromMemory(forKey: url.absoluteString) != nil, "a load storing everywhere promotes it")
+            #expect(harness.server.requestCount(for: "/a.png") == 0)
+        }
+    }
 }

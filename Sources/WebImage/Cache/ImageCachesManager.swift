@@ -101,10 +101,22 @@ public final class ImageCachesManager: ImageCaching {
     ) async throws(ImageError)
         -> ImageCacheResult?
     {
+        try await image(forKey: key, scope: scope, decodeOptions: decodeOptions, storeScope: .all)
+    }
+
+    /// Asks the caches the ``queryPolicy`` names, passing `storeScope` to each (as
+    /// SDWebImage's `SDImageCachesManager` passes the query's options on), so that a disk
+    /// hit goes into a cache's memory only when `storeScope` includes
+    /// ``ImageCacheType/memory``; `nil` when none has `key`.
+    public func image(
+        forKey key: String, scope: ImageCacheType, decodeOptions: ImageDecodeOptions?, storeScope: ImageCacheType
+    ) async throws(ImageError)
+        -> ImageCacheResult?
+    {
         let policy = queryPolicy
         let targets = caches(for: policy)
         let result = await firstHit(in: targets, policy: policy) { cache in
-            try? await cache.image(forKey: key, scope: scope, decodeOptions: decodeOptions)
+            try? await cache.image(forKey: key, scope: scope, decodeOptions: decodeOptions, storeScope: storeScope)
         }
         if Task.isCancelled { throw ImageError(.cancelled, "the cache query was cancelled") }
         return result
