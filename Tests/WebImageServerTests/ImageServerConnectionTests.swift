@@ -9,7 +9,7 @@ import WebImage
 /// Connections that send nothing useful are closed: a request head that does not complete
 /// within the idle time-out, a kept-alive connection left idle, and connections beyond
 /// the cap (which are closed as they arrive).
-@Suite("ImageServer connections", .serialized, .timeLimit(.minutes(15)))
+@Suite("ImageServer connections", .timeLimit(.minutes(15)))
 struct ImageServerConnectionTests {
     // The time-outs leave a loaded machine (ThreadSanitizer, parallel suites on a starved
     // cooperative pool) time to send the first bytes before the server may close an idle

@@ -32,8 +32,11 @@ final class BackgroundProcess: @unchecked Sendable {
         child.send(SIGKILL)
     }
 
-    /// The first line of output containing `text`, waiting up to `seconds` for it.
-    func waitForLine(containing text: String, seconds: Double = 30) async throws -> String {
+    /// The first line of output containing `text`, waiting up to `seconds` for it (or until
+    /// the program exits). The default is long because it costs nothing when the line comes:
+    /// a `webimage serve --demo` under ThreadSanitizer on a loaded machine once took more
+    /// than 30 s to make its samples and listen.
+    func waitForLine(containing text: String, seconds: Double = 300) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             let line = lock.withLock { collected.split(separator: "\n").first { $0.contains(text) } }
