@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
+import NIOConcurrencyHelpers
 import Testing
 import WebImage
 @testable import WebImageTestSupport
@@ -8,15 +9,10 @@ import WebImage
 
 /// Three `webimage serve` processes behind nginx (deploy/nginx.conf), as scripts/fleet.sh
 /// runs them: routing by a consistent hash of the source sends each source to one instance.
-@Suite("webimage serve fleet behind nginx", .serialized, .timeLimit(.minutes(15)))
+@Suite("webimage serve fleet behind nginx", .timeLimit(.minutes(15)))
 struct ImageServerFleetTests {
-    static let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    static let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    @Test(.enabled(if: nginx != nil, "needs nginx (scripts/install-system-packages.sh installs it)"))
+    @Test(.enabled(if: ImageServerFleet.nginx != nil, "needs nginx (scripts/install-system-packages.sh installs it)"))
     func threeInstancesFetchEachSourceOnce() async throws {
-        let scratch = TemporaryDirectory(prefix: "fleet")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.url.path)
         let sources = try await LoopbackHTTPServer.start()
         for index in 0..<50 {
             let png = try ImageCodersManager.shared.encode(
@@ -25,35 +21,11 @@ struct ImageServerFleetTests {
                 await response.respond(headers: [("Content-Type", "image/png")], body: Array(png))
             }
         }
-        let tool = try BuiltExecutable.url(named: "webimage")
-        var instances: [BackgroundProcess] = []
-        var upstreams = ""
-        for index in 0..<3 {
-            let instance = try BackgroundProcess(
-                tool,
-                [
-                    "serve", "--request-timeout", "600", "--port", "0", "--insecure-unsigned", "--allow-private-sources",
-                    "--cache-dir", scratch.appending("instance-\(index)").path,
-                ])
-            instances.append(instance)
-            let line = try await instance.waitForLine(containing: "listening on")
-            let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
-            upstreams += "        server 127.0.0.1:\(port);\n"
-        }
-        // A port that was free a moment ago, released for nginx to take.
-        let nginxPort = try RefusingPort().port
-        let template = try String(contentsOf: Self.projectRoot.appendingPathComponent("deploy/nginx.conf"), encoding: .utf8)
-        let configuration =
-            template
-            .replacingOccurrences(of: "@RUN_DIR@", with: scratch.url.path)
-            .replacingOccurrences(of: "@LISTEN@", with: "127.0.0.1:\(nginxPort)")
-            .replacingOccurrences(of: "@UPSTREAMS@\n", with: upstreams)
-        try configuration.write(to: scratch.appending("nginx.conf"), atomically: true, encoding: .utf8)
-        let proxy = try BackgroundProcess(URL(fileURLWithPath: try #require(Self.nginx)), ["-c", scratch.appending("nginx.conf").path, "-p", scratch.url.path])
-
+        let fleet = try await ImageServerFleet(
+            instances: 3, arguments: ["--request-timeout", "600", "--insecure-unsigned", "--allow-private-sources"])
         let client = ImageServerClient()
         do {
-            try await client.waitUntilReachable(port: nginxPort)
+            try await client.waitUntilReachable(port: fleet.port)
             // 300 requests: 50 sources × 3 sizes, each asked twice, from 10 clients at once.
             let jobs = (0..<300).map { (source: $0 % 50, width: [20, 40, 80][($0 / 50) % 3]) }
             let results = try await withThrowingTaskGroup(of: (Int, Int, Int).self) { group in
@@ -63,7 +35,7 @@ struct ImageServerFleetTests {
                     guard let job = pending.next() else { return }
                     let path = "/_/resize=\(job.width)/" + ImageServerClient.plainSource(sources.url(for: "/s\(job.source).png").absoluteString)
                     group.addTask {
-                        let answer = try await client.get(port: nginxPort, path)
+                        let answer = try await client.get(port: fleet.port, path)
                         let width = answer.status == 200 ? try answer.image().pixelWidth : -1
                         return (answer.status, width, job.width)
                     }
@@ -82,22 +54,88 @@ struct ImageServerFleetTests {
             // nginx keys its cache by the path alone: a query string (which the instances
             // ignore) is answered from the cache, not passed on as a new miss.
             let cachedPath = "/_/resize=20/" + ImageServerClient.plainSource(sources.url(for: "/s0.png").absoluteString)
-            #expect(try await client.get(port: nginxPort, cachedPath).headers.first(name: "X-Cache") == "HIT")
+            #expect(try await client.get(port: fleet.port, cachedPath).headers.first(name: "X-Cache") == "HIT")
             for query in ["?a=1", "?a=2", "?"] {
-                let answer = try await client.get(port: nginxPort, cachedPath + query)
+                let answer = try await client.get(port: fleet.port, cachedPath + query)
                 #expect(answer.status == 200)
                 #expect(answer.headers.first(name: "X-Cache") == "HIT", "\(query)")
             }
         } catch {
-            await proxy.stop()
-            for instance in instances { await instance.stop() }
+            await fleet.stop()
             try await sources.stop()
             throw error
         }
-        await proxy.stop()
-        for instance in instances {
-            #expect(await instance.stop() == 0, "an instance stops cleanly on SIGTERM")
+        #expect(await fleet.stop() == [0, 0, 0], "every instance stops cleanly on SIGTERM")
+        try await sources.stop()
+    }
+
+    /// Each instance in turn is stopped (SIGTERM: it drains what it has in flight) and
+    /// started again on its port, the next one only once nginx may use the last again,
+    /// while clients keep asking through nginx for results no
+    /// cache holds: nginx sends what the stopped instance cannot take to the next one in the
+    /// ring, and no request fails. A source an instance refuses (422, not an image) is
+    /// answered as refused and not tried again on the other instances.
+    @Test(.enabled(if: ImageServerFleet.nginx != nil, "needs nginx (scripts/install-system-packages.sh installs it)"))
+    func aRollingRestartLosesNoRequestAndARefusalIsNotRetried() async throws {
+        let sources = try await LoopbackHTTPServer.start()
+        for index in 0..<12 {
+            let png = try ImageCodersManager.shared.encode(
+                Image(bitmap: ManagerTestImage.bitmap(width: 64, height: 48, tint: UInt8(index * 20))), as: .png)
+            sources.route("/s\(index).png") { _, response in
+                await response.respond(headers: [("Content-Type", "image/png")], body: Array(png))
+            }
         }
+        sources.route("/not-an-image.png") { _, response in
+            await response.respond(headers: [("Content-Type", "image/png")], body: Array("no pixels here".utf8))
+        }
+        let fleet = try await ImageServerFleet(
+            instances: 3, arguments: ["--request-timeout", "600", "--insecure-unsigned", "--allow-private-sources"])
+        let client = ImageServerClient()
+        let restarting = NIOLockedValueBox(true)
+        do {
+            try await client.waitUntilReachable(port: fleet.port)
+            let answers = try await withThrowingTaskGroup(of: [(status: Int, width: Int, asked: Int)].self) { group in
+                // Four clients, each asking for a width no cache holds yet (every path is
+                // new to nginx's cache and to the instances'), until the restarts are done.
+                for lane in 0..<4 {
+                    group.addTask {
+                        var answers: [(status: Int, width: Int, asked: Int)] = []
+                        var round = 0
+                        while restarting.withLockedValue({ $0 }) || round < 3 {
+                            let width = 8 + (lane + 4 * round) % 56
+                            let path = "/_/resize=\(width)/" + ImageServerClient.plainSource(sources.url(for: "/s\(round % 12).png").absoluteString)
+                            let answer = try await client.get(port: fleet.port, path)
+                            answers.append((answer.status, answer.status == 200 ? try answer.image().pixelWidth : -1, width))
+                            round += 1
+                        }
+                        return answers
+                    }
+                }
+                var statuses: [Int32] = []
+                for index in fleet.instancePorts.indices {
+                    statuses.append(try await fleet.restart(index))
+                    // nginx sets an instance it could not reach aside for `fail_timeout`
+                    // (10 s by default), then tries it again: the next one may go down only
+                    // after that, or every instance could be set aside at once (502).
+                    try await Task.sleep(for: .seconds(ImageServerFleet.failTimeout + 1))
+                }
+                #expect(statuses == [0, 0, 0], "each instance drained and stopped cleanly")
+                restarting.withLockedValue { $0 = false }
+                return try await group.reduce(into: []) { $0 += $1 }
+            }
+            let failed = answers.filter { $0.status != 200 || $0.width != $0.asked }
+            #expect(failed.isEmpty, "\(failed.count) of \(answers.count) requests failed: \(failed.prefix(5))")
+            #expect(answers.count >= 12)
+
+            let refused = "/_/resize=20/" + ImageServerClient.plainSource(sources.url(for: "/not-an-image.png").absoluteString)
+            #expect(try await client.get(port: fleet.port, refused).status == 422)
+            #expect(sources.requestCount(for: "/not-an-image.png") == 1, "the refusal is nginx's answer, not retried on another instance")
+        } catch {
+            await fleet.stop()
+            try await sources.stop()
+            throw error
+        }
+        #expect(await fleet.stop() == [0, 0, 0])
         try await sources.stop()
     }
 
