@@ -44,7 +44,7 @@ let package = Package(
             ],
             path: "Tests/WebImageCodecTests",
             // The root's default traits, which the tests' `#if`s name.
-            swiftSettings: [.define("TIFF"), .define("AVIF"), .define("HEIF"), .define("JXL"), .define("ColorManagement")]
+            swiftSettings: [.define("TIFF"), .define("AVIF"), .define("HEIF"), .define("JXL"), .define("SVG"), .define("ColorManagement")]
         ),
     ],
     swiftLanguageModes: [.v6]
