@@ -72,43 +72,6 @@ extension ImageManager {
         }
     }
 
-    /// The key of the variant of the entry at `key` that a request sending
-    /// `requestHeaders` gets, when the entry varies on the headers `varied` names and this
-    /// request sends other values of them.
-    static func variantKey(_ key: String, varyingOn varied: [String: String], requestHeaders: [String: String]) -> String {
-        let values = varied.keys.sorted().map { name in
-            "\(name)=\(requestHeaders.first { $0.key.lowercased() == name }?.value ?? "")"
-        }
-        return "\(key)#vary(\(values.joined(separator: "&")))"
-    }
-
-    /// How HTTP's rules let an entry stored with `metadata` be used now, or `nil` when they
-    /// do not apply: no metadata, the cache's `policy` is ``ImageCachePolicy/untilExpired``,
-    /// the URL is not `http(s)`, or the load refreshes anyway.
-    func httpFreshness(
-        of metadata: DiskCacheEntryMetadata?, url: URL, options: ImageOptions, policy: ImageCachePolicy
-    )
-        -> ImageCacheFreshness?
-    {
-        // Cheapest first: most memory hits of a synchronous load stop at the metadata.
-        guard let metadata, policy == .http, !options.contains(.refreshCached),
-            let scheme = url.scheme,
-            scheme.caseInsensitiveCompare("http") == .orderedSame
-                || scheme.caseInsensitiveCompare("https") == .orderedSame
-        else { return nil }
-        return metadata.freshness()
-    }
-
-    /// Whether a failed revalidation lets a stale entry answer within `stale-if-error`: a
-    /// 5xx or a network failure, not a 4xx.
-    static func allowsStaleAnswer(after error: ImageError) -> Bool {
-        if let status = error.statusCode { return status >= 500 }
-        switch error.code {
-        case .timedOut, .deadlineExceeded, .cannotConnect, .cannotFindHost, .connectionLost: return true
-        default: return false
-        }
-    }
-
     /// Loads, transforms and stores the image of a load the cache could not (or, for a
     /// refresh, need not) answer alone; returns how it ended.
     private func download(
@@ -211,13 +174,6 @@ extension ImageManager {
             options.scaleFactor = Image.scale(forKey: key)
         }
         return options
-    }
-
-    /// The error a load of `url` ends with at once because the URL failed before, unless
-    /// `options` retry failed URLs.
-    func blacklistRefusal(of url: URL, options: ImageOptions) -> ImageError? {
-        guard failedURLs.contains(url), !options.contains(.retryFailed) else { return nil }
-        return ImageError(.blacklisted, "\(url.absoluteString) failed before; use retryFailed to try it again")
     }
 
     /// Adds `url` to the failed URLs when `error` (not a cancellation) is one the rules block.

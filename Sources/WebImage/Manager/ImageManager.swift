@@ -21,7 +21,7 @@ public final class ImageManager: Sendable {
     /// Rewrites a request before it loads (SDWebImage's `SDWebImageOptionsProcessor`).
     public typealias OptionsProcessor = @Sendable (ImageRequest) -> ImageRequest
 
-    private struct Settings {
+    struct Settings {
         var shouldDownload: ShouldDownload?
         var shouldBlockFailedURL: ShouldBlockFailedURL?
         var transformer: (any ImageTransformer)?
@@ -36,7 +36,7 @@ public final class ImageManager: Sendable {
 
     /// The settings a load reads before it asks the cache, as one object that a load takes
     /// under the lock with a single retain: the synchronous memory hit is benchmarked.
-    private final class KeySettings: Sendable {
+    final class KeySettings: Sendable {
         let optionsProcessor: OptionsProcessor?
         let cacheKeyFilter: ImageRequest.CacheKeyFilter?
         let transformer: (any ImageTransformer)?
@@ -72,7 +72,7 @@ public final class ImageManager: Sendable {
     private let settings = NIOLockedValueBox(Settings())
     /// Whether any of the key settings is set, read without the lock: most managers set
     /// none, and every load reads them.
-    private let keySettingsAreSet = Atomic<Bool>(false)
+    let keySettingsAreSet = Atomic<Bool>(false)
     private let running = NIOLockedValueBox([ObjectIdentifier: ImageLoadOperation]())
 
     /// The manager's logs and metrics.
@@ -137,7 +137,7 @@ public final class ImageManager: Sendable {
     }
 
     /// The key settings as they are now, read under the lock; `nil` when none is set.
-    private var keySettings: KeySettings? {
+    var keySettings: KeySettings? {
         guard keySettingsAreSet.load(ordering: .acquiring) else { return nil }
         return settings.withLockedValue { $0.keySettings }
     }
@@ -182,7 +182,7 @@ public final class ImageManager: Sendable {
 
     /// ``cacheKey(for:)`` from settings already read and the URL's absolute string already
     /// computed: the synchronous memory hit reads each once.
-    private func cacheKey(for request: ImageRequest, url: URL, absoluteString: String, settings: KeySettings?) -> String {
+    func cacheKey(for request: ImageRequest, url: URL, absoluteString: String, settings: KeySettings?) -> String {
         // Most keys are the URL: asked first, without copying a filter or transformer.
         if request.leavesRareSettingsAlone, settings == nil, request.thumbnailPixelSize == nil {
             return absoluteString
@@ -372,91 +372,5 @@ public final class ImageManager: Sendable {
             return .finished
         }
         return startLoad(ImageRequest(url: url, options: options), settings: nil, memoryAsked: true, progress: progress, completion: completion)
-    }
-
-    /// The manager's own cache when a URL and options make the whole request — no key
-    /// setting is set — so its memory can answer before a request is built; `nil` otherwise.
-    var cacheAnsweringPlainURLs: ImageCache? {
-        keySettingsAreSet.load(ordering: .acquiring) ? nil : imageCache
-    }
-
-    /// The memory hit that can answer `request` at once, if any, counted in the manager's
-    /// metrics.
-    func synchronousMemoryHit(for request: ImageRequest) -> ImageResponse? {
-        synchronousMemoryHit(for: request, settings: keySettings)
-    }
-
-    /// ``synchronousMemoryHit(for:)`` for a request of `url` and `options` alone, asked of
-    /// ``cacheAnsweringPlainURLs``.
-    func synchronousMemoryHit(for url: URL, options: ImageOptions, in imageCache: ImageCache) -> ImageResponse? {
-        let absoluteString = url.absoluteString
-        guard mayAnswerAtOnce(url: url, absoluteString: absoluteString, options: options) else { return nil }
-        return memoryHit(in: imageCache, forKey: absoluteString, url: url, options: options, headers: [:])
-    }
-
-    /// ``synchronousMemoryHit(for:)`` with the settings the load already read.
-    private func synchronousMemoryHit(for request: ImageRequest, settings keySettings: KeySettings?) -> ImageResponse? {
-        guard let url = request.url, request.queryCacheType.includesMemory else { return nil }
-        let absoluteString = url.absoluteString
-        guard mayAnswerAtOnce(url: url, absoluteString: absoluteString, options: request.options) else { return nil }
-        let key = cacheKey(for: request, url: url, absoluteString: absoluteString, settings: keySettings)
-        // The concrete cache first: the benchmarked path makes no protocol call and copies no entry.
-        if request.leavesRareSettingsAlone || request.cache == nil, let imageCache {
-            return memoryHit(in: imageCache, forKey: key, url: url, options: request.options, headers: request.headers)
-        }
-        let cache = cache(for: request)
-        guard let hit = cache.memoryResult(forKey: key, decodeOptions: request.decodeOptions),
-            cache.cachePolicy != .http || mayAnswerUnderHTTPPolicy(with: hit.metadata, headers: request.headers, options: request.options, url: url)
-        else { return nil }
-        telemetry.recordSynchronousMemoryHit()
-        return ImageResponse(image: hit.image, data: hit.data, cacheType: .memory, url: url)
-    }
-
-    /// Whether a load of `url` with `options` may be answered from the caches before it
-    /// starts: it has a URL, asks for no refresh and no loader-only load, and its URL is not
-    /// blacklisted (or it retries failed URLs).
-    private func mayAnswerAtOnce(url: URL, absoluteString: String, options: ImageOptions) -> Bool {
-        !absoluteString.isEmpty && options.isDisjoint(with: [.refreshCached, .fromLoaderOnly])
-            && (!failedURLs.contains(url) || options.contains(.retryFailed))
-    }
-
-    /// The entry of `imageCache`'s memory under `key` that can answer a load of `url` with
-    /// `options` and `headers` at once, if any, counted in the manager's metrics.
-    private func memoryHit(in imageCache: ImageCache, forKey key: String, url: URL, options: ImageOptions, headers: [String: String]) -> ImageResponse? {
-        guard let entry = imageCache.memoryEntry(forKey: key),
-            let image = entry.image(
-                decodingFramesOnDemand: options.contains(.decodeFramesOnDemand),
-                requiringFramesOnDemand: options.contains(.matchAnimatedImageClass),
-                firstFrameOnly: options.contains(.decodeFirstFrameOnly)
-            ),
-            // Only the HTTP policy reads the metadata, and only an entry that has some.
-            !entry.hasMetadata || imageCache.configuration.cachePolicy != .http
-                || mayAnswerUnderHTTPPolicy(with: entry.metadata, headers: headers, options: options, url: url)
-        else { return nil }
-        telemetry.recordSynchronousMemoryHit()
-        return ImageResponse(image: image, data: image === entry.image ? entry.data : nil, cacheType: .memory, url: url)
-    }
-
-    /// Whether a cached image stored with `metadata` may answer a load of `url` with
-    /// `headers` and `options` at once under ``ImageCachePolicy/http``: its `Vary` headers
-    /// match and it is still fresh.
-    private func mayAnswerUnderHTTPPolicy(with metadata: DiskCacheEntryMetadata?, headers: [String: String], options: ImageOptions, url: URL) -> Bool {
-        guard metadata?.matchesVariedHeaders(of: headers) ?? true else { return false }
-        return (httpFreshness(of: metadata, url: url, options: options, policy: .http) ?? .fresh) == .fresh
-    }
-
-    /// With ``ImageOptions/queryDiskDataSync``: the disk hit of the manager's own cache that
-    /// can answer `request` at once, read and decoded on the calling thread, if any.
-    private func synchronousDiskHit(for request: ImageRequest, settings keySettings: KeySettings?) -> ImageResponse? {
-        guard request.leavesRareSettingsAlone || request.cache == nil, let imageCache, let url = request.url, request.queryCacheType.includesDisk
-        else { return nil }
-        let absoluteString = url.absoluteString
-        guard mayAnswerAtOnce(url: url, absoluteString: absoluteString, options: request.options) else { return nil }
-        let key = cacheKey(for: request, url: url, absoluteString: absoluteString, settings: keySettings)
-        guard let hit = imageCache.diskResult(forKey: key, decodeOptions: request.decodeOptions),
-            imageCache.configuration.cachePolicy != .http
-                || mayAnswerUnderHTTPPolicy(with: hit.metadata, headers: request.headers, options: request.options, url: url)
-        else { return nil }
-        return ImageResponse(image: hit.image, data: hit.data, cacheType: .disk, url: url)
     }
 }
