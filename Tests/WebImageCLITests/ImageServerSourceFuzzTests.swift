@@ -99,7 +99,7 @@ struct ImageServerSourceFuzzTests {
                 "serve", "--port", "0", "--insecure-unsigned", "--allow-private-sources", "--cache-dir", scratch.url.path,
                 "--memory-budget", "\(Self.memoryBudget)", "--max-result-pixels", "2000000", "--request-memory", "64M",
                 // A random spec over a 20-frame animation can take long under ThreadSanitizer:
-                // past 45 s it is answered 504, before the client gives up at 60.
+                // past 45 s it is answered 504, long before the client gives up.
                 "--max-result-cache", "64M", "--request-timeout", "45", "--max-animation-frames", "\(Self.frameLimit)", "--preset", "thumb=resize=40x40,fill|format=auto",
             ])
         let line = try await server.waitForLine(containing: "listening on")

@@ -29,7 +29,7 @@ struct ImageServerClient: Sendable {
     private static let shared = HTTPClient(
         eventLoopGroupProvider: .singleton,
         configuration: HTTPClient.Configuration(
-            timeout: .init(connect: .seconds(90), read: .seconds(90)),
+            timeout: .init(connect: .seconds(90), read: .seconds(300)),
             connectionPool: .init(idleTimeout: .seconds(3), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
         )
     )
@@ -44,7 +44,9 @@ struct ImageServerClient: Sendable {
     func get(port: Int, _ path: String, headers: [(String, String)] = []) async throws -> Answer {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
-        let response = try await Self.shared.execute(request, timeout: .seconds(60))
+        // Long enough for a loaded machine: a request whose answer took over 60 s under
+        // ThreadSanitizer, with builds beside it, once failed a test that had nothing wrong.
+        let response = try await Self.shared.execute(request, timeout: .seconds(300))
         let body = try await response.body.collect(upTo: 64 << 20)
         return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
     }

@@ -126,17 +126,26 @@ struct FetchCommand: AsyncParsableCommand {
             return records
         }
         return await withTaskGroup(of: (Int, LoadRecord).self) { group in
-            for (index, request) in requests.enumerated() {
+            var pending = requests.enumerated().makeIterator()
+            func startNext(in group: inout TaskGroup<(Int, LoadRecord)>) {
+                guard let (index, request) = pending.next() else { return }
                 group.addTask {
                     (index, await manager.record(request, keepsImage: keepsImages, onBytes: counter(index), onPartial: addPartial))
                 }
             }
+            for _ in 0..<Self.loadsInFlight { startNext(in: &group) }
             var records = [LoadRecord](repeating: LoadRecord(), count: requests.count)
-            for await (index, record) in group {
+            while let (index, record) = await group.next() {
                 records[index] = record
                 bar.advance()
+                startNext(in: &group)
             }
             return records
         }
     }
+
+    /// The loads a run keeps in flight at once: many more than the downloader's connections
+    /// and the decoding threads can serve, so neither waits for work, while a list of
+    /// 20,000 URLs holds 256 tasks (with their requests and records) rather than 20,000.
+    static let loadsInFlight = 256
 }
