@@ -105,7 +105,7 @@ struct ImageServerResponder: HTTPResponder {
         }
         do throws(ImageServerError) {
             if path.hasPrefix("/info/") { return (try await info(for: request, path: path), nil) }
-            return (try await image(for: request, path: path), nil)
+            return try await image(for: request, path: path)
         } catch {
             var response = Self.refusal(error)
             if error.status == .serviceUnavailable { response.headers[.retryAfter] = "1" }
@@ -115,7 +115,8 @@ struct ImageServerResponder: HTTPResponder {
 
     // MARK: Images
 
-    private func image(for request: Request, path: String) async throws(ImageServerError) -> Response {
+    /// The answer to an image request, and the source's failure when a fallback answered it.
+    private func image(for request: Request, path: String) async throws(ImageServerError) -> (Response, ImageServerError?) {
         let parsed = try ImageServerRequest(path: path)
         try checkSignature(parsed)
         let serverSpec = try ImageServerSpec(
@@ -140,32 +141,58 @@ struct ImageServerResponder: HTTPResponder {
         try policy.checkHost(of: parsed.source)
         let key =
             "\(choice.spec)\ndpr=\(ratio)\n\(parsed.source.absoluteString)" + (serverSpec.cacheBuster.map { "\ncachebuster=\($0)" } ?? "")
-        let result: MadeResult
-        let cached = try await cachedResult(forKey: key)
-        metrics.recordResultCache(hit: cached != nil)
-        if let cached {
-            result = cached
-        } else {
-            // Each request waits on its own deadline; the work is shared by every request
-            // for the key and cancelled only when all of them have left.
-            let resultWork = self.resultWork
-            result = try await withDeadline { () throws(ImageServerError) in
-                try await resultWork.run(key) { () throws(ImageServerError) in try await makeResult(parsed.source, spec: spec, key: key) }
+        var result: MadeResult
+        var status = HTTPResponse.Status.ok
+        var maxAge = configuration.resultMaxAge
+        var failure: ImageServerError?
+        do throws(ImageServerError) {
+            result = try await cachedOrMadeResult(forKey: key) { () throws(ImageServerError) in try await makeResult(parsed.source, spec: spec, key: key) }
+        } catch {
+            guard error.allowsFallback, let fallback = fallback(for: serverSpec) else { throw error }
+            // The failure is still logged and counted; the client sees the fallback, made
+            // by the same spec and kept apart from every source's results.
+            failure = error
+            metrics.recordFallback(failure: Int(error.status.code))
+            let fallbackKey = "fallback=\(fallback.digest)\n\(choice.spec)\ndpr=\(ratio)"
+            result = try await cachedOrMadeResult(forKey: fallbackKey) { () throws(ImageServerError) in
+                try await makeFallbackResult(fallback, spec: spec, key: fallbackKey)
             }
+            status = HTTPResponse.Status(code: fallback.status)
+            maxAge = fallback.maxAge
         }
         let eTag = result.metadata.entityTag ?? ""
         var headers = HTTPFields()
         headers[.eTag] = eTag
-        headers[.cacheControl] = Self.cacheControl(maxAge: configuration.resultMaxAge, expires: serverSpec.expires, now: Date())
+        headers[.cacheControl] = Self.cacheControl(maxAge: maxAge, expires: serverSpec.expires, now: Date())
         if choice.variesWithAccept { headers[.vary] = "Accept" }
-        if let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, eTag) {
-            return Response(status: .notModified, headers: headers)
+        if status == .ok, let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, eTag) {
+            return (Response(status: .notModified, headers: headers), failure)
         }
         headers[.contentType] = result.metadata.contentType ?? "application/octet-stream"
         headers[.contentLength] = String(result.data.count)
         if let disposition = serverSpec.disposition { headers[.contentDisposition] = disposition.headerValue }
         let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: result.data))
-        return Response(status: .ok, headers: headers, body: body)
+        return (Response(status: status, headers: headers, body: body), failure)
+    }
+
+    /// The result kept under `key`, or the one `make` makes — on the request's deadline, and
+    /// shared with every identical request that misses the result cache at the same time.
+    private func cachedOrMadeResult(
+        forKey key: String, make: @escaping @Sendable () async throws(ImageServerError) -> MadeResult
+    ) async throws(ImageServerError) -> MadeResult {
+        let cached = try await cachedResult(forKey: key)
+        metrics.recordResultCache(hit: cached != nil)
+        if let cached { return cached }
+        // Each request waits on its own deadline; the work is shared by every request for
+        // the key and cancelled only when all of them have left.
+        let resultWork = self.resultWork
+        return try await withDeadline { () throws(ImageServerError) in try await resultWork.run(key, make) }
+    }
+
+    /// The fallback answered for a request whose source fails: that of the first preset the
+    /// spec names that has one, else the server's; `nil` for none.
+    private func fallback(for spec: ImageServerSpec) -> ImageServerFallback? {
+        spec.presetNames.lazy.compactMap { configuration.presetFallbacks[$0] }.first ?? configuration.fallback
     }
 
     // MARK: Info
@@ -286,6 +313,25 @@ struct ImageServerResponder: HTTPResponder {
         } catch {
             throw Self.sourceFailure(error)
         }
+        return try await render(image, spec: spec, key: key, held: &held)
+    }
+
+    /// Makes the result of `spec` over `fallback`'s image and keeps it under `key`.
+    private func makeFallbackResult(
+        _ fallback: ImageServerFallback, spec: TransformSpec, key: String
+    ) async throws(ImageServerError) -> MadeResult {
+        if let cached = try await cachedResult(forKey: key) { return cached }
+        metrics.recordResultWork()
+        return try await slots.withSlot { () throws(ImageServerError) in
+            try await withMemory(0) { (held: inout Int) throws(ImageServerError) in
+                try await render(fallback.image, spec: spec, key: key, held: &held)
+            }
+        }
+    }
+
+    /// Plans the transform of `image` by `spec`, holds the memory that plan takes (as
+    /// `held`), then transforms, encodes and keeps the result under `key`.
+    private func render(_ image: Image, spec: TransformSpec, key: String, held: inout Int) async throws(ImageServerError) -> MadeResult {
         let coders = self.coders
         let format = spec.format ?? (coders.canEncode(to: image.format) ? image.format : coders.preferredFormat(for: image))
         // Every canvas the transform makes is checked before it runs, and the memory it
@@ -423,9 +469,9 @@ struct ImageServerResponder: HTTPResponder {
                     try? await Task.sleep(for: .seconds(timeout))
                     guard let continuation = answer.withLockedValue({ $0.take() }) else { return }
                     running.cancel()
-                    continuation.resume(
-                        returning: .failure(
-                            ImageServerError(.gatewayTimeout, "the request took too long", detail: "over its deadline of \(timeout) s")))
+                    var error = ImageServerError(.gatewayTimeout, "the request took too long", detail: "over its deadline of \(timeout) s")
+                    error.allowsFallback = true
+                    continuation.resume(returning: .failure(error))
                 }
             }
         }
@@ -477,7 +523,7 @@ struct ImageServerResponder: HTTPResponder {
     }
 
     /// The status a failed source load answers with, and the class of the failure the
-    /// client hears; the error's message (which may name URLs, hosts, addresses and
+    /// client hears (one a fallback image may answer for, but a bad URL); the error's message (which may name URLs, hosts, addresses and
     /// upstream statuses) goes to the log only.
     static func sourceFailure(_ error: ImageError) -> ImageServerError {
         let (status, message): (HTTPResponse.Status, String) =
@@ -492,7 +538,10 @@ struct ImageServerResponder: HTTPResponder {
             case .invalidStatusCode where error.statusCode == 404 || error.statusCode == 410: (.notFound, "source not found")
             default: (.badGateway, "source refused")
             }
-        return ImageServerError(status, message, detail: error.description)
+        var failure = ImageServerError(status, message, detail: error.description)
+        // A bad source URL is the request's own fault, not the source's.
+        failure.allowsFallback = status != .badRequest
+        return failure
     }
 
     /// The `Cache-Control` of a result: public for `maxAge` seconds, or for the seconds left

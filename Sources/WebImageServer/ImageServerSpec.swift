@@ -20,6 +20,8 @@ struct ImageServerSpec: Sendable, Equatable {
     /// The token of `cachebuster=`, which makes a result of its own in the result cache
     /// and changes nothing else; `nil` for none.
     let cacheBuster: String?
+    /// The presets the spec names, in its order.
+    let presetNames: [String]
 
     /// The largest device pixel ratio a spec may ask for.
     static let maximumDevicePixelRatio = 5.0
@@ -37,6 +39,7 @@ struct ImageServerSpec: Sendable, Equatable {
     init(_ text: String, presets: [String: String], onlyPresets: Bool, watermarks: Set<String> = []) throws(ImageServerError) {
         // The request's own operations, each preset replaced by its operations.
         var expanded: [String] = []
+        var presetNames: [String] = []
         for operation in Self.split(text) {
             guard operation.name == "preset" else {
                 guard !onlyPresets || ["expires", "filename", "attachment"].contains(operation.name) else { throw Self.presetsOnly }
@@ -50,6 +53,7 @@ struct ImageServerSpec: Sendable, Equatable {
                 throw ImageServerError(.badRequest, "bad spec: preset: a preset may not name another", detail: inner.text)
             }
             expanded.append(preset)
+            presetNames.append(operation.argument)
         }
         var kept: [String] = []
         var ratio: Double?
@@ -114,6 +118,7 @@ struct ImageServerSpec: Sendable, Equatable {
         self.expires = expires
         disposition = filename != nil || isAttachment ? try ContentDisposition(filename: filename, isAttachment: isAttachment) : nil
         self.cacheBuster = cacheBuster
+        self.presetNames = presetNames
     }
 
     /// The longest token `cachebuster=` accepts.
