@@ -125,6 +125,7 @@ struct ImageServerResponder: HTTPResponder {
         if let expires = serverSpec.expires, Date().timeIntervalSince1970 >= Double(expires) {
             throw ImageServerError(.gone, "this URL has expired")
         }
+        if serverSpec.isRaw { return (try await raw(parsed.source, spec: serverSpec, request: request), nil) }
         let choice = OutputFormatChoice(spec: serverSpec.operations, accept: request.headers[.accept], coders: coders)
         let written: TransformSpec
         do {
@@ -193,6 +194,41 @@ struct ImageServerResponder: HTTPResponder {
     /// spec names that has one, else the server's; `nil` for none.
     private func fallback(for spec: ImageServerSpec) -> ImageServerFallback? {
         spec.presetNames.lazy.compactMap { configuration.presetFallbacks[$0] }.first ?? configuration.fallback
+    }
+
+    // MARK: Raw
+
+    /// `raw`: the source's bytes answered as they came, under every rule a transform's
+    /// source is held to — the allow-list and the address policy at every hop, the byte
+    /// limit, and a header the coders read within the pixel, frame and aspect limits — with
+    /// the type its bytes are, not the one the source claimed. An SVG is never answered raw:
+    /// it may carry script, which the server's origin must not serve.
+    private func raw(_ source: URL, spec: ImageServerSpec, request: Request) async throws(ImageServerError) -> Response {
+        try policy.checkHost(of: source)
+        let limits = withSourceLimits(ImageDecodeOptions())
+        let (data, digest) = try await withDeadline { () throws(ImageServerError) -> (Data, String) in
+            try await fetch(source)
+            return try await slots.withSlot { () throws(ImageServerError) -> (Data, String) in
+                let (data, _) = try await readHeader(of: source, options: limits)
+                return (data, try await Self.blocking { () throws(ImageServerError) in Self.digest(of: data) })
+            }
+        }
+        let format = ImageFormat(sniffing: data)
+        guard format != .svg, let contentType = format.mimeType else {
+            throw ImageServerError(
+                .unprocessableContent, "source not served raw", detail: "a source of format \(format.rawValue) is not answered raw")
+        }
+        var headers = HTTPFields()
+        headers[.eTag] = "\"\(digest)\""
+        headers[.cacheControl] = Self.cacheControl(maxAge: configuration.resultMaxAge, expires: spec.expires, now: Date())
+        if let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, "\"\(digest)\"") {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = contentType
+        headers[.contentLength] = String(data.count)
+        if let disposition = spec.disposition { headers[.contentDisposition] = disposition.headerValue }
+        let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: data))
+        return Response(status: .ok, headers: headers, body: body)
     }
 
     // MARK: Info
