@@ -142,12 +142,15 @@ struct ImageServerResponder: HTTPResponder {
         try policy.checkHost(of: parsed.source)
         let key =
             "\(choice.spec)\ndpr=\(ratio)\n\(parsed.source.absoluteString)" + (serverSpec.cacheBuster.map { "\ncachebuster=\($0)" } ?? "")
+            + (serverSpec.keepsCopyright ? "\nkeep_copyright" : "")
         var result: MadeResult
         var status = HTTPResponse.Status.ok
         var maxAge = configuration.resultMaxAge
         var failure: ImageServerError?
         do throws(ImageServerError) {
-            result = try await cachedOrMadeResult(forKey: key) { () throws(ImageServerError) in try await makeResult(parsed.source, spec: spec, key: key) }
+            result = try await cachedOrMadeResult(forKey: key) { () throws(ImageServerError) in
+                try await makeResult(parsed.source, spec: spec, keepingCopyright: serverSpec.keepsCopyright, key: key)
+            }
         } catch {
             guard error.allowsFallback, let fallback = fallback(for: serverSpec) else { throw error }
             // The failure is still logged and counted; the client sees the fallback, made
@@ -310,7 +313,10 @@ struct ImageServerResponder: HTTPResponder {
     /// Makes the result of `spec` over `source` and keeps it under `key`: the work one
     /// request or several identical ones share. A request that missed the result cache
     /// just before another's work kept the result finds it here instead of making it again.
-    private func makeResult(_ source: URL, spec: TransformSpec, key: String) async throws(ImageServerError) -> MadeResult {
+    /// With `keepingCopyright`, the source's authorship is written into the result.
+    private func makeResult(
+        _ source: URL, spec: TransformSpec, keepingCopyright: Bool, key: String
+    ) async throws(ImageServerError) -> MadeResult {
         if let cached = try await cachedResult(forKey: key) { return cached }
         metrics.recordResultWork()
         // The host was checked against the allow-list; its addresses are checked where the
@@ -324,22 +330,25 @@ struct ImageServerResponder: HTTPResponder {
         // it: waiting for a source, or for a result already made, takes none.
         return try await slots.withSlot { () throws(ImageServerError) in
             let decodeOptions = withSourceLimits(spec.decodeOptions)
-            let (_, header) = try await readHeader(of: source, options: decodeOptions)
+            let (data, header) = try await readHeader(of: source, options: decodeOptions)
+            let copyright = keepingCopyright ? ImageCopyright(readingContainer: data) : nil
             return try await withMemory(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
-                try await transform(source, spec: spec, options: decodeOptions, key: key, held: &held)
+                try await transform(source, spec: spec, options: decodeOptions, copyright: copyright, key: key, held: &held)
             }
         }
     }
 
     /// Decodes the source (its decode admitted as `held` bytes), plans the transform on the
     /// size it decoded at, holds the memory that plan takes instead, then transforms,
-    /// encodes and keeps the result.
+    /// encodes (with `copyright` in the result's metadata, if any) and keeps the result.
     private func transform(
-        _ source: URL, spec: TransformSpec, options decodeOptions: ImageDecodeOptions, key: String, held: inout Int
+        _ source: URL, spec: TransformSpec, options decodeOptions: ImageDecodeOptions, copyright: ImageCopyright?, key: String,
+        held: inout Int
     ) async throws(ImageServerError) -> MadeResult {
         let image: Image
         do throws(ImageError) {
-            if let lossless = try await losslessJPEG(source, spec: spec, options: decodeOptions) {
+            // A lossless turn drops every marker: the copyright needs a re-encode.
+            if copyright == nil, let lossless = try await losslessJPEG(source, spec: spec, options: decodeOptions) {
                 return await keep(lossless.data, digest: lossless.digest, format: .jpeg, forKey: key)
             }
             guard let hit = try await manager.cache.image(forKey: manager.cacheKey(for: source), scope: .all, decodeOptions: decodeOptions) else {
@@ -349,7 +358,7 @@ struct ImageServerResponder: HTTPResponder {
         } catch {
             throw Self.sourceFailure(error)
         }
-        return try await render(image, spec: spec, key: key, held: &held)
+        return try await render(image, spec: spec, copyright: copyright, key: key, held: &held)
     }
 
     /// Makes the result of `spec` over `fallback`'s image and keeps it under `key`.
@@ -360,14 +369,17 @@ struct ImageServerResponder: HTTPResponder {
         metrics.recordResultWork()
         return try await slots.withSlot { () throws(ImageServerError) in
             try await withMemory(0) { (held: inout Int) throws(ImageServerError) in
-                try await render(fallback.image, spec: spec, key: key, held: &held)
+                try await render(fallback.image, spec: spec, copyright: nil, key: key, held: &held)
             }
         }
     }
 
     /// Plans the transform of `image` by `spec`, holds the memory that plan takes (as
-    /// `held`), then transforms, encodes and keeps the result under `key`.
-    private func render(_ image: Image, spec: TransformSpec, key: String, held: inout Int) async throws(ImageServerError) -> MadeResult {
+    /// `held`), then transforms, encodes (with `copyright` in the result's metadata, if
+    /// any) and keeps the result under `key`.
+    private func render(
+        _ image: Image, spec: TransformSpec, copyright: ImageCopyright?, key: String, held: inout Int
+    ) async throws(ImageServerError) -> MadeResult {
         let coders = self.coders
         let format = spec.format ?? (coders.canEncode(to: image.format) ? image.format : coders.preferredFormat(for: image))
         // Every canvas the transform makes is checked before it runs, and the memory it
@@ -405,7 +417,9 @@ struct ImageServerResponder: HTTPResponder {
                             .unprocessableContent, "the transform failed",
                             detail: "planned \(expected.width)x\(expected.height), made \(transformed.pixelWidth)x\(transformed.pixelHeight)"))
                 }
-                let data = try coders.encode(transformed, as: format, options: spec.encodeOptions ?? ImageEncodeOptions())
+                var encodeOptions = spec.encodeOptions ?? ImageEncodeOptions()
+                encodeOptions.copyright = copyright
+                let data = try coders.encode(transformed, as: format, options: encodeOptions)
                 return .success((data, Self.digest(of: data)))
             }
         } catch {

@@ -7,7 +7,8 @@ import WebImage
 /// `watermark=NAME[,GRAVITY[,OPACITY]]` (a configured watermark, read as an overlay), and
 /// the response options, which change no pixel: `filename=NAME` and `attachment` (the
 /// answer's `Content-Disposition`) and `cachebuster=TOKEN` (part of the result's cache key);
-/// and `raw`, the source's bytes answered untouched.
+/// `keep_copyright`, which keeps the source's authorship in the result's metadata; and `raw`,
+/// the source's bytes answered untouched.
 struct ImageServerSpec: Sendable, Equatable {
     /// The operations left for `TransformSpec`, presets expanded.
     let operations: String
@@ -26,6 +27,9 @@ struct ImageServerSpec: Sendable, Equatable {
     /// Whether the spec is `raw`: the source answered as it came, with nothing but
     /// `expires=`, `filename=` and `attachment` beside it.
     let isRaw: Bool
+    /// Whether the result keeps the source's EXIF `Copyright` and `Artist` and XMP
+    /// `dc:rights` (`keep_copyright`) while the rest of its metadata is stripped.
+    let keepsCopyright: Bool
 
     /// The largest device pixel ratio a spec may ask for.
     static let maximumDevicePixelRatio = 5.0
@@ -38,7 +42,7 @@ struct ImageServerSpec: Sendable, Equatable {
     ///     `filename=` and `attachment`.
     ///   - watermarks: The names of the configured watermarks.
     /// - Throws: ``ImageServerError`` 400 for an unknown preset, a bad or repeated `dpr=`,
-    ///   `expires=`, `filename=`, `attachment`, `cachebuster=` or `raw`, for `raw` beside
+    ///   `expires=`, `filename=`, `attachment`, `cachebuster=`, `keep_copyright` or `raw`, for `raw` beside
     ///   anything but `expires=`, `filename=` and `attachment`, and, in only-presets mode,
     ///   any operation but `expires=`, `filename=` and `attachment`.
     init(_ text: String, presets: [String: String], onlyPresets: Bool, watermarks: Set<String> = []) throws(ImageServerError) {
@@ -67,8 +71,15 @@ struct ImageServerSpec: Sendable, Equatable {
         var isAttachment = false
         var cacheBuster: String?
         var isRaw = false
+        var keepsCopyright = false
         for operation in Self.split(expanded.joined(separator: "|")) {
             switch operation.name {
+            case "keep_copyright":
+                guard !keepsCopyright else { throw ImageServerError(.badRequest, "bad spec: keep_copyright may appear only once") }
+                guard operation.text.lowercased() == "keep_copyright" else {
+                    throw ImageServerError(.badRequest, "bad spec: keep_copyright takes no argument")
+                }
+                keepsCopyright = true
             case "raw":
                 guard !isRaw else { throw ImageServerError(.badRequest, "bad spec: raw may appear only once") }
                 guard operation.text.lowercased() == "raw" else { throw ImageServerError(.badRequest, "bad spec: raw takes no argument") }
@@ -124,7 +135,7 @@ struct ImageServerSpec: Sendable, Equatable {
         }
         if isRaw {
             // The source goes out untouched: an operation beside it would do nothing.
-            guard kept.isEmpty, ratio == nil, cacheBuster == nil else {
+            guard kept.isEmpty, ratio == nil, cacheBuster == nil, !keepsCopyright else {
                 throw ImageServerError(.badRequest, "bad spec: raw takes nothing beside it but expires=, filename= and attachment")
             }
         } else if kept.isEmpty {
@@ -137,6 +148,7 @@ struct ImageServerSpec: Sendable, Equatable {
         self.cacheBuster = cacheBuster
         self.presetNames = presetNames
         self.isRaw = isRaw
+        self.keepsCopyright = keepsCopyright
     }
 
     /// The longest token `cachebuster=` accepts.

@@ -26,8 +26,8 @@ struct ImageServerSpecFuzzTests {
 
     /// One spec: 1 to 8 operations, each valid or broken in one of the ways the grammar
     /// allows (unknown names, missing or extra arguments, numbers out of range, huge sizes),
-    /// the server's response options (`filename=`, `attachment`, `cachebuster=`) and `raw`
-    /// among them.
+    /// the server's response options (`filename=`, `attachment`, `cachebuster=`), `raw` and
+    /// `keep_copyright` among them.
     static func spec(_ random: inout SeededGenerator) -> String {
         let sizes = ["0", "1", "2", "7", "16", "33", "64", "200", "1000", "4000", "16384", "16385", "99999", "-5", "x", ""]
         func size() -> String { sizes.randomElement(using: &random)! }
@@ -61,7 +61,7 @@ struct ImageServerSpecFuzzTests {
                 operation = number([
                     "filename=a.png", "filename=My Photo \u{FC}.png", "filename=../x\\y\"z\r\n.png", "filename=", "filename=..",
                     "attachment", "attachment=1", "cachebuster=v1", "cachebuster=2026-01-01", "cachebuster=", "cachebuster=a b",
-                    "raw", "raw=1",
+                    "raw", "raw=1", "keep_copyright", "keep_copyright=1",
                 ])
             default: operation = "flip=h"
             }
