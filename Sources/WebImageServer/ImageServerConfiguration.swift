@@ -123,6 +123,10 @@ public struct ImageServerConfiguration: Sendable {
     /// Watermarks by name, decoded by the operator's tool from files it names; a spec
     /// uses one as `watermark=NAME[,GRAVITY[,OPACITY]]`, never by a path or URL.
     public var watermarks: [String: Image] = [:]
+    /// The formats `format=best` writes the result in, each when the client's `Accept`
+    /// names it and the server can write it, beside JPEG (PNG for a picture with alpha,
+    /// the source's own for an animation that format holds): the smallest is answered.
+    public var bestFormats: [ImageFormat] = [.webp, .avif]
     /// The image answered, through the request's spec, in place of a source that fails;
     /// `nil`, the default, answers the failure's status.
     public var fallback: ImageServerFallback?

@@ -126,7 +126,8 @@ struct ImageServerResponder: HTTPResponder {
             throw ImageServerError(.gone, "this URL has expired")
         }
         if serverSpec.isRaw { return (try await raw(parsed.source, spec: serverSpec, request: request), nil) }
-        let choice = OutputFormatChoice(spec: serverSpec.operations, accept: request.headers[.accept], coders: coders)
+        let choice = OutputFormatChoice(
+            spec: serverSpec.operations, accept: request.headers[.accept], coders: coders, bestFormats: configuration.bestFormats)
         let written: TransformSpec
         do {
             let watermarks = configuration.watermarks
@@ -143,13 +144,16 @@ struct ImageServerResponder: HTTPResponder {
         let key =
             "\(choice.spec)\ndpr=\(ratio)\n\(parsed.source.absoluteString)" + (serverSpec.cacheBuster.map { "\ncachebuster=\($0)" } ?? "")
             + (serverSpec.keepsCopyright ? "\nkeep_copyright" : "")
+            + (choice.bestCandidates.map { "\nbest=" + $0.map(\.rawValue).joined(separator: ",") } ?? "")
         var result: MadeResult
         var status = HTTPResponse.Status.ok
         var maxAge = configuration.resultMaxAge
         var failure: ImageServerError?
         do throws(ImageServerError) {
             result = try await cachedOrMadeResult(forKey: key) { () throws(ImageServerError) in
-                try await makeResult(parsed.source, spec: spec, keepingCopyright: serverSpec.keepsCopyright, key: key)
+                try await makeResult(
+                    parsed.source, spec: spec, output: OutputRequest(bestCandidates: choice.bestCandidates, keepsCopyright: serverSpec.keepsCopyright),
+                    key: key)
             }
         } catch {
             guard error.allowsFallback, let fallback = fallback(for: serverSpec) else { throw error }
@@ -157,9 +161,11 @@ struct ImageServerResponder: HTTPResponder {
             // by the same spec and kept apart from every source's results.
             failure = error
             metrics.recordFallback(failure: Int(error.status.code))
-            let fallbackKey = "fallback=\(fallback.digest)\n\(choice.spec)\ndpr=\(ratio)"
+            let fallbackKey =
+                "fallback=\(fallback.digest)\n\(choice.spec)\ndpr=\(ratio)"
+                + (choice.bestCandidates.map { "\nbest=" + $0.map(\.rawValue).joined(separator: ",") } ?? "")
             result = try await cachedOrMadeResult(forKey: fallbackKey) { () throws(ImageServerError) in
-                try await makeFallbackResult(fallback, spec: spec, key: fallbackKey)
+                try await makeFallbackResult(fallback, spec: spec, bestCandidates: choice.bestCandidates, key: fallbackKey)
             }
             status = HTTPResponse.Status(code: fallback.status)
             maxAge = fallback.maxAge
@@ -313,9 +319,9 @@ struct ImageServerResponder: HTTPResponder {
     /// Makes the result of `spec` over `source` and keeps it under `key`: the work one
     /// request or several identical ones share. A request that missed the result cache
     /// just before another's work kept the result finds it here instead of making it again.
-    /// With `keepingCopyright`, the source's authorship is written into the result.
+    /// `output` says how the result is written beyond the spec.
     private func makeResult(
-        _ source: URL, spec: TransformSpec, keepingCopyright: Bool, key: String
+        _ source: URL, spec: TransformSpec, output: OutputRequest, key: String
     ) async throws(ImageServerError) -> MadeResult {
         if let cached = try await cachedResult(forKey: key) { return cached }
         metrics.recordResultWork()
@@ -331,9 +337,10 @@ struct ImageServerResponder: HTTPResponder {
         return try await slots.withSlot { () throws(ImageServerError) in
             let decodeOptions = withSourceLimits(spec.decodeOptions)
             let (data, header) = try await readHeader(of: source, options: decodeOptions)
-            let copyright = keepingCopyright ? ImageCopyright(readingContainer: data) : nil
+            let copyright = output.keepsCopyright ? ImageCopyright(readingContainer: data) : nil
             return try await withMemory(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
-                try await transform(source, spec: spec, options: decodeOptions, copyright: copyright, key: key, held: &held)
+                try await transform(
+                    source, spec: spec, options: decodeOptions, bestCandidates: output.bestCandidates, copyright: copyright, key: key, held: &held)
             }
         }
     }
@@ -342,13 +349,14 @@ struct ImageServerResponder: HTTPResponder {
     /// size it decoded at, holds the memory that plan takes instead, then transforms,
     /// encodes (with `copyright` in the result's metadata, if any) and keeps the result.
     private func transform(
-        _ source: URL, spec: TransformSpec, options decodeOptions: ImageDecodeOptions, copyright: ImageCopyright?, key: String,
-        held: inout Int
+        _ source: URL, spec: TransformSpec, options decodeOptions: ImageDecodeOptions, bestCandidates: [ImageFormat]?,
+        copyright: ImageCopyright?, key: String, held: inout Int
     ) async throws(ImageServerError) -> MadeResult {
         let image: Image
         do throws(ImageError) {
-            // A lossless turn drops every marker: the copyright needs a re-encode.
-            if copyright == nil, let lossless = try await losslessJPEG(source, spec: spec, options: decodeOptions) {
+            // A lossless turn drops every marker, and writes JPEG alone: the copyright and
+            // `best` need a re-encode.
+            if copyright == nil, bestCandidates == nil, let lossless = try await losslessJPEG(source, spec: spec, options: decodeOptions) {
                 return await keep(lossless.data, digest: lossless.digest, format: .jpeg, forKey: key)
             }
             guard let hit = try await manager.cache.image(forKey: manager.cacheKey(for: source), scope: .all, decodeOptions: decodeOptions) else {
@@ -358,27 +366,29 @@ struct ImageServerResponder: HTTPResponder {
         } catch {
             throw Self.sourceFailure(error)
         }
-        return try await render(image, spec: spec, copyright: copyright, key: key, held: &held)
+        return try await render(image, spec: spec, bestCandidates: bestCandidates, copyright: copyright, key: key, held: &held)
     }
 
     /// Makes the result of `spec` over `fallback`'s image and keeps it under `key`.
     private func makeFallbackResult(
-        _ fallback: ImageServerFallback, spec: TransformSpec, key: String
+        _ fallback: ImageServerFallback, spec: TransformSpec, bestCandidates: [ImageFormat]?, key: String
     ) async throws(ImageServerError) -> MadeResult {
         if let cached = try await cachedResult(forKey: key) { return cached }
         metrics.recordResultWork()
         return try await slots.withSlot { () throws(ImageServerError) in
             try await withMemory(0) { (held: inout Int) throws(ImageServerError) in
-                try await render(fallback.image, spec: spec, copyright: nil, key: key, held: &held)
+                try await render(fallback.image, spec: spec, bestCandidates: bestCandidates, copyright: nil, key: key, held: &held)
             }
         }
     }
 
     /// Plans the transform of `image` by `spec`, holds the memory that plan takes (as
     /// `held`), then transforms, encodes (with `copyright` in the result's metadata, if
-    /// any) and keeps the result under `key`.
+    /// any) and keeps the result under `key`. With `bestCandidates`, the result is written
+    /// in each of them and in the format that suits it, and the smallest is kept; every
+    /// encode is planned against the request's memory budget.
     private func render(
-        _ image: Image, spec: TransformSpec, copyright: ImageCopyright?, key: String, held: inout Int
+        _ image: Image, spec: TransformSpec, bestCandidates: [ImageFormat]?, copyright: ImageCopyright?, key: String, held: inout Int
     ) async throws(ImageServerError) -> MadeResult {
         let coders = self.coders
         let format = spec.format ?? (coders.canEncode(to: image.format) ? image.format : coders.preferredFormat(for: image))
@@ -386,13 +396,17 @@ struct ImageServerResponder: HTTPResponder {
         // takes beside the decoded image is what the request holds from now on.
         let budget = self.budget
         let (planned, stepBytes) = try budget.plan(spec.transformers, source: image.pixelSize, frames: image.frames.count)
-        let encodeBytes = try budget.checkEncoding(planned, frames: image.frames.count, as: format)
+        // `best` may write any candidate, and JPEG or PNG by the result's alpha.
+        var encodeBytes = 0
+        for candidate in bestCandidates.map({ $0 + [.jpeg, .png] }) ?? [format] {
+            encodeBytes = max(encodeBytes, try budget.checkEncoding(planned, frames: image.frames.count, as: candidate))
+        }
         let imageBytes = image.pixelWidth * image.pixelHeight * image.frames.count * 4
         try await resize(&held, to: imageBytes + max(stepBytes, encodeBytes))
         // Transforming, encoding and hashing the result all run on a decoding thread.
-        let outcome: Result<(Data, String), ImageServerError>
+        let outcome: Result<(Data, String, ImageFormat), ImageServerError>
         do {
-            outcome = try await DecodingWorkers.run { () throws(ImageError) -> Result<(Data, String), ImageServerError> in
+            outcome = try await DecodingWorkers.run { () throws(ImageError) -> Result<(Data, String, ImageFormat), ImageServerError> in
                 var transformed = image
                 var expected = planned
                 for (index, transformer) in spec.transformers.enumerated() {
@@ -419,14 +433,23 @@ struct ImageServerResponder: HTTPResponder {
                 }
                 var encodeOptions = spec.encodeOptions ?? ImageEncodeOptions()
                 encodeOptions.copyright = copyright
-                let data = try coders.encode(transformed, as: format, options: encodeOptions)
-                return .success((data, Self.digest(of: data)))
+                guard let bestCandidates else {
+                    let data = try coders.encode(transformed, as: format, options: encodeOptions)
+                    return .success((data, Self.digest(of: data), format))
+                }
+                var smallest: (data: Data, format: ImageFormat)?
+                for candidate in bestCandidates + [coders.preferredFormat(for: transformed)] {
+                    let data = try coders.encode(transformed, as: candidate, options: encodeOptions)
+                    if data.count < smallest?.data.count ?? .max { smallest = (data, candidate) }
+                }
+                guard let smallest else { throw ImageError(.encodingFailed, "no format was tried") }
+                return .success((smallest.data, Self.digest(of: smallest.data), smallest.format))
             }
         } catch {
             throw ImageServerError(.unprocessableContent, "the result could not be written as \(format.rawValue)", detail: error.message)
         }
-        let (encoded, digest) = try outcome.get()
-        return await keep(encoded, digest: digest, format: format, forKey: key)
+        let (encoded, digest, written) = try outcome.get()
+        return await keep(encoded, digest: digest, format: written, forKey: key)
     }
 
     /// Fetches `source` into the source cache, counted against the fetch limits.

@@ -182,6 +182,13 @@ struct ServeCommand: AsyncParsableCommand {
             "An image file answered instead of --fallback-image for requests naming the preset (repeatable).", valueName: "name=path"))
     var presetFallbackImages: [String] = []
 
+    @Option(
+        name: .customLong("best-format"),
+        help: ServerSetting.bestFormat.help(
+            "A format format=best tries, when the client accepts it, beside JPEG or PNG (repeatable; without one: webp and avif).",
+            valueName: "format"))
+    var bestFormats: [String] = []
+
     @Flag(
         inversion: .prefixedNo,
         help: ServerSetting.demo.help("Serve the demo's sample images from loopback and a page of them through the server at /."))
@@ -207,7 +214,7 @@ struct ServeCommand: AsyncParsableCommand {
         ]
         let lists: [(ServerSetting, [String])] = [
             (.key, keys), (.salt, salts), (.allowHost, allowedHosts), (.allowAddress, allowedAddresses), (.preset, presets),
-            (.watermark, watermarks), (.presetFallbackImage, presetFallbackImages),
+            (.watermark, watermarks), (.presetFallbackImage, presetFallbackImages), (.bestFormat, bestFormats),
         ]
         var texts: [ServerSetting: [String]] = [:]
         for (setting, text) in scalars { texts[setting] = text.map { [$0] } }
@@ -258,6 +265,7 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("\(settings.label(of: .presetFallbackImage)) \(name): there is no preset by that name (--preset)")
             }
         }
+        _ = try bestFormats(settings)
         if let address = settings.list(.allowAddress).first(where: { !isIPAddress($0) }) {
             throw ValidationError("\(settings.label(of: .allowAddress)) \(address) is not an IP address")
         }
@@ -300,6 +308,19 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         return loaded
+    }
+
+    /// The formats `format=best` tries, each one the server can write; `nil` when none is
+    /// given, for the server's default.
+    private static func bestFormats(_ settings: ServerSettings) throws -> [ImageFormat]? {
+        let names = settings.list(.bestFormat)
+        guard !names.isEmpty else { return nil }
+        return try names.map { name in
+            guard let format = ImageFormat(rawValue: name.lowercased()), ImageCodersManager.shared.canEncode(to: format) else {
+                throw ValidationError("\(settings.label(of: .bestFormat)) \(name) is not a format this server writes")
+            }
+            return format
+        }
     }
 
     /// The fallback images, decoded from their files: the server's, and the presets' by
@@ -377,6 +398,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.onlyPresets = settings.flag(.onlyPresets)
         configuration.watermarks = try Self.loadWatermarks(settings)
         (configuration.fallback, configuration.presetFallbacks) = try Self.loadFallbacks(settings)
+        configuration.bestFormats = try Self.bestFormats(settings) ?? configuration.bestFormats
         let host = configuration.host, metricsHost = configuration.metricsHost
         var samples: DemoImageServer?
         if settings.flag(.demo) {

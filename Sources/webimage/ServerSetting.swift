@@ -118,6 +118,7 @@ struct ServerSetting: Hashable, Sendable {
     static let fallbackStatus = ServerSetting("fallback-status", .integer, default: "200")
     static let fallbackMaxAge = ServerSetting("fallback-max-age", .integer, default: String(ImageServerFallback.defaultMaxAge))
     static let presetFallbackImage = ServerSetting("preset-fallback-image", .list)
+    static let bestFormat = ServerSetting("best-format", .list)
     static let demo = ServerSetting("demo", .flag, default: "false")
     static let demoSamples = ServerSetting("demo-samples", .integer, default: "24")
 
@@ -128,7 +129,7 @@ struct ServerSetting: Hashable, Sendable {
         requestMemory, memoryBudget, memoryWait, maxAspectRatio, requestTimeout, maxFetches, maxFetchesPerHost,
         maxSourceCache, maxResultCache, timeout, concurrency, maxConnections, idleTimeout, writeTimeout,
         metricsPort, metricsHost, maxAge, memoryLimit, preset, onlyPresets, watermark,
-        fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, demo, demoSamples,
+        fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, demo, demoSamples,
     ]
 }
 #endif

@@ -55,7 +55,7 @@ struct ImageServerSpecFuzzTests {
             case 12: operation = "saturation=" + number(["1", "0", "4", "-1"])
             case 13: operation = "blur=" + number(["0.1", "1", "5", "40", "500", "501", "0"])
             case 14: operation = "sharpen=" + number(["1", "0.5,2", "100", "101", "1,11"])
-            case 15: operation = "format=" + number(["png", "jpeg", "webp", "gif", "auto", "bmp", "png,q=50", "jpeg,q=101", "webp,lossless", "png,max=10x10"])
+            case 15: operation = "format=" + number(["png", "jpeg", "webp", "gif", "auto", "bmp", "png,q=50", "jpeg,q=101", "webp,lossless", "png,max=10x10", "best", "best,q=60"])
             case 16: operation = number(["overlay=logo", "unknown=1", "", " ", "resize", "=", "resize==1"])
             case 17:
                 operation = number([
