@@ -9,7 +9,7 @@ import WebImageCore
 struct AVIFWriter {
     /// The image to write.
     let image: Image
-    /// Quality, lossless and frame selection.
+    /// Quality, lossless, frame selection and the copyright to write.
     let options: ImageEncodeOptions
     /// libavif's speed, 0…10.
     let speed: Int
@@ -31,9 +31,11 @@ struct AVIFWriter {
         encoder.pointee.maxQuantizerAlpha = quantizer
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
         let flags = frames.count == 1 ? avifAddImageFlags(AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue) : avifAddImageFlags(AVIF_ADD_IMAGE_FLAG_NONE.rawValue)
-        for frame in frames {
+        for (index, frame) in frames.enumerated() {
             let yuv = try planes(of: frame.bitmap)
             defer { avifImageDestroy(yuv) }
+            // libavif writes the metadata its first image carries.
+            if index == 0, let copyright = options.copyright { Self.attach(copyright, to: yuv) }
             let duration = UInt64(max(1, (frame.duration * Double(AVIFWriter.timescale)).rounded()))
             let result = avifEncoderAddImage(encoder, yuv, duration, flags)
             guard result == AVIF_RESULT_OK else {
@@ -47,6 +49,13 @@ struct AVIFWriter {
             throw ImageError(avif: result, "avifEncoderFinish", diagnostic: encoder.pointee.diag.message, failure: .encodingFailed)
         }
         return Data(bytes: bytes, count: output.size)
+    }
+
+    /// Gives `image` the EXIF payload and XMP packet of `copyright`, which libavif then
+    /// writes as the file's `Exif` and `mime` (XMP) items.
+    private static func attach(_ copyright: ImageCopyright, to image: UnsafeMutablePointer<avifImage>) {
+        copyright.exifPayload?.withUnsafeBufferPointer { avifImageSetMetadataExif(image, $0.baseAddress, $0.count) }
+        copyright.xmpPacket?.withUnsafeBufferPointer { avifImageSetMetadataXMP(image, $0.baseAddress, $0.count) }
     }
 
     /// The YUV (and alpha) planes of `bitmap`, full range, in sRGB or with the image's ICC

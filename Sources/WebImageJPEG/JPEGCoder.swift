@@ -90,7 +90,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
     }
 
     /// Encodes the first frame of `image` as JPEG, with its ICC profile in `APP2` segments
-    /// when the options keep it.
+    /// when the options keep it, and the options' copyright in `APP1` segments.
     ///
     /// - Throws: `ImageError/Code/unsupportedFormat` for any other format,
     ///   `ImageError/Code/encodingFailed` when libjpeg refuses the image.
@@ -109,9 +109,10 @@ public struct JPEGCoder: ProgressiveImageCoder {
             Result { () throws(ImageError) in try compressor.write(rows: bytes, bytesPerRow: bitmap.width * 4) }
         }
         try written.get()
-        let jpeg = try compressor.finish()
-        guard options.colorProfile == .keep, let profile = image.colorProfile else { return jpeg }
-        return JPEGICCSegments.inserting(profile, into: jpeg)
+        var jpeg = try compressor.finish()
+        if options.colorProfile == .keep, let profile = image.colorProfile { jpeg = JPEGICCSegments.inserting(profile, into: jpeg) }
+        if let copyright = options.copyright { jpeg = JPEGCopyrightSegments.inserting(copyright, into: jpeg) }
+        return jpeg
     }
 
     /// The libjpeg quality, 1 to 100, that `options` ask for.

@@ -16,11 +16,15 @@ extension PNGCoder {
         let image = options.prepared(image, for: format)
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
         let keepsAlpha = frames.contains { $0.bitmap.containsTransparency }
+        let png: Data
         if frames.count == 1 {
             let profile = options.colorProfile == .keep ? image.colorProfile : nil
-            return try PNGCoder.encodeStill(frames[0].bitmap, keepingAlpha: keepsAlpha, colorProfile: profile)
+            png = try PNGCoder.encodeStill(frames[0].bitmap, keepingAlpha: keepsAlpha, colorProfile: profile)
+        } else {
+            png = try PNGCoder.encodeAnimation(frames, loopCount: image.loopCount, keepingAlpha: keepsAlpha)
         }
-        return try PNGCoder.encodeAnimation(frames, loopCount: image.loopCount, keepingAlpha: keepsAlpha)
+        guard let copyright = options.copyright else { return png }
+        return PNGCopyrightChunks.inserting(copyright, into: png)
     }
 
     /// One bitmap as a complete PNG, compressed by libspng, with `colorProfile` in an

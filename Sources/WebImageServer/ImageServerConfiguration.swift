@@ -123,6 +123,16 @@ public struct ImageServerConfiguration: Sendable {
     /// Watermarks by name, decoded by the operator's tool from files it names; a spec
     /// uses one as `watermark=NAME[,GRAVITY[,OPACITY]]`, never by a path or URL.
     public var watermarks: [String: Image] = [:]
+    /// The formats `format=best` writes the result in, each when the client's `Accept`
+    /// names it and the server can write it, beside JPEG (PNG for a picture with alpha,
+    /// the source's own for an animation that format holds): the smallest is answered.
+    public var bestFormats: [ImageFormat] = [.webp, .avif]
+    /// The image answered, through the request's spec, in place of a source that fails;
+    /// `nil`, the default, answers the failure's status.
+    public var fallback: ImageServerFallback?
+    /// Fallbacks by preset name: a request naming one of these presets is answered its
+    /// fallback instead of ``fallback`` (the first such preset the spec names wins).
+    public var presetFallbacks: [String: ImageServerFallback] = [:]
     /// An HTML page answered at `/` (the tool's `--demo` page); without one, `/` is refused
     /// like any other path that names no image.
     public var homePage: String?
@@ -132,13 +142,18 @@ public struct ImageServerConfiguration: Sendable {
         self.cacheDirectory = cacheDirectory
     }
 
-    /// Checks the rules a server is not run without: no empty signing key, and no
-    /// unsigned URLs beside a key.
+    /// Checks the rules a server is not run without: no empty signing key, no unsigned URLs
+    /// beside a key, fallbacks answered with 200 or an error status, and no fallback for a
+    /// preset that does not exist.
     ///
     /// - Throws: ``ImageServerConfigurationError`` naming the first rule broken.
     public func validate() throws(ImageServerConfigurationError) {
         let signers = (signingKey.map { [ImageURLSigner(key: $0, salt: signingSalt)] } ?? []) + additionalSigners
         if signers.contains(where: \.hasEmptyKey) { throw .emptySigningKey }
         if allowsUnsignedURLs, !signers.isEmpty { throw .unsignedURLsWithSigningKey }
+        for fallback in [fallback].compactMap(\.self) + presetFallbacks.values where !fallback.hasValidStatus {
+            throw .badFallbackStatus(fallback.status)
+        }
+        if let name = presetFallbacks.keys.sorted().first(where: { presets[$0] == nil }) { throw .fallbackForUnknownPreset(name) }
     }
 }

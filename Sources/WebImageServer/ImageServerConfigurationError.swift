@@ -7,12 +7,18 @@ public enum ImageServerConfigurationError: Error, Sendable, Equatable, CustomStr
     /// Unsigned URLs (`_`, ``ImageServerConfiguration/allowsUnsignedURLs``) are accepted
     /// beside a signing key, which would then protect nothing.
     case unsignedURLsWithSigningKey
+    /// A fallback is answered with a status that is neither 200 nor an error (400 to 599).
+    case badFallbackStatus(Int)
+    /// A fallback is given for a preset that is not configured.
+    case fallbackForUnknownPreset(String)
 
     /// The refusal in a sentence.
     public var description: String {
         switch self {
         case .emptySigningKey: "a signing key is empty"
         case .unsignedURLsWithSigningKey: "unsigned URLs cannot be accepted together with a signing key; give one or the other"
+        case .badFallbackStatus(let status): "a fallback cannot be answered with status \(status); use 200 or 400 to 599"
+        case .fallbackForUnknownPreset(let name): "a fallback is given for the preset \(name), which is not configured"
         }
     }
 }

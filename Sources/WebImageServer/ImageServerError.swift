@@ -15,6 +15,10 @@ public struct ImageServerError: Error, Sendable, Equatable {
     public var message: String
     /// The full story for the operator's log; never sent to the client.
     public var detail: String?
+    /// Whether a fallback image may answer for the failure: the source's failures (not
+    /// found, refused by the address policy, timed out, not an image, over a source limit)
+    /// and the request's deadline passing. A refusal of the request itself never is.
+    var allowsFallback = false
 
     /// Creates a refusal.
     public init(_ status: HTTPResponse.Status, _ message: String) {

@@ -4,8 +4,8 @@ import Prometheus
 
 /// What the image server counts, in Prometheus' text format at `/metrics`: requests by
 /// status, their latency, source fetches (and those waiting for a free fetch), result-cache
-/// hits and misses, the results made and the requests that shared one being made, bytes
-/// sent, and the memory budget's use.
+/// hits and misses, the fallbacks answered for failed sources, the results made and the
+/// requests that shared one being made, bytes sent, and the memory budget's use.
 ///
 /// The metrics go through swift-metrics to a `PrometheusMetricsFactory` of the server's own,
 /// so several servers in one process (tests, embedding) never share or re-bootstrap the
@@ -48,6 +48,12 @@ public struct ImageServerMetrics: Sendable {
     /// already under way for another request, instead of making it again.
     func recordResultWorkJoined() {
         CoreMetrics.Counter(label: "webimage_result_work_joined_total", factory: factory).increment()
+    }
+
+    /// Counts a request whose source failed with `status` and that was answered the
+    /// fallback image instead (the request itself is counted by the fallback's status).
+    func recordFallback(failure status: Int) {
+        CoreMetrics.Counter(label: "webimage_fallbacks_total", dimensions: [("failure", String(status))], factory: factory).increment()
     }
 
     /// Counts a source whose bytes had to be fetched (not found on disk).

@@ -106,7 +106,7 @@ struct ImageServerResponder: HTTPResponder {
         }
         do throws(ImageServerError) {
             if path.hasPrefix("/info/") { return (try await info(for: request, path: path), nil) }
-            return (try await image(for: request, path: path), nil)
+            return try await image(for: request, path: path)
         } catch {
             var response = Self.refusal(error)
             if error.status == .serviceUnavailable { response.headers[.retryAfter] = "1" }
@@ -116,7 +116,8 @@ struct ImageServerResponder: HTTPResponder {
 
     // MARK: Images
 
-    private func image(for request: Request, path: String) async throws(ImageServerError) -> Response {
+    /// The answer to an image request, and the source's failure when a fallback answered it.
+    private func image(for request: Request, path: String) async throws(ImageServerError) -> (Response, ImageServerError?) {
         let parsed = try ImageServerRequest(path: path)
         try checkSignature(parsed)
         let serverSpec = try ImageServerSpec(
@@ -125,7 +126,9 @@ struct ImageServerResponder: HTTPResponder {
         if let expires = serverSpec.expires, Date().timeIntervalSince1970 >= Double(expires) {
             throw ImageServerError(.gone, "this URL has expired")
         }
-        let choice = OutputFormatChoice(spec: serverSpec.operations, accept: request.headers[.accept], coders: coders)
+        if serverSpec.isRaw { return (try await raw(parsed.source, spec: serverSpec, request: request), nil) }
+        let choice = OutputFormatChoice(
+            spec: serverSpec.operations, accept: request.headers[.accept], coders: coders, bestFormats: configuration.bestFormats)
         let written: TransformSpec
         do {
             let watermarks = configuration.watermarks
@@ -141,31 +144,100 @@ struct ImageServerResponder: HTTPResponder {
         try policy.checkHost(of: parsed.source)
         let key =
             "\(choice.spec)\ndpr=\(ratio)\n\(parsed.source.absoluteString)" + (serverSpec.cacheBuster.map { "\ncachebuster=\($0)" } ?? "")
-        let result: MadeResult
-        let cached = try await cachedResult(forKey: key)
-        metrics.recordResultCache(hit: cached != nil)
-        if let cached {
-            result = cached
-        } else {
-            // Each request waits on its own deadline; the work is shared by every request
-            // for the key and cancelled only when all of them have left.
-            let resultWork = self.resultWork
-            result = try await withDeadline { () throws(ImageServerError) in
-                try await resultWork.run(key) { () throws(ImageServerError) in try await makeResult(parsed.source, spec: spec, key: key) }
+            + (serverSpec.keepsCopyright ? "\nkeep_copyright" : "")
+            + (choice.bestCandidates.map { "\nbest=" + $0.map(\.rawValue).joined(separator: ",") } ?? "")
+        var result: MadeResult
+        var status = HTTPResponse.Status.ok
+        var maxAge = configuration.resultMaxAge
+        var failure: ImageServerError?
+        do throws(ImageServerError) {
+            result = try await cachedOrMadeResult(forKey: key) { () throws(ImageServerError) in
+                try await makeResult(
+                    parsed.source, spec: spec, output: OutputRequest(bestCandidates: choice.bestCandidates, keepsCopyright: serverSpec.keepsCopyright),
+                    key: key)
             }
+        } catch {
+            guard error.allowsFallback, let fallback = fallback(for: serverSpec) else { throw error }
+            // The failure is still logged and counted; the client sees the fallback, made
+            // by the same spec and kept apart from every source's results.
+            failure = error
+            metrics.recordFallback(failure: Int(error.status.code))
+            let fallbackKey =
+                "fallback=\(fallback.digest)\n\(choice.spec)\ndpr=\(ratio)"
+                + (choice.bestCandidates.map { "\nbest=" + $0.map(\.rawValue).joined(separator: ",") } ?? "")
+            result = try await cachedOrMadeResult(forKey: fallbackKey) { () throws(ImageServerError) in
+                try await makeFallbackResult(fallback, spec: spec, bestCandidates: choice.bestCandidates, key: fallbackKey)
+            }
+            status = HTTPResponse.Status(code: fallback.status)
+            maxAge = fallback.maxAge
         }
         let eTag = result.metadata.entityTag ?? ""
         var headers = HTTPFields()
         headers[.eTag] = eTag
-        headers[.cacheControl] = Self.cacheControl(maxAge: configuration.resultMaxAge, expires: serverSpec.expires, now: Date())
+        headers[.cacheControl] = Self.cacheControl(maxAge: maxAge, expires: serverSpec.expires, now: Date())
         if choice.variesWithAccept { headers[.vary] = "Accept" }
-        if let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, eTag) {
-            return Response(status: .notModified, headers: headers)
+        if status == .ok, let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, eTag) {
+            return (Response(status: .notModified, headers: headers), failure)
         }
         headers[.contentType] = result.metadata.contentType ?? "application/octet-stream"
         headers[.contentLength] = String(result.data.count)
         if let disposition = serverSpec.disposition { headers[.contentDisposition] = disposition.headerValue }
         let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: result.data))
+        return (Response(status: status, headers: headers, body: body), failure)
+    }
+
+    /// The result kept under `key`, or the one `make` makes — on the request's deadline, and
+    /// shared with every identical request that misses the result cache at the same time.
+    private func cachedOrMadeResult(
+        forKey key: String, make: @escaping @Sendable () async throws(ImageServerError) -> MadeResult
+    ) async throws(ImageServerError) -> MadeResult {
+        let cached = try await cachedResult(forKey: key)
+        metrics.recordResultCache(hit: cached != nil)
+        if let cached { return cached }
+        // Each request waits on its own deadline; the work is shared by every request for
+        // the key and cancelled only when all of them have left.
+        let resultWork = self.resultWork
+        return try await withDeadline { () throws(ImageServerError) in try await resultWork.run(key, make) }
+    }
+
+    /// The fallback answered for a request whose source fails: that of the first preset the
+    /// spec names that has one, else the server's; `nil` for none.
+    private func fallback(for spec: ImageServerSpec) -> ImageServerFallback? {
+        spec.presetNames.lazy.compactMap { configuration.presetFallbacks[$0] }.first ?? configuration.fallback
+    }
+
+    // MARK: Raw
+
+    /// `raw`: the source's bytes answered as they came, under every rule a transform's
+    /// source is held to — the allow-list and the address policy at every hop, the byte
+    /// limit, and a header the coders read within the pixel, frame and aspect limits — with
+    /// the type its bytes are, not the one the source claimed. An SVG is never answered raw:
+    /// it may carry script, which the server's origin must not serve.
+    private func raw(_ source: URL, spec: ImageServerSpec, request: Request) async throws(ImageServerError) -> Response {
+        try policy.checkHost(of: source)
+        let limits = withSourceLimits(ImageDecodeOptions())
+        let (data, digest) = try await withDeadline { () throws(ImageServerError) -> (Data, String) in
+            try await fetch(source)
+            return try await slots.withSlot { () throws(ImageServerError) -> (Data, String) in
+                let (data, _) = try await readHeader(of: source, options: limits)
+                return (data, try await Self.blocking { () throws(ImageServerError) in Self.digest(of: data) })
+            }
+        }
+        let format = ImageFormat(sniffing: data)
+        guard format != .svg, let contentType = format.mimeType else {
+            throw ImageServerError(
+                .unprocessableContent, "source not served raw", detail: "a source of format \(format.rawValue) is not answered raw")
+        }
+        var headers = HTTPFields()
+        headers[.eTag] = "\"\(digest)\""
+        headers[.cacheControl] = Self.cacheControl(maxAge: configuration.resultMaxAge, expires: spec.expires, now: Date())
+        if let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, "\"\(digest)\"") {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = contentType
+        headers[.contentLength] = String(data.count)
+        if let disposition = spec.disposition { headers[.contentDisposition] = disposition.headerValue }
+        let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: data))
         return Response(status: .ok, headers: headers, body: body)
     }
 
@@ -248,7 +320,10 @@ struct ImageServerResponder: HTTPResponder {
     /// Makes the result of `spec` over `source` and keeps it under `key`: the work one
     /// request or several identical ones share. A request that missed the result cache
     /// just before another's work kept the result finds it here instead of making it again.
-    private func makeResult(_ source: URL, spec: TransformSpec, key: String) async throws(ImageServerError) -> MadeResult {
+    /// `output` says how the result is written beyond the spec.
+    private func makeResult(
+        _ source: URL, spec: TransformSpec, output: OutputRequest, key: String
+    ) async throws(ImageServerError) -> MadeResult {
         if let cached = try await cachedResult(forKey: key) { return cached }
         metrics.recordResultWork()
         // The host was checked against the allow-list; its addresses are checked where the
@@ -263,22 +338,28 @@ struct ImageServerResponder: HTTPResponder {
         return try await slots.withSlot { () throws(ImageServerError) in
             let decodeOptions = withSourceLimits(spec.decodeOptions)
             let (data, header) = try await readHeader(of: source, options: decodeOptions)
+            let copyright = output.keepsCopyright ? ImageCopyright(readingContainer: data) : nil
             return try await withMemory(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
-                try await transform(data, of: source, spec: spec, options: decodeOptions, key: key, held: &held)
+                try await transform(
+                    data, of: source, spec: spec, options: decodeOptions, bestCandidates: output.bestCandidates, copyright: copyright,
+                    key: key, held: &held)
             }
         }
     }
 
     /// Decodes `data`, the source's bytes as ``readHeader(of:options:)`` read them (the
     /// decode admitted as `held` bytes), plans the transform on the size it decoded at,
-    /// holds the memory that plan takes instead, then transforms, encodes and keeps the
-    /// result.
+    /// holds the memory that plan takes instead, then transforms, encodes (with `copyright`
+    /// in the result's metadata, if any) and keeps the result.
     private func transform(
-        _ data: Data, of source: URL, spec: TransformSpec, options decodeOptions: ImageDecodeOptions, key: String, held: inout Int
+        _ data: Data, of source: URL, spec: TransformSpec, options decodeOptions: ImageDecodeOptions, bestCandidates: [ImageFormat]?,
+        copyright: ImageCopyright?, key: String, held: inout Int
     ) async throws(ImageServerError) -> MadeResult {
         let image: Image
         do throws(ImageError) {
-            if let lossless = try await losslessJPEG(data, spec: spec, options: decodeOptions) {
+            // A lossless turn drops every marker, and writes JPEG alone: the copyright and
+            // `best` need a re-encode.
+            if copyright == nil, bestCandidates == nil, let lossless = try await losslessJPEG(data, spec: spec, options: decodeOptions) {
                 return await keep(lossless.data, digest: lossless.digest, format: .jpeg, forKey: key)
             }
             // The source cache decodes the bytes already read, so that its memory tier
@@ -293,19 +374,47 @@ struct ImageServerResponder: HTTPResponder {
         } catch {
             throw Self.sourceFailure(error)
         }
+        return try await render(image, spec: spec, bestCandidates: bestCandidates, copyright: copyright, key: key, held: &held)
+    }
+
+    /// Makes the result of `spec` over `fallback`'s image and keeps it under `key`.
+    private func makeFallbackResult(
+        _ fallback: ImageServerFallback, spec: TransformSpec, bestCandidates: [ImageFormat]?, key: String
+    ) async throws(ImageServerError) -> MadeResult {
+        if let cached = try await cachedResult(forKey: key) { return cached }
+        metrics.recordResultWork()
+        return try await slots.withSlot { () throws(ImageServerError) in
+            try await withMemory(0) { (held: inout Int) throws(ImageServerError) in
+                try await render(fallback.image, spec: spec, bestCandidates: bestCandidates, copyright: nil, key: key, held: &held)
+            }
+        }
+    }
+
+    /// Plans the transform of `image` by `spec`, holds the memory that plan takes (as
+    /// `held`), then transforms, encodes (with `copyright` in the result's metadata, if
+    /// any) and keeps the result under `key`. With `bestCandidates`, the result is written
+    /// in each of them and in the format that suits it, and the smallest is kept; every
+    /// encode is planned against the request's memory budget.
+    private func render(
+        _ image: Image, spec: TransformSpec, bestCandidates: [ImageFormat]?, copyright: ImageCopyright?, key: String, held: inout Int
+    ) async throws(ImageServerError) -> MadeResult {
         let coders = self.coders
         let format = spec.format ?? (coders.canEncode(to: image.format) ? image.format : coders.preferredFormat(for: image))
         // Every canvas the transform makes is checked before it runs, and the memory it
         // takes beside the decoded image is what the request holds from now on.
         let budget = self.budget
         let (planned, stepBytes) = try budget.plan(spec.transformers, source: image.pixelSize, frames: image.frames.count)
-        let encodeBytes = try budget.checkEncoding(planned, frames: image.frames.count, as: format)
+        // `best` may write any candidate, and JPEG or PNG by the result's alpha.
+        var encodeBytes = 0
+        for candidate in bestCandidates.map({ $0 + [.jpeg, .png] }) ?? [format] {
+            encodeBytes = max(encodeBytes, try budget.checkEncoding(planned, frames: image.frames.count, as: candidate))
+        }
         let imageBytes = image.pixelWidth * image.pixelHeight * image.frames.count * 4
         try await resize(&held, to: imageBytes + max(stepBytes, encodeBytes))
         // Transforming, encoding and hashing the result all run on a decoding thread.
-        let outcome: Result<(Data, String), ImageServerError>
+        let outcome: Result<(Data, String, ImageFormat), ImageServerError>
         do {
-            outcome = try await DecodingWorkers.run { () throws(ImageError) -> Result<(Data, String), ImageServerError> in
+            outcome = try await DecodingWorkers.run { () throws(ImageError) -> Result<(Data, String, ImageFormat), ImageServerError> in
                 var transformed = image
                 var expected = planned
                 for (index, transformer) in spec.transformers.enumerated() {
@@ -330,14 +439,25 @@ struct ImageServerResponder: HTTPResponder {
                             .unprocessableContent, "the transform failed",
                             detail: "planned \(expected.width)x\(expected.height), made \(transformed.pixelWidth)x\(transformed.pixelHeight)"))
                 }
-                let data = try coders.encode(transformed, as: format, options: spec.encodeOptions ?? ImageEncodeOptions())
-                return .success((data, Self.digest(of: data)))
+                var encodeOptions = spec.encodeOptions ?? ImageEncodeOptions()
+                encodeOptions.copyright = copyright
+                guard let bestCandidates else {
+                    let data = try coders.encode(transformed, as: format, options: encodeOptions)
+                    return .success((data, Self.digest(of: data), format))
+                }
+                var smallest: (data: Data, format: ImageFormat)?
+                for candidate in bestCandidates + [coders.preferredFormat(for: transformed)] {
+                    let data = try coders.encode(transformed, as: candidate, options: encodeOptions)
+                    if data.count < smallest?.data.count ?? .max { smallest = (data, candidate) }
+                }
+                guard let smallest else { throw ImageError(.encodingFailed, "no format was tried") }
+                return .success((smallest.data, Self.digest(of: smallest.data), smallest.format))
             }
         } catch {
             throw ImageServerError(.unprocessableContent, "the result could not be written as \(format.rawValue)", detail: error.message)
         }
-        let (encoded, digest) = try outcome.get()
-        return await keep(encoded, digest: digest, format: format, forKey: key)
+        let (encoded, digest, written) = try outcome.get()
+        return await keep(encoded, digest: digest, format: written, forKey: key)
     }
 
     /// Fetches `source` into the source cache, counted against the fetch limits.
@@ -425,9 +545,9 @@ struct ImageServerResponder: HTTPResponder {
                 try? await Task.sleep(for: .seconds(timeout))
                 guard let continuation = answer.withLockedValue({ $0.take() }) else { return }
                 running.cancel()
-                continuation.resume(
-                    returning: .failure(
-                        ImageServerError(.gatewayTimeout, "the request took too long", detail: "over its deadline of \(timeout) s")))
+                var error = ImageServerError(.gatewayTimeout, "the request took too long", detail: "over its deadline of \(timeout) s")
+                error.allowsFallback = true
+                continuation.resume(returning: .failure(error))
             }
             timer.withLockedValue { $0 = sleeper }
             // Work that ended before the timer was stored found none to cancel.
@@ -481,7 +601,7 @@ struct ImageServerResponder: HTTPResponder {
     }
 
     /// The status a failed source load answers with, and the class of the failure the
-    /// client hears; the error's message (which may name URLs, hosts, addresses and
+    /// client hears (one a fallback image may answer for, but a bad URL); the error's message (which may name URLs, hosts, addresses and
     /// upstream statuses) goes to the log only.
     static func sourceFailure(_ error: ImageError) -> ImageServerError {
         let (status, message): (HTTPResponse.Status, String) =
@@ -496,7 +616,10 @@ struct ImageServerResponder: HTTPResponder {
             case .invalidStatusCode where error.statusCode == 404 || error.statusCode == 410: (.notFound, "source not found")
             default: (.badGateway, "source refused")
             }
-        return ImageServerError(status, message, detail: error.description)
+        var failure = ImageServerError(status, message, detail: error.description)
+        // A bad source URL is the request's own fault, not the source's.
+        failure.allowsFallback = status != .badRequest
+        return failure
     }
 
     /// The `Cache-Control` of a result: public for `maxAge` seconds, or for the seconds left

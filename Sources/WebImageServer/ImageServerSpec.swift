@@ -6,7 +6,9 @@ import WebImage
 /// `dpr=N` (a device pixel ratio from 1 to 5), `expires=UNIX_TIME` (a signed deadline),
 /// `watermark=NAME[,GRAVITY[,OPACITY]]` (a configured watermark, read as an overlay), and
 /// the response options, which change no pixel: `filename=NAME` and `attachment` (the
-/// answer's `Content-Disposition`) and `cachebuster=TOKEN` (part of the result's cache key).
+/// answer's `Content-Disposition`) and `cachebuster=TOKEN` (part of the result's cache key);
+/// `keep_copyright`, which keeps the source's authorship in the result's metadata; and `raw`,
+/// the source's bytes answered untouched.
 struct ImageServerSpec: Sendable, Equatable {
     /// The operations left for `TransformSpec`, presets expanded.
     let operations: String
@@ -20,6 +22,14 @@ struct ImageServerSpec: Sendable, Equatable {
     /// The token of `cachebuster=`, which makes a result of its own in the result cache
     /// and changes nothing else; `nil` for none.
     let cacheBuster: String?
+    /// The presets the spec names, in its order.
+    let presetNames: [String]
+    /// Whether the spec is `raw`: the source answered as it came, with nothing but
+    /// `expires=`, `filename=` and `attachment` beside it.
+    let isRaw: Bool
+    /// Whether the result keeps the source's EXIF `Copyright` and `Artist` and XMP
+    /// `dc:rights` (`keep_copyright`) while the rest of its metadata is stripped.
+    let keepsCopyright: Bool
 
     /// The largest device pixel ratio a spec may ask for.
     static let maximumDevicePixelRatio = 5.0
@@ -32,11 +42,13 @@ struct ImageServerSpec: Sendable, Equatable {
     ///     `filename=` and `attachment`.
     ///   - watermarks: The names of the configured watermarks.
     /// - Throws: ``ImageServerError`` 400 for an unknown preset, a bad or repeated `dpr=`,
-    ///   `expires=`, `filename=`, `attachment` or `cachebuster=`, and, in only-presets mode,
+    ///   `expires=`, `filename=`, `attachment`, `cachebuster=`, `keep_copyright` or `raw`, for `raw` beside
+    ///   anything but `expires=`, `filename=` and `attachment`, and, in only-presets mode,
     ///   any operation but `expires=`, `filename=` and `attachment`.
     init(_ text: String, presets: [String: String], onlyPresets: Bool, watermarks: Set<String> = []) throws(ImageServerError) {
         // The request's own operations, each preset replaced by its operations.
         var expanded: [String] = []
+        var presetNames: [String] = []
         for operation in Self.split(text) {
             guard operation.name == "preset" else {
                 guard !onlyPresets || ["expires", "filename", "attachment"].contains(operation.name) else { throw Self.presetsOnly }
@@ -50,6 +62,7 @@ struct ImageServerSpec: Sendable, Equatable {
                 throw ImageServerError(.badRequest, "bad spec: preset: a preset may not name another", detail: inner.text)
             }
             expanded.append(preset)
+            presetNames.append(operation.argument)
         }
         var kept: [String] = []
         var ratio: Double?
@@ -57,8 +70,20 @@ struct ImageServerSpec: Sendable, Equatable {
         var filename: String?
         var isAttachment = false
         var cacheBuster: String?
+        var isRaw = false
+        var keepsCopyright = false
         for operation in Self.split(expanded.joined(separator: "|")) {
             switch operation.name {
+            case "keep_copyright":
+                guard !keepsCopyright else { throw ImageServerError(.badRequest, "bad spec: keep_copyright may appear only once") }
+                guard operation.text.lowercased() == "keep_copyright" else {
+                    throw ImageServerError(.badRequest, "bad spec: keep_copyright takes no argument")
+                }
+                keepsCopyright = true
+            case "raw":
+                guard !isRaw else { throw ImageServerError(.badRequest, "bad spec: raw may appear only once") }
+                guard operation.text.lowercased() == "raw" else { throw ImageServerError(.badRequest, "bad spec: raw takes no argument") }
+                isRaw = true
             case "filename":
                 guard filename == nil else { throw ImageServerError(.badRequest, "bad spec: filename= may appear only once") }
                 guard !operation.argument.isEmpty else { throw ImageServerError(.badRequest, "bad spec: filename: expected a name") }
@@ -108,12 +133,22 @@ struct ImageServerSpec: Sendable, Equatable {
                 kept.append(operation.text)
             }
         }
-        guard !kept.isEmpty else { throw ImageServerError(.badRequest, "bad spec: it names no operation") }
+        if isRaw {
+            // The source goes out untouched: an operation beside it would do nothing.
+            guard kept.isEmpty, ratio == nil, cacheBuster == nil, !keepsCopyright else {
+                throw ImageServerError(.badRequest, "bad spec: raw takes nothing beside it but expires=, filename= and attachment")
+            }
+        } else if kept.isEmpty {
+            throw ImageServerError(.badRequest, "bad spec: it names no operation")
+        }
         operations = kept.joined(separator: "|")
         devicePixelRatio = ratio ?? 1
         self.expires = expires
         disposition = filename != nil || isAttachment ? try ContentDisposition(filename: filename, isAttachment: isAttachment) : nil
         self.cacheBuster = cacheBuster
+        self.presetNames = presetNames
+        self.isRaw = isRaw
+        self.keepsCopyright = keepsCopyright
     }
 
     /// The longest token `cachebuster=` accepts.

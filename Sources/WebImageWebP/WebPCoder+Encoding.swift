@@ -4,7 +4,8 @@ import WebImageCore
 
 extension WebPCoder {
     /// Writes a still image with `WebPEncode`, or an animation with `WebPAnimEncoder`,
-    /// with the image's ICC profile in an `ICCP` chunk when the options keep it.
+    /// with the image's ICC profile in an `ICCP` chunk when the options keep it, and the
+    /// options' copyright in `EXIF` and `XMP ` chunks.
     ///
     /// Lossless output keeps the exact colour of transparent pixels (`exact`), so a
     /// round trip gives back every byte.
@@ -22,9 +23,10 @@ extension WebPCoder {
         }
         let profile = options.colorProfile == .keep ? image.colorProfile : nil
         if image.isAnimated, !options.firstFrameOnly {
-            let animation = try encodeAnimation(image, configuration: configuration)
-            guard let profile else { return animation }
-            return try WebPICCProfile.adding(profile, to: animation)
+            var animation = try encodeAnimation(image, configuration: configuration)
+            if let profile { animation = try WebPICCProfile.adding(profile, to: animation) }
+            if let copyright = options.copyright { animation = try WebPCopyrightChunks.adding(copyright, to: animation) }
+            return animation
         }
         var writer = WebPMemoryWriter()
         WebPMemoryWriterInit(&writer)
@@ -39,9 +41,10 @@ extension WebPCoder {
                 throw ImageError(.encodingFailed, "WebP encoding failed (error \(picture.error_code.rawValue))")
             }
         }
-        let still = Data(bytes: writer.mem, count: writer.size)
-        guard let profile else { return still }
-        return try WebPICCProfile.adding(profile, to: still)
+        var still = Data(bytes: writer.mem, count: writer.size)
+        if let profile { still = try WebPICCProfile.adding(profile, to: still) }
+        if let copyright = options.copyright { still = try WebPCopyrightChunks.adding(copyright, to: still) }
+        return still
     }
 
     /// Writes every frame into an animated WebP, with timestamps from the durations.

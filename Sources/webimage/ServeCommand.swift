@@ -164,6 +164,31 @@ struct ServeCommand: AsyncParsableCommand {
         help: ServerSetting.watermark.help("An image file used as watermark=NAME[,GRAVITY[,OPACITY]] (repeatable).", valueName: "name=path"))
     var watermarks: [String] = []
 
+    @Option(
+        help: ServerSetting.fallbackImage.help(
+            "An image file answered, through the request's spec, when the source fails (not found, refused, timed out, not an image, over a limit).",
+            valueName: "path"))
+    var fallbackImage: String?
+
+    @Option(help: ServerSetting.fallbackStatus.help("The status answered with a fallback image: 200, or 400 to 599.", valueName: "status"))
+    var fallbackStatus: String?
+
+    @Option(help: ServerSetting.fallbackMaxAge.help("The max-age of a fallback's Cache-Control, in seconds.", valueName: "seconds"))
+    var fallbackMaxAge: String?
+
+    @Option(
+        name: .customLong("preset-fallback-image"),
+        help: ServerSetting.presetFallbackImage.help(
+            "An image file answered instead of --fallback-image for requests naming the preset (repeatable).", valueName: "name=path"))
+    var presetFallbackImages: [String] = []
+
+    @Option(
+        name: .customLong("best-format"),
+        help: ServerSetting.bestFormat.help(
+            "A format format=best tries, when the client accepts it, beside JPEG or PNG (repeatable; without one: webp and avif).",
+            valueName: "format"))
+    var bestFormats: [String] = []
+
     @Flag(
         inversion: .prefixedNo,
         help: ServerSetting.demo.help("Serve the demo's sample images from loopback and a page of them through the server at /."))
@@ -184,11 +209,12 @@ struct ServeCommand: AsyncParsableCommand {
             (.maxSourceCache, maxSourceCache), (.maxResultCache, maxResultCache), (.timeout, timeout), (.concurrency, concurrency),
             (.maxConnections, maxConnections), (.idleTimeout, idleTimeout), (.writeTimeout, writeTimeout), (.metricsPort, metricsPort), (.metricsHost, metricsHost),
             (.maxAge, maxAge), (.memoryLimit, memoryLimit), (.onlyPresets, onlyPresets.map { String($0) }), (.demo, demo.map { String($0) }),
-            (.demoSamples, demoSamples),
+            (.demoSamples, demoSamples), (.fallbackImage, fallbackImage), (.fallbackStatus, fallbackStatus),
+            (.fallbackMaxAge, fallbackMaxAge),
         ]
         let lists: [(ServerSetting, [String])] = [
             (.key, keys), (.salt, salts), (.allowHost, allowedHosts), (.allowAddress, allowedAddresses), (.preset, presets),
-            (.watermark, watermarks),
+            (.watermark, watermarks), (.presetFallbackImage, presetFallbackImages), (.bestFormat, bestFormats),
         ]
         var texts: [ServerSetting: [String]] = [:]
         for (setting, text) in scalars { texts[setting] = text.map { [$0] } }
@@ -209,7 +235,7 @@ struct ServeCommand: AsyncParsableCommand {
         where (settings.integer(setting) ?? 1) < 1 {
             throw ValidationError("\(settings.label(of: setting)) must be at least 1")
         }
-        for setting in [ServerSetting.maxSourcePixels, .maxResultPixels, .maxAnimationFrames, .maxAnimationPixels, .maxAge]
+        for setting in [ServerSetting.maxSourcePixels, .maxResultPixels, .maxAnimationFrames, .maxAnimationPixels, .maxAge, .fallbackMaxAge]
         where (settings.integer(setting) ?? 0) < 0 {
             throw ValidationError("\(settings.label(of: setting)) must not be negative")
         }
@@ -227,6 +253,19 @@ struct ServeCommand: AsyncParsableCommand {
         if let bad = settings.list(.watermark).first(where: { pair($0) == nil }) {
             throw ValidationError("\(settings.label(of: .watermark)) \(bad) is not NAME=PATH")
         }
+        if let status = settings.integer(.fallbackStatus), status != 200, !(400...599).contains(status) {
+            throw ValidationError("\(settings.label(of: .fallbackStatus)) must be 200 or 400 to 599")
+        }
+        let presets = Set(settings.list(.preset).compactMap { pair($0)?.0 })
+        for item in settings.list(.presetFallbackImage) {
+            guard let (name, _) = pair(item) else {
+                throw ValidationError("\(settings.label(of: .presetFallbackImage)) \(item) is not NAME=PATH")
+            }
+            guard presets.contains(name) else {
+                throw ValidationError("\(settings.label(of: .presetFallbackImage)) \(name): there is no preset by that name (--preset)")
+            }
+        }
+        _ = try bestFormats(settings)
         if let address = settings.list(.allowAddress).first(where: { !isIPAddress($0) }) {
             throw ValidationError("\(settings.label(of: .allowAddress)) \(address) is not an IP address")
         }
@@ -269,6 +308,42 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         return loaded
+    }
+
+    /// The formats `format=best` tries, each one the server can write; `nil` when none is
+    /// given, for the server's default.
+    private static func bestFormats(_ settings: ServerSettings) throws -> [ImageFormat]? {
+        let names = settings.list(.bestFormat)
+        guard !names.isEmpty else { return nil }
+        return try names.map { name in
+            guard let format = ImageFormat(rawValue: name.lowercased()), ImageCodersManager.shared.canEncode(to: format) else {
+                throw ValidationError("\(settings.label(of: .bestFormat)) \(name) is not a format this server writes")
+            }
+            return format
+        }
+    }
+
+    /// The fallback images, decoded from their files: the server's, and the presets' by
+    /// name. A file that is not an image stops the server from starting.
+    private static func loadFallbacks(_ settings: ServerSettings) throws -> (ImageServerFallback?, [String: ImageServerFallback]) {
+        let status = settings.integer(.fallbackStatus) ?? 200
+        let maxAge = settings.integer(.fallbackMaxAge) ?? ImageServerFallback.defaultMaxAge
+        func load(_ path: String, label: String) throws -> ImageServerFallback {
+            do {
+                return try ImageServerFallback(data: try Data(contentsOf: URL(fileURLWithPath: path)), status: status, maxAge: maxAge)
+            } catch {
+                throw ValidationError("\(label): cannot read the image \(path): \(error)")
+            }
+        }
+        let fallback = try settings.text(.fallbackImage).map { try load($0, label: settings.label(of: .fallbackImage)) }
+        var presetFallbacks: [String: ImageServerFallback] = [:]
+        for item in settings.list(.presetFallbackImage) {
+            guard let (name, path) = pair(item) else {
+                throw ValidationError("\(settings.label(of: .presetFallbackImage)) \(item) is not NAME=PATH")
+            }
+            presetFallbacks[name] = try load(path, label: "\(settings.label(of: .presetFallbackImage)) \(name)")
+        }
+        return (fallback, presetFallbacks)
     }
 
     /// `NAME=VALUE` split at its first `=`; `nil` when either side is empty.
@@ -322,6 +397,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.presets = try Self.namedPresets(settings)
         configuration.onlyPresets = settings.flag(.onlyPresets)
         configuration.watermarks = try Self.loadWatermarks(settings)
+        (configuration.fallback, configuration.presetFallbacks) = try Self.loadFallbacks(settings)
+        configuration.bestFormats = try Self.bestFormats(settings) ?? configuration.bestFormats
         let host = configuration.host, metricsHost = configuration.metricsHost
         var samples: DemoImageServer?
         if settings.flag(.demo) {

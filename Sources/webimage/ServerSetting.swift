@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import WebImage
+import WebImageServer
 
 /// One setting of `webimage serve`, under one name in every source: the flag `--NAME`, the
 /// environment variable `WEBIMAGE_` + NAME in capitals with `-` as `_`, and the key `NAME`
@@ -113,6 +114,11 @@ struct ServerSetting: Hashable, Sendable {
     static let preset = ServerSetting("preset", .list)
     static let onlyPresets = ServerSetting("only-presets", .flag, default: "false")
     static let watermark = ServerSetting("watermark", .list)
+    static let fallbackImage = ServerSetting("fallback-image", .text)
+    static let fallbackStatus = ServerSetting("fallback-status", .integer, default: "200")
+    static let fallbackMaxAge = ServerSetting("fallback-max-age", .integer, default: String(ImageServerFallback.defaultMaxAge))
+    static let presetFallbackImage = ServerSetting("preset-fallback-image", .list)
+    static let bestFormat = ServerSetting("best-format", .list)
     static let demo = ServerSetting("demo", .flag, default: "false")
     static let demoSamples = ServerSetting("demo-samples", .integer, default: "24")
 
@@ -122,7 +128,8 @@ struct ServerSetting: Hashable, Sendable {
         maxSourceBytes, maxSourcePixels, maxResultPixels, maxOperations, maxAnimationFrames, maxAnimationPixels,
         requestMemory, memoryBudget, memoryWait, maxAspectRatio, requestTimeout, maxFetches, maxFetchesPerHost,
         maxSourceCache, maxResultCache, timeout, concurrency, maxConnections, idleTimeout, writeTimeout,
-        metricsPort, metricsHost, maxAge, memoryLimit, preset, onlyPresets, watermark, demo, demoSamples,
+        metricsPort, metricsHost, maxAge, memoryLimit, preset, onlyPresets, watermark,
+        fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, demo, demoSamples,
     ]
 }
 #endif

@@ -26,7 +26,8 @@ struct ImageServerSpecFuzzTests {
 
     /// One spec: 1 to 8 operations, each valid or broken in one of the ways the grammar
     /// allows (unknown names, missing or extra arguments, numbers out of range, huge sizes),
-    /// the server's response options (`filename=`, `attachment`, `cachebuster=`) among them.
+    /// the server's response options (`filename=`, `attachment`, `cachebuster=`), `raw` and
+    /// `keep_copyright` among them.
     static func spec(_ random: inout SeededGenerator) -> String {
         let sizes = ["0", "1", "2", "7", "16", "33", "64", "200", "1000", "4000", "16384", "16385", "99999", "-5", "x", ""]
         func size() -> String { sizes.randomElement(using: &random)! }
@@ -54,12 +55,13 @@ struct ImageServerSpecFuzzTests {
             case 12: operation = "saturation=" + number(["1", "0", "4", "-1"])
             case 13: operation = "blur=" + number(["0.1", "1", "5", "40", "500", "501", "0"])
             case 14: operation = "sharpen=" + number(["1", "0.5,2", "100", "101", "1,11"])
-            case 15: operation = "format=" + number(["png", "jpeg", "webp", "gif", "auto", "bmp", "png,q=50", "jpeg,q=101", "webp,lossless", "png,max=10x10"])
+            case 15: operation = "format=" + number(["png", "jpeg", "webp", "gif", "auto", "bmp", "png,q=50", "jpeg,q=101", "webp,lossless", "png,max=10x10", "best", "best,q=60"])
             case 16: operation = number(["overlay=logo", "unknown=1", "", " ", "resize", "=", "resize==1"])
             case 17:
                 operation = number([
                     "filename=a.png", "filename=My Photo \u{FC}.png", "filename=../x\\y\"z\r\n.png", "filename=", "filename=..",
                     "attachment", "attachment=1", "cachebuster=v1", "cachebuster=2026-01-01", "cachebuster=", "cachebuster=a b",
+                    "raw", "raw=1", "keep_copyright", "keep_copyright=1",
                 ])
             default: operation = "flip=h"
             }

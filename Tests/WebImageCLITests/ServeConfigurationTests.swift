@@ -80,7 +80,7 @@ struct ServeConfigurationTests {
             let line = try #require(Self.line(name, in: output), "\(name) in \(output.standardOutput)")
             #expect(line.contains(" = " + shown), "\(line)")
         }
-        #expect(output.standardOutput.split(separator: "\n").count == 38, "one line for each of the 38 settings")
+        #expect(output.standardOutput.split(separator: "\n").count == 43, "one line for each of the 43 settings")
     }
 
     @Test func printConfigMasksTheKeysAndSalts() async throws {
@@ -110,6 +110,11 @@ struct ServeConfigurationTests {
             ([], #"{"maxSourceBytes": "1M"}"#, [:], #"unknown setting "maxSourceBytes" (did you mean "max-source-bytes"?)"#),
             ([], #"{"limits": {"port": 80}}"#, [:], #"unknown setting "limits""#),
             ([], #"["port", 80]"#, [:], "is not a JSON object"),
+            ([], nil, ["WEBIMAGE_FALLBACK_IMAGE": "/nonexistent/fallback.png"], "WEBIMAGE_FALLBACK_IMAGE: cannot read the image /nonexistent/fallback.png"),
+            (["--fallback-image", "/dev/null"], nil, [:], "--fallback-image: cannot read the image /dev/null"),
+            (["--fallback-status", "302"], nil, [:], "--fallback-status must be 200 or 400 to 599"),
+            (["--best-format", "tga"], nil, [:], "--best-format tga is not a format this server writes"),
+            (["--preset-fallback-image", "thumb=/dev/null"], nil, [:], "--preset-fallback-image thumb: there is no preset by that name"),
         ] as [([String], String?, [String: String], String)])
     func aValueThatDoesNotReadStopsTheServer(flags: [String], file: String?, environment: [String: String], message: String) async throws {
         let scratch = TemporaryDirectory(prefix: "serve-bad-value")

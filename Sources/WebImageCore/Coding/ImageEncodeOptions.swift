@@ -20,12 +20,16 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// What happens to the colour profile the image carries: converted to sRGB and
     /// dropped (the default, as imgproxy does), or written along unchanged.
     public var colorProfile: ColorProfileHandling = .convertToSRGB
+    /// The authorship the JPEG, PNG, WebP and AVIF coders write into their output — EXIF
+    /// `Copyright` and `Artist`, XMP `dc:rights` — and nothing else of the source's
+    /// metadata; `nil`, the default, writes none (the other coders write none either way).
+    public var copyright: ImageCopyright?
 
     /// Creates encode options.
     public init(
         quality: Double = 0.9, firstFrameOnly: Bool = false, lossless: Bool = false,
         background: RGBA8? = nil, maxPixelSize: PixelSize? = nil, maxFileSize: Int? = nil,
-        colorProfile: ColorProfileHandling = .convertToSRGB
+        colorProfile: ColorProfileHandling = .convertToSRGB, copyright: ImageCopyright? = nil
     ) {
         self.quality = min(max(quality, 0), 1)
         self.firstFrameOnly = firstFrameOnly
@@ -34,5 +38,6 @@ public struct ImageEncodeOptions: Sendable, Hashable {
         self.maxPixelSize = maxPixelSize
         self.maxFileSize = maxFileSize
         self.colorProfile = colorProfile
+        self.copyright = copyright
     }
 }
