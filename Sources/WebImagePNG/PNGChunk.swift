@@ -1,12 +1,12 @@
 import WebImageCore
 /// Where one chunk lies in a PNG byte stream; positions are offsets from the stream's start.
-struct PNGChunk: Sendable {
+package struct PNGChunk: Sendable {
     /// The chunk's type.
-    let type: PNGChunkType
+    package let type: PNGChunkType
     /// The offset of the chunk's length field: the first byte of the chunk.
     let start: Int
     /// The chunk's data, between its type and its CRC.
-    let data: Range<Int>
+    package let data: Range<Int>
 
     /// The whole chunk, length field to CRC.
     var bytes: Range<Int> { start..<(data.upperBound + 4) }

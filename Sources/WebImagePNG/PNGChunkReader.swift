@@ -3,7 +3,7 @@ import WebImageCore
 ///
 /// The reader never reads past the buffer: a length that runs off the end is reported
 /// as truncation, and the 2³¹ − 1 length cap of the PNG specification is enforced.
-struct PNGChunkReader {
+package struct PNGChunkReader {
     /// The eight bytes every PNG starts with.
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
@@ -13,7 +13,7 @@ struct PNGChunkReader {
     /// A reader positioned after the signature.
     ///
     /// - Throws: ``ImageError/Code/badImageData`` when the signature is missing.
-    init(_ stream: UnsafeRawBufferPointer) throws(ImageError) {
+    package init(_ stream: UnsafeRawBufferPointer) throws(ImageError) {
         guard PNGChunkReader.hasSignature(stream) else {
             throw ImageError(.badImageData, "the data does not start with the PNG signature")
         }
@@ -33,7 +33,7 @@ struct PNGChunkReader {
     ///
     /// - Throws: ``ImageError/Code/badImageData`` when the stream ends inside a chunk or a
     ///   length is out of range.
-    mutating func next() throws(ImageError) -> PNGChunk? {
+    package mutating func next() throws(ImageError) -> PNGChunk? {
         guard !isAtEnd else { return nil }
         guard let chunk = peek() else {
             throw ImageError(.badImageData, "the PNG data ends inside a chunk at byte \(offset)")

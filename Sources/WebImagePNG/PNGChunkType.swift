@@ -1,9 +1,9 @@
 import WebImageCore
 /// The four-letter type of a PNG chunk, held as the big-endian integer its bytes spell.
-struct PNGChunkType: RawRepresentable, Hashable, Sendable {
-    let rawValue: UInt32
+package struct PNGChunkType: RawRepresentable, Hashable, Sendable {
+    package let rawValue: UInt32
 
-    init(rawValue: UInt32) {
+    package init(rawValue: UInt32) {
         self.rawValue = rawValue
     }
 
@@ -17,12 +17,12 @@ struct PNGChunkType: RawRepresentable, Hashable, Sendable {
         rawValue = value
     }
 
-    static let header = PNGChunkType("IHDR")
+    package static let header = PNGChunkType("IHDR")
     static let palette = PNGChunkType("PLTE")
     static let transparency = PNGChunkType("tRNS")
-    static let imageData = PNGChunkType("IDAT")
+    package static let imageData = PNGChunkType("IDAT")
     static let end = PNGChunkType("IEND")
-    static let animationControl = PNGChunkType("acTL")
-    static let frameControl = PNGChunkType("fcTL")
-    static let frameData = PNGChunkType("fdAT")
+    package static let animationControl = PNGChunkType("acTL")
+    package static let frameControl = PNGChunkType("fcTL")
+    package static let frameData = PNGChunkType("fdAT")
 }

@@ -1,28 +1,28 @@
 import WebImageCore
 /// Builds a PNG byte stream chunk by chunk, computing each chunk's CRC.
-struct PNGChunkWriter {
+package struct PNGChunkWriter {
     /// The bytes written so far, starting with the PNG signature.
-    private(set) var bytes: [UInt8]
+    package private(set) var bytes: [UInt8]
 
     /// A writer holding only the signature, with room for about `capacity` bytes.
-    init(capacity: Int = 0) {
+    package init(capacity: Int = 0) {
         bytes = PNGChunkReader.signature
         bytes.reserveCapacity(capacity)
     }
 
     /// Appends a chunk of `type` whose data is `data`.
-    mutating func append(_ type: PNGChunkType, _ data: UnsafeRawBufferPointer) {
+    package mutating func append(_ type: PNGChunkType, _ data: UnsafeRawBufferPointer) {
         append(type, prefix: nil, data)
     }
 
     /// Appends a chunk of `type` whose data is `data`.
-    mutating func append(_ type: PNGChunkType, _ data: [UInt8]) {
+    package mutating func append(_ type: PNGChunkType, _ data: [UInt8]) {
         data.withUnsafeBytes { append(type, prefix: nil, $0) }
     }
 
     /// Appends a chunk of `type` whose data is the big-endian `prefix` followed by `data`
     /// (an fdAT chunk: sequence number, then image data).
-    mutating func append(_ type: PNGChunkType, prefix: UInt32?, _ data: UnsafeRawBufferPointer) {
+    package mutating func append(_ type: PNGChunkType, prefix: UInt32?, _ data: UnsafeRawBufferPointer) {
         let length = data.count + (prefix == nil ? 0 : 4)
         var crc = CRC32()
         appendBigEndian(UInt32(length))
@@ -38,12 +38,12 @@ struct PNGChunkWriter {
     }
 
     /// Appends bytes that already form whole chunks (copied verbatim, CRC included).
-    mutating func appendVerbatim(_ chunks: UnsafeRawBufferPointer) {
+    package mutating func appendVerbatim(_ chunks: UnsafeRawBufferPointer) {
         bytes.append(contentsOf: chunks)
     }
 
     /// Appends the IEND chunk.
-    mutating func appendEnd() {
+    package mutating func appendEnd() {
         append(.end, [])
     }
 

@@ -29,7 +29,7 @@ extension PNGCoder {
 
     /// One bitmap as a complete PNG, compressed by libspng, with `colorProfile` in an
     /// `iCCP` chunk when one is given.
-    static func encodeStill(_ bitmap: Bitmap, keepingAlpha: Bool, colorProfile: ColorProfile? = nil) throws(ImageError) -> Data {
+    package static func encodeStill(_ bitmap: Bitmap, keepingAlpha: Bool, colorProfile: ColorProfile? = nil) throws(ImageError) -> Data {
         guard bitmap.width > 0, bitmap.height > 0 else {
             throw ImageError(.encodingFailed, "an empty bitmap cannot be encoded as PNG")
         }

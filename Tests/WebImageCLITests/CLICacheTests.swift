@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// `webimage cache info|clear|clean`, run as the built binary.
 @Suite("webimage cache", .serialized)

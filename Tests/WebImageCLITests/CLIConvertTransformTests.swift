@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite("webimage convert --transform") struct CLIConvertTransformTests {
     @Test func theSpecDecidesTheOperationsTheFormatAndTheQuality() async throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// `webimage demo`, run as the built binary on a small sample set.
 @Suite("webimage demo")

@@ -2,8 +2,8 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// `webimage fetch` at scale and in detail: `--from` lists, partial-image counts and
 /// `--save` names, run as the built binary.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// `webimage fetch`, run as the built binary against a loopback server.
 @Suite("webimage fetch", .serialized)

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite("webimage info and convert") struct CLIInfoTests {
     @Test func infoDescribesEveryFileAndFailsOnBrokenOnes() async throws {

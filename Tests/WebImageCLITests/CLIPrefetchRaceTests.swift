@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// Four `webimage prefetch --max-disk-size` processes racing into one folder.
 @Suite("webimage prefetch racing into one folder", .serialized)

@@ -2,8 +2,8 @@ import Foundation
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// Write failures of the disk cache: reported as events by the library and as a warning
 /// and exit codes by the tool.

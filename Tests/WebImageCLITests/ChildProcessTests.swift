@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// The test support's child-process wait, which every test that runs a program relies on
 /// to end.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite struct GalleryCommandTests {
     @Test func aDemoSnapshotPrintsOneSettledFrame() async throws {

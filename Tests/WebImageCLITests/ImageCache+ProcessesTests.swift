@@ -3,8 +3,8 @@ import Glibc
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// Several processes on one cache folder, and writers killed in the middle of a store.
 @Suite("ImageCache processes")

@@ -3,9 +3,9 @@ import LoopbackHTTPServer
 import NIOConcurrencyHelpers
 import Testing
 import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// Three `webimage serve` processes behind nginx (deploy/nginx.conf), as scripts/fleet.sh
 /// runs them: routing by a consistent hash of the source sends each source to one instance.

@@ -3,9 +3,9 @@ import LoopbackHTTPServer
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// `webimage serve`'s signing keys fail closed: a key anyone could guess stops the server
 /// at start, naming the setting; several keys verify during a rotation.

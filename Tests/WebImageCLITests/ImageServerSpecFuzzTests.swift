@@ -4,9 +4,9 @@ import NIOConcurrencyHelpers
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// Random specs from the spec grammar, valid and not, sent to a running `webimage serve`:
 /// every answer is a documented status, the process never dies, and its peak resident

@@ -3,9 +3,9 @@ import LoopbackHTTPServer
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// `webimage serve` reads every setting from its flag, its `WEBIMAGE_*` environment variable
 /// and its key in the `--config` file, in that order; a value that does not read, or a key

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WebImage
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The `--demo` page as a person sees it: Debian's Chromium, headless, loads the page from a
 /// running `webimage serve --demo`, and every image on it must have loaded — the centre and

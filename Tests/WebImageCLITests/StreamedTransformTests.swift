@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import WebImage
 import WebImageConversion
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// Full-size operations run over a window of rows between the streaming decode and the
 /// streaming encode (issue 26): each gives today's whole-picture result within one level

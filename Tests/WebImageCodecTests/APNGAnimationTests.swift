@@ -3,7 +3,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImagePNG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// Animated PNGs generated chunk by chunk, decoded through ``PNGCoder``: frame
 /// structure, hidden default images, limits and the fallback to the still image.

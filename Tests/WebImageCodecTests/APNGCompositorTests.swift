@@ -2,7 +2,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImagePNG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// Dispose and blend semantics of the APNG canvas.
 @Suite
@@ -14,7 +14,8 @@ struct APNGCompositorTests {
     }
 
     func control(_ width: Int, _ height: Int, x: Int = 0, y: Int = 0, disposal: UInt8 = 0, blending: UInt8 = 0) throws -> APNGFrameControl {
-        try APNGTestFile.frameControl(width: width, height: height, x: x, y: y, disposal: disposal, blending: blending)
+        let bytes = APNGTestFile.frameControlBytes(sequence: 0, width: width, height: height, x: x, y: y, disposal: disposal, blending: blending)
+        return try bytes.withUnsafeBytes { raw in try APNGFrameControl(raw) }
     }
 
     @Test func disposalAndBlendingFollowTheSpecification() throws {

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 import WebImageAVIF
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The AVIF coder against AOM's conformance files, libavif's test data, Link-U's samples,
 /// Firefox's container tests and SDL_image's sample.

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 import WebImageAVIF
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The AVIF coder on bytes made here: round trips through libavif's encoder (aom) and
 /// decoder (dav1d), sequences, 16-bit, thumbnails and hostile headers.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WebImageCore
 import WebImageCoders
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// ``AnimatedImage`` against the full decode of the corpora's animated GIF, APNG and WebP
 /// files: the same pixels, durations and loop count for every frame, asked for out of

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WebImageCore
 import WebImageCoders
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// ``AnimatedImage`` on generated files: going back starts from the nearest key frame,
 /// and an animation made from decoded frames plays them as they are.

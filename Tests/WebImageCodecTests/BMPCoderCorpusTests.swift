@@ -3,7 +3,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 import WebImageBMP
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The BMP coder against BMP Suite (its verdicts and reference renderings), image-rs's
 /// BMP files with their exact reference pixels, Pillow's, gdk-pixbuf's and SDL_image's.

@@ -3,7 +3,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImageBMP
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The BMP and ICO coders on bytes made here: round trips, hostile sizes, truncation.
 struct BMPCoderTests {

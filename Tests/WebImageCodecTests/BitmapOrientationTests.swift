@@ -1,7 +1,7 @@
 import Testing
 @testable import WebImageCore
 import WebImageCoders
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 @Suite struct BitmapOrientationTests {
     /// A 3×2 bitmap whose red channel numbers its pixels row by row:

@@ -1,7 +1,7 @@
 import Testing
 @testable import WebImageCore
 import WebImageCoders
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 @Suite struct BitmapResizingTests {
     /// A checkerboard of one-pixel black and white squares must average to grey, not

@@ -2,7 +2,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImagePNG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The CRC-32 that PNG chunks carry.
 @Suite

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImageJPEG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// ICC profiles through Little CMS: read by the decoders, converted to sRGB on output by
 /// default, or kept byte for byte with `icc=keep`.

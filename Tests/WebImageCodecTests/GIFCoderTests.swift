@@ -4,7 +4,7 @@ import Testing
 import WebImageCoders
 @testable import WebImagePNG
 @testable import WebImageGIF
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 @Suite("GIFCoder")
 struct GIFCoderTests {

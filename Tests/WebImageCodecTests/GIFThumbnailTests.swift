@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WebImageCore
 import WebImageCoders
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// GIF thumbnails are composed incrementally: only the output pixels a frame (or the
 /// previous frame's disposal) changes are resampled again. The frames must equal

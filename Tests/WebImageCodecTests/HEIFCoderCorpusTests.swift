@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 import WebImageHEIF
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The HEIF coder, through the shared coders manager (so that the `.avif` files among
 /// them go to the AVIF coder), against libheif's examples, test data and fuzzing corpus

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 import WebImageHEIF
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The HEIF coder on bytes made here: round trips through libheif's HEVC encoder, and a
 /// hostile header.

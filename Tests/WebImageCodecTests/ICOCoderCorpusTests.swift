@@ -3,7 +3,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImageBMP
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The ICO/CUR coder against image-rs's icons (exact reference pixels), Pillow's,
 /// gdk-pixbuf's and SDL_image's, and its choice of entry.

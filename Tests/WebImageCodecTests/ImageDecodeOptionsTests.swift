@@ -1,7 +1,7 @@
 import Testing
 @testable import WebImageCore
 import WebImageCoders
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 @Suite struct ImageDecodeOptionsTests {
     let large = PixelSize(width: 5250, height: 3450)

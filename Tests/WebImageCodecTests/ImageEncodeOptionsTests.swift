@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WebImageCore
 import WebImageCoders
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 @Suite struct ImageEncodeOptionsTests {
     /// Left half clear, right half opaque white, written as PNG.

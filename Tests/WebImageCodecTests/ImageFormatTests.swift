@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WebImageCore
 import WebImageCoders
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 @Suite struct ImageFormatTests {
     @Test func sniffsEachSignature() {

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImageJPEG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The JPEG coder on the shared corpora: every JPEG decodes or fails with an
 /// ``ImageError``, sizes match the manifests, pixels match reference decodes, and

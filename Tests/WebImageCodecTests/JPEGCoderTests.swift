@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImageJPEG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The JPEG coder on inputs the tests make themselves (the corpora live in
 /// `JPEGCoderCorpusTests`).

@@ -3,7 +3,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImageJPEG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The corpora's JPEGs before and after the decoder moved to libjpeg's classic API: the
 /// files TurboJPEG's API refused for their sampling factors, and truncated copies (some

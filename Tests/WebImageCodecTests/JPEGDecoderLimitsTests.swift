@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImageJPEG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The JPEG decoder's own accounting (issue 21): the memory of progressive files counted
 /// before decoding, truncation seen behind other warnings, and sampling factors

@@ -3,7 +3,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImageJPEG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The marker-segment reader: EXIF and XMP orientation, Adobe marker, frame header, and
 /// its refusal to read past damaged segments.

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 import WebImageJXL
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The JPEG XL coder against the official conformance bitstreams, jxl-rs's and libjxl's
 /// test files and two fuzzers' findings.

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 import WebImageJXL
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The JPEG XL coder on bytes made here: lossless and lossy round trips through libjxl,
 /// animations, 16-bit, partial images and hostile headers.

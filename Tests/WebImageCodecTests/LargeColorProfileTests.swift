@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 import WebImageConversion
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// A profile as large as real ones (about 24 KB) kept byte for byte by every encoder that
 /// writes profiles. Issue 38: the PNG encoder handed libspng a pointer that was gone by

@@ -3,7 +3,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImagePNG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The PNG coder against the shared corpora: PngSuite with reference pixel CRCs, the
 /// image-png collections, SDWebImage's fixtures and decompression bombs.

@@ -3,7 +3,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImagePNG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The PNG coder on generated images: round trips, bad input, progressive rows, limits.
 @Suite

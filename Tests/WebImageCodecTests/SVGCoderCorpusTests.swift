@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 import WebImageSVG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The SVG coder against resvg's own test suite: every SVG rendered at the size of resvg's
 /// reference PNG and compared with it, per feature group, and against what `rsvg-convert`

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 @testable import WebImageSVG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The SVG coder on documents written here: sizes, colours, thumbnails rendered at their
 /// size, the limits, and the coder registry picking SVG by sniffing.

@@ -4,7 +4,7 @@ import Testing
 import WebImageCoders
 import WebImageConversion
 @testable import WebImageJPEG
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// Full-size JPEG → JPEG/PNG conversion in strips on two threads (issue 20): the files
 /// are the ones the whole-frame path writes, conversions that need the whole frame are

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 import WebImageTIFF
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The TIFF coder against image-tiff's suite, libtiff's regression images, Pillow's,
 /// sharp's, image-rs's, gdk-pixbuf's and SDL_image's TIFF files.

@@ -4,7 +4,7 @@ import Testing
 @testable import WebImageCore
 import WebImageCoders
 import WebImageTIFF
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The TIFF coder on bytes made here: round trips through libtiff, hostile headers.
 struct TIFFCoderTests {

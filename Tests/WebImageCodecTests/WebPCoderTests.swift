@@ -4,7 +4,7 @@ import Testing
 import WebImageCoders
 @testable import WebImagePNG
 @testable import WebImageWebP
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 @Suite("WebPCoder")
 struct WebPCoderTests {

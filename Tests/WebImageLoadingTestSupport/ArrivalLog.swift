@@ -1,30 +1,32 @@
 import LoopbackHTTPServer
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// Values that arrive from other threads, kept in arrival order, and a way for a test to
 /// wait until enough of them (or the right ones) have arrived.
-final class ArrivalLog<Element: Sendable>: Sendable {
+package final class ArrivalLog<Element: Sendable>: Sendable {
     private let arrived = LoopbackWatchedValue<[Element]>([])
 
+    package init() {}
+
     /// The values so far, in arrival order.
-    var elements: [Element] { arrived.read { $0 } }
+    package var elements: [Element] { arrived.read { $0 } }
 
     /// How many values arrived.
-    var count: Int { arrived.read { $0.count } }
+    package var count: Int { arrived.read { $0.count } }
 
     /// Records one value and wakes the waits it satisfies.
-    func append(_ element: Element) {
+    package func append(_ element: Element) {
         arrived.update { $0.append(element) }
     }
 
     /// Returns once `count` values have arrived; throws after fifteen minutes without them
     /// (`LoopbackWaitTimedOut`) or when the task is cancelled.
-    func wait(for count: Int) async throws {
+    package func wait(for count: Int) async throws {
         try await wait { $0.count >= count }
     }
 
     /// Returns once `condition` holds for the values so far; throws as ``wait(for:)`` does.
-    func wait(until condition: @escaping @Sendable ([Element]) -> Bool) async throws {
+    package func wait(until condition: @escaping @Sendable ([Element]) -> Bool) async throws {
         try await arrived.wait(until: condition)
     }
 }

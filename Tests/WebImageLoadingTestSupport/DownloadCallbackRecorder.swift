@@ -1,13 +1,15 @@
 import NIOConcurrencyHelpers
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// Collects values from callbacks that run on other threads.
-final class DownloadCallbackRecorder<Value: Sendable>: Sendable {
+package final class DownloadCallbackRecorder<Value: Sendable>: Sendable {
     private let box = NIOLockedValueBox<[Value]>([])
 
-    var values: [Value] { box.withLockedValue { $0 } }
+    package init() {}
 
-    func append(_ value: Value) {
+    package var values: [Value] { box.withLockedValue { $0 } }
+
+    package func append(_ value: Value) {
         box.withLockedValue { $0.append(value) }
     }
 }

@@ -1,15 +1,15 @@
 import Foundation
-@testable import WebImage
-@testable import WebImageTestSupport
+import WebImage
+import WebImageTestSupport
 
 /// Records a downloader's retry events as they arrive, for tests that count attempts.
-final class DownloadEventLog: Sendable {
+package final class DownloadEventLog: Sendable {
     /// The retries reported so far, in order.
-    let retries = ArrivalLog<DownloadRetry>()
+    package let retries = ArrivalLog<DownloadRetry>()
     private let reader: Task<Void, Never>
 
     /// Starts recording the events of `downloader`; recording ends when it shuts down.
-    init(_ downloader: ImageDownloader) {
+    package init(_ downloader: ImageDownloader) {
         let events = downloader.events()
         let retries = retries
         reader = Task {
@@ -22,5 +22,5 @@ final class DownloadEventLog: Sendable {
     }
 
     /// The attempt numbers the retries announced.
-    var retriedAttempts: [Int] { retries.elements.map(\.attempt) }
+    package var retriedAttempts: [Int] { retries.elements.map(\.attempt) }
 }

@@ -1,11 +1,11 @@
 import Foundation
 import LoopbackHTTPServer
-@testable import WebImage
-@testable import WebImageTestSupport
+import WebImage
+import WebImageTestSupport
 
 /// Runs `body` with a fresh loopback server and a downloader that decodes the raw test
 /// format, then shuts both down.
-func withDownloader<Value: Sendable>(
+package func withDownloader<Value: Sendable>(
     tls: LoopbackTLSIdentity? = nil,
     configure: (inout ImageDownloaderConfiguration) -> Void = { _ in },
     _ body: (LoopbackHTTPServer, ImageDownloader, RawRGBATestCoder) async throws -> Value
@@ -33,7 +33,7 @@ func withDownloader<Value: Sendable>(
 }
 
 /// Runs `body` and returns the ``ImageError`` it throws (failing the test when it does not).
-func capturedError<Value>(_ body: () async throws(ImageError) -> Value) async -> ImageError? {
+package func capturedError<Value>(_ body: () async throws(ImageError) -> Value) async -> ImageError? {
     do {
         _ = try await body()
         return nil

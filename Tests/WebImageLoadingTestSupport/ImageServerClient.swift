@@ -3,18 +3,18 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import WebImage
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// An HTTP client for the image server's tests.
-struct ImageServerClient: Sendable {
+package struct ImageServerClient: Sendable {
     /// An answer of the image server.
-    struct Answer: Sendable {
-        let status: Int
-        let headers: HTTPHeaders
-        let body: Data
+    package struct Answer: Sendable {
+        package let status: Int
+        package let headers: HTTPHeaders
+        package let body: Data
 
         /// The decoded image in the body.
-        func image() throws -> Image { try ImageCodersManager.shared.decode(body) }
+        package func image() throws -> Image { try ImageCodersManager.shared.decode(body) }
     }
 
     /// One client for every test in the process, never shut down (as `HTTPClient.shared`
@@ -34,14 +34,16 @@ struct ImageServerClient: Sendable {
         )
     )
 
+    package init() {}
+
     /// The source segment of an image-server path for `url` in its plain form:
     /// `plain/<percent-encoded URL>`.
-    static func plainSource(_ url: String) -> String {
+    package static func plainSource(_ url: String) -> String {
         "plain/" + (url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url)
     }
 
     /// GETs `path` from the server on `port` of 127.0.0.1.
-    func get(port: Int, _ path: String, headers: [(String, String)] = []) async throws -> Answer {
+    package func get(port: Int, _ path: String, headers: [(String, String)] = []) async throws -> Answer {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         // Long enough for a loaded machine: a request whose answer took over 60 s under
@@ -52,7 +54,7 @@ struct ImageServerClient: Sendable {
     }
 
     /// Waits until `/health` on `port` answers, for up to ten seconds.
-    func waitUntilReachable(port: Int) async throws {
+    package func waitUntilReachable(port: Int) async throws {
         for _ in 0..<200 {
             if let answer = try? await get(port: port, "/health"), answer.status == 200 { return }
             try await Task.sleep(nanoseconds: 50_000_000)

@@ -1,10 +1,10 @@
 import LoopbackHTTPServer
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 extension LoopbackHTTPServer {
     /// Serves a 4 × 3 raw test image whose blue channel is `blue` at `path`, after `gate`
     /// opens when one is given.
-    func routeRawImage(_ path: String, blue: UInt8, width: Int = 4, height: Int = 3, after gate: LoopbackGate? = nil) {
+    package func routeRawImage(_ path: String, blue: UInt8, width: Int = 4, height: Int = 3, after gate: LoopbackGate? = nil) {
         route(path) { _, response in
             await gate?.wait()
             await response.respond(headers: [("Content-Type", "image/x-raw")], body: RawRGBATestCoder.encode(width: width, height: height, blue: blue))
@@ -16,7 +16,7 @@ extension LoopbackHTTPServer {
     /// Serves a 4 × 3 raw test image at `path` whose first `sentAtOnce` bytes are sent at once
     /// and the rest only after `gate` opens, so a client sees a download under way (24 bytes
     /// hold the header and the first row).
-    func routeStalledRawImage(_ path: String, blue: UInt8, sentAtOnce: Int = 10, until gate: LoopbackGate) {
+    package func routeStalledRawImage(_ path: String, blue: UInt8, sentAtOnce: Int = 10, until gate: LoopbackGate) {
         route(path) { _, response in
             let body = RawRGBATestCoder.encode(width: 4, height: 3, blue: blue)
             await response.writeHead(status: 200, headers: [("Content-Type", "image/x-raw"), ("Content-Length", String(body.count))])
@@ -28,7 +28,7 @@ extension LoopbackHTTPServer {
     }
 
     /// Answers `path` with `status` and no body, after `gate` opens when one is given.
-    func routeStatus(_ path: String, _ status: Int, after gate: LoopbackGate? = nil) {
+    package func routeStatus(_ path: String, _ status: Int, after gate: LoopbackGate? = nil) {
         route(path) { _, response in
             await gate?.wait()
             await response.respond(status: status)

@@ -1,23 +1,23 @@
 import Foundation
 import LoopbackHTTPServer
-@testable import WebImage
-@testable import WebImageTestSupport
+import WebImage
+import WebImageTestSupport
 
 /// What a manager test loads through: a loopback server, a cache in a fresh folder, a
 /// downloader of its own and a manager joining the two.
-struct ManagerTestHarness: Sendable {
+package struct ManagerTestHarness: Sendable {
     /// The namespace of every cache the harness makes, so managers made later share entries.
-    static let namespace = "manager-tests"
+    package static let namespace = "manager-tests"
 
-    let server: LoopbackHTTPServer
-    let folder: TemporaryDirectory
-    let downloader: ImageDownloader
-    let manager: ImageManager
+    package let server: LoopbackHTTPServer
+    package let folder: TemporaryDirectory
+    package let downloader: ImageDownloader
+    package let manager: ImageManager
 
-    var cache: ImageCache { manager.imageCache! }
+    package var cache: ImageCache { manager.cache as! ImageCache }
 
     /// Runs `body` with a fresh server, folder, downloader and manager, then shuts them down.
-    static func run<Value: Sendable>(
+    package static func run<Value: Sendable>(
         configure: (inout ImageDownloaderConfiguration) -> Void = { _ in },
         _ body: (ManagerTestHarness) async throws -> Value
     ) async throws -> Value {
@@ -48,23 +48,23 @@ struct ManagerTestHarness: Sendable {
     }
 
     /// A new cache on the harness's folder: it sees the disk entries, not the memory ones.
-    func makeCache() -> ImageCache {
+    package func makeCache() -> ImageCache {
         ImageCache(namespace: Self.namespace, directory: folder.url)
     }
 
     /// A new manager on a new cache in the harness's folder, loading with `loader`
     /// (the harness's downloader when `nil`).
-    func makeManager(loader: (any ImageLoader)? = nil) -> ImageManager {
+    package func makeManager(loader: (any ImageLoader)? = nil) -> ImageManager {
         ImageManager(cache: makeCache(), loader: loader ?? downloader)
     }
 
     /// The loopback URL of `path`.
-    func url(_ path: String) -> URL {
+    package func url(_ path: String) -> URL {
         server.url(for: path)
     }
 
     /// Serves `body` at `path` with `headers`, once `gate` (when given) is open.
-    func serve(_ path: String, _ body: Data, headers: [(String, String)] = [("Content-Type", "image/png")], after gate: LoopbackGate? = nil) {
+    package func serve(_ path: String, _ body: Data, headers: [(String, String)] = [("Content-Type", "image/png")], after gate: LoopbackGate? = nil) {
         server.route(path) { _, response in
             await gate?.wait()
             await response.respond(headers: headers, body: Array(body))
@@ -73,7 +73,7 @@ struct ManagerTestHarness: Sendable {
 
     /// Loads `request` with the callback API and returns its first answer; throws when none
     /// comes within fifteen minutes.
-    func load(_ request: ImageRequest, with manager: ImageManager? = nil) async throws -> ImageResponse {
+    package func load(_ request: ImageRequest, with manager: ImageManager? = nil) async throws -> ImageResponse {
         let recorder = ImageResponseRecorder()
         (manager ?? self.manager).loadImage(with: request, completion: recorder.record)
         try await recorder.wait(for: 1)
@@ -81,7 +81,7 @@ struct ManagerTestHarness: Sendable {
     }
 
     /// Loads `url` with `options` with the callback API and returns its first answer.
-    func load(_ url: URL, options: ImageOptions = [], with manager: ImageManager? = nil) async throws -> ImageResponse {
+    package func load(_ url: URL, options: ImageOptions = [], with manager: ImageManager? = nil) async throws -> ImageResponse {
         try await load(ImageRequest(url: url, options: options), with: manager)
     }
 
@@ -89,7 +89,7 @@ struct ManagerTestHarness: Sendable {
     /// has run everything queued on it by then. A load that ends without a last answer
     /// (a 304 after the cached image) gives nothing to wait for but its state, so this polls
     /// (for at most ``eventually(within:_:)``'s bound).
-    func waitUntilFinished(_ operation: ImageLoadOperation, callbackQueue: DispatchQueue) async {
+    package func waitUntilFinished(_ operation: ImageLoadOperation, callbackQueue: DispatchQueue) async {
         await eventually { operation.isFinished }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             callbackQueue.async { continuation.resume() }

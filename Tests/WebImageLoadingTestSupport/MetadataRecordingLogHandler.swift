@@ -1,23 +1,27 @@
 import Logging
 import NIOConcurrencyHelpers
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// A swift-log handler that keeps every message with its metadata (the logger's and the
 /// call's), in a box shared by the loggers of one test.
-struct MetadataRecordingLogHandler: LogHandler {
+package struct MetadataRecordingLogHandler: LogHandler {
     /// One message and its metadata, values as text.
-    typealias Entry = (message: String, metadata: [String: String])
+    package typealias Entry = (message: String, metadata: [String: String])
 
-    let log: NIOLockedValueBox<[Entry]>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
+    package let log: NIOLockedValueBox<[Entry]>
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level = .trace
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package init(log: NIOLockedValueBox<[Entry]>) {
+        self.log = log
+    }
+
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         log.withLockedValue { $0.append(("\(event.message)", merged.mapValues { "\($0)" })) }
     }

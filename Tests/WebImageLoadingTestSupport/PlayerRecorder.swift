@@ -1,15 +1,15 @@
 import Foundation
 import NIOConcurrencyHelpers
-@testable import WebImage
-@testable import WebImageTestSupport
+import WebImage
+import WebImageTestSupport
 
 /// Records what an ``AnimatedImagePlayer`` reports: each frame shown with the clock's
 /// reading, each finished loop, and the end.
-final class PlayerRecorder: Sendable {
+package final class PlayerRecorder: Sendable {
     private let state = NIOLockedValueBox<(frames: [(Int, Double)], loops: [Int], finishes: Int)>(([], [], 0))
 
     /// Starts recording `player`'s callbacks, reading time from `clock`.
-    init(_ player: AnimatedImagePlayer, clock: ManualAnimationClock) {
+    package init(_ player: AnimatedImagePlayer, clock: ManualAnimationClock) {
         player.onFrameChange = { [state] index, _ in
             let now = clock.now
             state.withLockedValue { $0.frames.append((index, now)) }
@@ -19,11 +19,11 @@ final class PlayerRecorder: Sendable {
     }
 
     /// The indices of the frames shown, in order.
-    var frames: [Int] { state.withLockedValue { $0.frames.map(\.0) } }
+    package var frames: [Int] { state.withLockedValue { $0.frames.map(\.0) } }
     /// The clock's reading when each frame showed.
-    var times: [Double] { state.withLockedValue { $0.frames.map(\.1) } }
+    package var times: [Double] { state.withLockedValue { $0.frames.map(\.1) } }
     /// The loop counts reported, in order.
-    var loops: [Int] { state.withLockedValue { $0.loops } }
+    package var loops: [Int] { state.withLockedValue { $0.loops } }
     /// How many times the end was reported.
-    var finishes: Int { state.withLockedValue { $0.finishes } }
+    package var finishes: Int { state.withLockedValue { $0.finishes } }
 }

@@ -1,22 +1,24 @@
-@testable import WebImageTestSupport
+import WebImageTestSupport
 /// What a callback-API prefetch reported: its progress calls, its completions, and a way
 /// to wait for the first completion.
-final class PrefetchReport: Sendable {
+package final class PrefetchReport: Sendable {
     /// Each progress call as `[finished, total]`.
-    let progress = DownloadCallbackRecorder<[Int]>()
+    package let progress = DownloadCallbackRecorder<[Int]>()
     /// Each completion as `[finished, skipped]`.
-    let completions = ArrivalLog<[Int]>()
+    package let completions = ArrivalLog<[Int]>()
 
-    func recordProgress(_ finished: Int, _ total: Int) {
+    package init() {}
+
+    package func recordProgress(_ finished: Int, _ total: Int) {
         progress.append([finished, total])
     }
 
-    func recordCompletion(_ finished: Int, _ skipped: Int) {
+    package func recordCompletion(_ finished: Int, _ skipped: Int) {
         completions.append([finished, skipped])
     }
 
     /// Returns once a completion has arrived; throws as `ArrivalLog.wait(for:)` does.
-    func waitForCompletion() async throws {
+    package func waitForCompletion() async throws {
         try await completions.wait(for: 1)
     }
 }

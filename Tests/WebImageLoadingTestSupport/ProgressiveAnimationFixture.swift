@@ -1,31 +1,31 @@
 import Foundation
 import Testing
-@testable import WebImage
-@testable import WebImageTestSupport
+import WebImage
+import WebImageTestSupport
 
 /// Animated GIF, APNG and WebP files made by the project's own encoders for progressive
 /// animation tests, with the byte offset at which each frame has wholly arrived, found by
 /// walking the file's blocks or chunks here rather than by the coders under test.
-struct ProgressiveAnimationFixture: Sendable {
+package struct ProgressiveAnimationFixture: Sendable {
     /// A format an animation can be streamed in.
-    enum Format: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    package enum Format: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case gif, apng, webp
 
-        var testDescription: String { rawValue }
+        package var testDescription: String { rawValue }
     }
 
     /// The whole file.
-    let data: Data
+    package let data: Data
     /// The coder that reads it.
-    let coder: any AnimatedImageCoder
+    package let coder: any AnimatedImageCoder
     /// For each frame, the length of the shortest prefix holding all of it: the end of a
     /// GIF frame's image data (its block terminator), of the `fcTL` after an APNG frame (or
     /// IEND after the last), of a WebP `ANMF` chunk.
-    let frameEnds: [Int]
+    package let frameEnds: [Int]
 
     /// `frameCount` frames of 24×24 pixels in up to 64 colours, each its own pattern, so
     /// that a GIF frame's image data spans several sub-blocks.
-    static func frames(count: Int) -> [ImageFrame] {
+    package static func frames(count: Int) -> [ImageFrame] {
         (0..<count).map { frame in
             var pixels: [UInt8] = []
             pixels.reserveCapacity(24 * 24 * 4)
@@ -40,7 +40,7 @@ struct ProgressiveAnimationFixture: Sendable {
     }
 
     /// A file of `frameCount` frames (see ``frames(count:)``) in `format`.
-    static func make(_ format: Format, frameCount: Int = 4) throws -> ProgressiveAnimationFixture {
+    package static func make(_ format: Format, frameCount: Int = 4) throws -> ProgressiveAnimationFixture {
         let frames = frames(count: frameCount)
         switch format {
         case .gif:
@@ -59,7 +59,7 @@ struct ProgressiveAnimationFixture: Sendable {
     }
 
     /// How many frames have wholly arrived in the first `length` bytes.
-    func completeFrames(in length: Int) -> Int {
+    package func completeFrames(in length: Int) -> Int {
         frameEnds.filter { $0 <= length }.count
     }
 

@@ -1,22 +1,24 @@
 import Foundation
 import NIOConcurrencyHelpers
-@testable import WebImage
-@testable import WebImageTestSupport
+import WebImage
+import WebImageTestSupport
 
 /// A tiny image format for downloader tests, so they need no real codec: `RAWI`, width and
 /// height as big-endian UInt16, then RGBA rows. Partial data decodes to the rows so far
 /// (the rest transparent). It counts its decodes.
-final class RawRGBATestCoder: ProgressiveImageCoder {
+package final class RawRGBATestCoder: ProgressiveImageCoder {
     private static let magic = Array("RAWI".utf8)
     private let counts = NIOLockedValueBox((full: 0, partial: 0))
 
+    package init() {}
+
     /// How many full decodes ran.
-    var fullDecodeCount: Int { counts.withLockedValue { $0.full } }
+    package var fullDecodeCount: Int { counts.withLockedValue { $0.full } }
     /// How many partial decodes ran.
-    var partialDecodeCount: Int { counts.withLockedValue { $0.partial } }
+    package var partialDecodeCount: Int { counts.withLockedValue { $0.partial } }
 
     /// An image whose pixel (x, y) is (x, y, `blue`, 255).
-    static func encode(width: Int, height: Int, blue: UInt8 = 7) -> [UInt8] {
+    package static func encode(width: Int, height: Int, blue: UInt8 = 7) -> [UInt8] {
         var bytes = magic
         bytes += [UInt8(width >> 8), UInt8(width & 0xFF), UInt8(height >> 8), UInt8(height & 0xFF)]
         for y in 0..<height {
@@ -27,15 +29,15 @@ final class RawRGBATestCoder: ProgressiveImageCoder {
         return bytes
     }
 
-    func canDecode(_ data: Data) -> Bool {
+    package func canDecode(_ data: Data) -> Bool {
         data.count >= 8 && Array(data.prefix(4)) == Self.magic
     }
 
-    func canDecodeIncrementally(_ data: Data) -> Bool {
+    package func canDecodeIncrementally(_ data: Data) -> Bool {
         canDecode(data)
     }
 
-    func decode(_ data: Data, options: ImageDecodeOptions) throws(ImageError) -> Image {
+    package func decode(_ data: Data, options: ImageDecodeOptions) throws(ImageError) -> Image {
         counts.withLockedValue { $0.full += 1 }
         let (width, height) = try header(data)
         guard data.count == 8 + width * height * 4 else {
@@ -44,16 +46,16 @@ final class RawRGBATestCoder: ProgressiveImageCoder {
         return makeImage(data, width: width, height: height, options: options)
     }
 
-    func decodeIncrementally(_ data: Data, isComplete: Bool, options: ImageDecodeOptions) throws(ImageError) -> Image? {
+    package func decodeIncrementally(_ data: Data, isComplete: Bool, options: ImageDecodeOptions) throws(ImageError) -> Image? {
         counts.withLockedValue { $0.partial += 1 }
         let (width, height) = try header(data)
         guard (data.count - 8) / (width * 4) > 0 else { return nil }
         return makeImage(data, width: width, height: height, options: options)
     }
 
-    func canEncode(to format: ImageFormat) -> Bool { false }
+    package func canEncode(to format: ImageFormat) -> Bool { false }
 
-    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data {
+    package func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data {
         throw ImageError(.encodingFailed, "the raw test format is decode-only")
     }
 

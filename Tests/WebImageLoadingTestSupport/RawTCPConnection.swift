@@ -1,11 +1,11 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// A plain TCP connection to a loopback port, for tests that speak bytes rather than
 /// HTTP: it sends what it is given, keeps what arrives, and notes when the peer closes.
-final class RawTCPConnection: Sendable {
+package final class RawTCPConnection: Sendable {
     /// Keeps the bytes received and completes `closed` when the channel goes inactive.
     private final class Recorder: ChannelInboundHandler, Sendable {
         typealias InboundIn = ByteBuffer
@@ -33,7 +33,7 @@ final class RawTCPConnection: Sendable {
 
     /// Connects to 127.0.0.1:`port`; a connection that does not `read` never reads what
     /// arrives, and keeps a receive buffer of 4 KiB, so that the peer's writes back up.
-    init(port: Int, reads: Bool = true) async throws {
+    package init(port: Int, reads: Bool = true) async throws {
         let group = MultiThreadedEventLoopGroup.singleton
         let recorder = Recorder(closed: group.next().makePromise())
         self.recorder = recorder
@@ -51,22 +51,22 @@ final class RawTCPConnection: Sendable {
     }
 
     /// Sends `text`.
-    func send(_ text: String) async throws {
+    package func send(_ text: String) async throws {
         try await channel.writeAndFlush(ByteBuffer(string: text)).get()
     }
 
     /// What arrived so far, as text.
-    var received: String {
+    package var received: String {
         String(decoding: recorder.received.withLockedValue { $0 }, as: UTF8.self)
     }
 
     /// Whether the peer has closed the connection (or it was closed here).
-    var isClosed: Bool {
+    package var isClosed: Bool {
         !channel.isActive
     }
 
     /// Waits for the connection to close, at most `seconds`; `true` when it did.
-    func waitForClose(within seconds: Int64) async -> Bool {
+    package func waitForClose(within seconds: Int64) async -> Bool {
         let timeout = channel.eventLoop.scheduleTask(in: .seconds(seconds)) {}
         let closed = recorder.closed.futureResult.map { true }
         let timedOut = timeout.futureResult.map { false }
@@ -81,7 +81,7 @@ final class RawTCPConnection: Sendable {
     }
 
     /// Closes the connection from this side.
-    func close() async {
+    package func close() async {
         try? await channel.close()
     }
 }

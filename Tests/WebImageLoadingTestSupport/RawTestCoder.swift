@@ -1,19 +1,21 @@
 import Foundation
-@testable import WebImage
-@testable import WebImageTestSupport
+import WebImage
+import WebImageTestSupport
 
 /// A trivial image format for cache tests, registered in a private `ImageCodersManager`
 /// so the cache can decode and encode without depending on the real codecs:
 /// `"RAWT"`, width, height and frame count as 32-bit little-endian integers, then the
 /// RGBA8 pixels of every frame.
-struct RawTestCoder: ImageCoder {
-    static let magic = Array("RAWT".utf8)
+package struct RawTestCoder: ImageCoder {
+    package static let magic = Array("RAWT".utf8)
 
-    func canDecode(_ data: Data) -> Bool {
+    package init() {}
+
+    package func canDecode(_ data: Data) -> Bool {
         data.starts(with: Self.magic)
     }
 
-    func decode(_ data: Data, options: ImageDecodeOptions) throws(ImageError) -> Image {
+    package func decode(_ data: Data, options: ImageDecodeOptions) throws(ImageError) -> Image {
         let bytes = [UInt8](data)
         guard bytes.count >= 16 else { throw ImageError(.badImageData, "raw test image too short") }
         func field(_ offset: Int) -> Int {
@@ -33,9 +35,9 @@ struct RawTestCoder: ImageCoder {
         return Image(frames: frames, scale: options.scaleFactor ?? 1, format: frameCount > 1 ? .gif : .png)
     }
 
-    func canEncode(to format: ImageFormat) -> Bool { true }
+    package func canEncode(to format: ImageFormat) -> Bool { true }
 
-    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data {
+    package func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data {
         var bytes = Self.magic
         for value in [image.pixelWidth, image.pixelHeight, image.frames.count] {
             bytes += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24 & 0xFF)]
@@ -47,13 +49,13 @@ struct RawTestCoder: ImageCoder {
     }
 
     /// A manager holding only this coder.
-    static func manager() -> ImageCodersManager {
+    package static func manager() -> ImageCodersManager {
         ImageCodersManager(coders: [RawTestCoder()])
     }
 
     /// A `width` × `height` image (of `frameCount` frames) whose pixel (x, y) of frame f is
     /// (x, y, f, `alpha`), so any mix-up shows in the pixel values.
-    static func image(width: Int, height: Int, frameCount: Int = 1, alpha: UInt8 = 255) -> Image {
+    package static func image(width: Int, height: Int, frameCount: Int = 1, alpha: UInt8 = 255) -> Image {
         let frames = (0..<frameCount).map { frame in
             var pixels: [UInt8] = []
             for y in 0..<height {

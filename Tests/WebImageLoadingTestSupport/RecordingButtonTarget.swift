@@ -1,30 +1,30 @@
 import NIOConcurrencyHelpers
-@testable import WebImage
-@testable import WebImageTestSupport
+import WebImage
+import WebImageTestSupport
 
 /// A test button that keeps the image and background image shown for each state.
-final class RecordingButtonTarget: ButtonWebImageTarget {
-    let imageOperations = WebImageOperationStore()
-    let imageManager: ImageManager
+package final class RecordingButtonTarget: ButtonWebImageTarget {
+    package let imageOperations = WebImageOperationStore()
+    package let imageManager: ImageManager
     private let shown = NIOLockedValueBox<(images: [ButtonState: Image], backgrounds: [ButtonState: Image])>(([:], [:]))
 
-    init(manager: ImageManager) {
+    package init(manager: ImageManager) {
         imageManager = manager
     }
 
-    func image(for state: ButtonState) -> Image? {
+    package func image(for state: ButtonState) -> Image? {
         shown.withLockedValue { $0.images[state] }
     }
 
-    func backgroundImage(for state: ButtonState) -> Image? {
+    package func backgroundImage(for state: ButtonState) -> Image? {
         shown.withLockedValue { $0.backgrounds[state] }
     }
 
-    func display(_ image: Image?, for state: ButtonState) {
+    package func display(_ image: Image?, for state: ButtonState) {
         shown.withLockedValue { $0.images[state] = image }
     }
 
-    func displayBackground(_ image: Image?, for state: ButtonState) {
+    package func displayBackground(_ image: Image?, for state: ButtonState) {
         shown.withLockedValue { $0.backgrounds[state] = image }
     }
 }

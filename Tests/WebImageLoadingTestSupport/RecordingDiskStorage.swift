@@ -1,11 +1,11 @@
 import Foundation
 import NIOConcurrencyHelpers
 import WebImage
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// A disk level that keeps every entry in a locked dictionary and logs every store and
 /// removal.
-final class RecordingDiskStorage: ImageDiskStorage {
+package final class RecordingDiskStorage: ImageDiskStorage {
     private struct State {
         var entries: [String: (data: Data, metadata: DiskCacheEntryMetadata?)] = [:]
         var stores: [String] = []
@@ -14,41 +14,41 @@ final class RecordingDiskStorage: ImageDiskStorage {
     }
 
     private let state = NIOLockedValueBox(State())
-    let directory: URL
+    package let directory: URL
 
-    init(directory: URL, configuration: ImageCacheConfiguration) {
+    package init(directory: URL, configuration: ImageCacheConfiguration) {
         self.directory = directory
     }
 
     /// The keys stored, in order.
-    var stores: [String] { state.withLockedValue { $0.stores } }
+    package var stores: [String] { state.withLockedValue { $0.stores } }
 
     /// The keys removed one by one, in order.
-    var removals: [String] { state.withLockedValue { $0.removals } }
+    package var removals: [String] { state.withLockedValue { $0.removals } }
 
     /// How many times every entry was removed.
-    var removedAll: Int { state.withLockedValue { $0.removedAll } }
+    package var removedAll: Int { state.withLockedValue { $0.removedAll } }
 
-    func containsData(forKey key: String) -> Bool {
+    package func containsData(forKey key: String) -> Bool {
         state.withLockedValue { $0.entries[key] != nil }
     }
 
-    func data(forKey key: String) -> Data? {
+    package func data(forKey key: String) -> Data? {
         state.withLockedValue { $0.entries[key]?.data }
     }
 
-    func store(_ data: Data, forKey key: String, metadata: DiskCacheEntryMetadata?) throws(ImageError) {
+    package func store(_ data: Data, forKey key: String, metadata: DiskCacheEntryMetadata?) throws(ImageError) {
         state.withLockedValue { state in
             state.entries[key] = (data, metadata)
             state.stores.append(key)
         }
     }
 
-    func metadata(forKey key: String) -> DiskCacheEntryMetadata? {
+    package func metadata(forKey key: String) -> DiskCacheEntryMetadata? {
         state.withLockedValue { $0.entries[key]?.metadata }
     }
 
-    func setMetadata(_ metadata: DiskCacheEntryMetadata?, forKey key: String) throws(ImageError) {
+    package func setMetadata(_ metadata: DiskCacheEntryMetadata?, forKey key: String) throws(ImageError) {
         let found = state.withLockedValue { state in
             guard let entry = state.entries[key] else { return false }
             state.entries[key] = (entry.data, metadata)
@@ -57,23 +57,23 @@ final class RecordingDiskStorage: ImageDiskStorage {
         if !found { throw ImageError(.notFound, "no entry for \(key)") }
     }
 
-    func removeData(forKey key: String) {
+    package func removeData(forKey key: String) {
         state.withLockedValue { state in
             state.entries[key] = nil
             state.removals.append(key)
         }
     }
 
-    func removeAll() {
+    package func removeAll() {
         state.withLockedValue { state in
             state.entries.removeAll()
             state.removedAll += 1
         }
     }
 
-    func removeExpiredData() {}
+    package func removeExpiredData() {}
 
-    func measure() -> (count: Int, size: Int) {
+    package func measure() -> (count: Int, size: Int) {
         state.withLockedValue { state in (state.entries.count, state.entries.values.reduce(0) { $0 + $1.data.count }) }
     }
 }

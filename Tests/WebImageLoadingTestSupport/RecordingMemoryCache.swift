@@ -1,9 +1,9 @@
 import NIOConcurrencyHelpers
 import WebImage
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// A memory cache that keeps every entry in a locked dictionary and logs every store.
-final class RecordingMemoryCache: ImageMemoryCache {
+package final class RecordingMemoryCache: ImageMemoryCache {
     private struct State {
         var entries: [String: ImageCacheEntry] = [:]
         var stores: [String] = []
@@ -12,37 +12,37 @@ final class RecordingMemoryCache: ImageMemoryCache {
 
     private let state = NIOLockedValueBox(State())
 
-    init(configuration: ImageCacheConfiguration) {}
+    package init(configuration: ImageCacheConfiguration) {}
 
     /// The keys stored, in order.
-    var stores: [String] { state.withLockedValue { $0.stores } }
+    package var stores: [String] { state.withLockedValue { $0.stores } }
 
     /// How many lookups reached the cache.
-    var lookups: Int { state.withLockedValue { $0.lookups } }
+    package var lookups: Int { state.withLockedValue { $0.lookups } }
 
-    func entry(forKey key: String) -> ImageCacheEntry? {
+    package func entry(forKey key: String) -> ImageCacheEntry? {
         state.withLockedValue { state in
             state.lookups += 1
             return state.entries[key]
         }
     }
 
-    func setEntry(_ entry: ImageCacheEntry, forKey key: String, cost: Int) {
+    package func setEntry(_ entry: ImageCacheEntry, forKey key: String, cost: Int) {
         state.withLockedValue { state in
             state.entries[key] = entry
             state.stores.append(key)
         }
     }
 
-    func containsEntry(forKey key: String) -> Bool {
+    package func containsEntry(forKey key: String) -> Bool {
         state.withLockedValue { $0.entries[key] != nil }
     }
 
-    func removeEntry(forKey key: String) {
+    package func removeEntry(forKey key: String) {
         state.withLockedValue { _ = $0.entries.removeValue(forKey: key) }
     }
 
-    func removeAllEntries() {
+    package func removeAllEntries() {
         state.withLockedValue { $0.entries.removeAll() }
     }
 }

@@ -1,13 +1,15 @@
 import CoreMetrics
 import NIOConcurrencyHelpers
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// A swift-metrics backend that keeps every value in memory, for one test: handed to a
 /// component through its `Telemetry`, so tests running in parallel never share it (no
 /// global bootstrap).
-final class RecordingMetricsFactory: MetricsFactory, Sendable {
+package final class RecordingMetricsFactory: MetricsFactory, Sendable {
     /// The handlers by name: the label, then the dimensions sorted, as `label{a=1,b=2}`.
     private let handlers = NIOLockedValueBox<[String: RecordingMetricHandler]>([:])
+
+    package init() {}
 
     private static func name(_ label: String, _ dimensions: [(String, String)]) -> String {
         "\(label){\(dimensions.map { "\($0.0)=\($0.1)" }.sorted().joined(separator: ","))}"
@@ -24,28 +26,28 @@ final class RecordingMetricsFactory: MetricsFactory, Sendable {
     }
 
     /// The values recorded under `label` with `dimensions`; empty when none were.
-    func values(_ label: String, _ dimensions: [(String, String)] = []) -> [Int64] {
+    package func values(_ label: String, _ dimensions: [(String, String)] = []) -> [Int64] {
         handlers.withLockedValue { $0[Self.name(label, dimensions)] }?.recorded ?? []
     }
 
     /// The sum of the values recorded under `label` with `dimensions`.
-    func total(_ label: String, _ dimensions: [(String, String)] = []) -> Int64 {
+    package func total(_ label: String, _ dimensions: [(String, String)] = []) -> Int64 {
         values(label, dimensions).reduce(0, +)
     }
 
     /// The labels of every metric made so far, with or without values.
-    var labels: Set<String> {
+    package var labels: Set<String> {
         handlers.withLockedValue { Set($0.keys.map { String($0.prefix { $0 != "{" }) }) }
     }
 
-    func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler { handler(label, dimensions) }
-    func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler { handler(label, dimensions) }
-    func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler { handler(label, dimensions) }
-    func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler { handler(label, dimensions) }
-    func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler { handler(label, dimensions) }
-    func destroyCounter(_ handler: any CounterHandler) {}
-    func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {}
-    func destroyMeter(_ handler: any MeterHandler) {}
-    func destroyRecorder(_ handler: any RecorderHandler) {}
-    func destroyTimer(_ handler: any TimerHandler) {}
+    package func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler { handler(label, dimensions) }
+    package func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler { handler(label, dimensions) }
+    package func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler { handler(label, dimensions) }
+    package func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler { handler(label, dimensions) }
+    package func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler { handler(label, dimensions) }
+    package func destroyCounter(_ handler: any CounterHandler) {}
+    package func destroyFloatingPointCounter(_ handler: any FloatingPointCounterHandler) {}
+    package func destroyMeter(_ handler: any MeterHandler) {}
+    package func destroyRecorder(_ handler: any RecorderHandler) {}
+    package func destroyTimer(_ handler: any TimerHandler) {}
 }

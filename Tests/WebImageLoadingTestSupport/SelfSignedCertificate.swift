@@ -1,16 +1,16 @@
 import Foundation
 import LoopbackHTTPServer
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// A self-signed certificate for 127.0.0.1, generated with the `openssl` command into a
 /// temporary folder.
-struct SelfSignedCertificate {
-    let directory = TemporaryDirectory(prefix: "webimage-tls")
+package struct SelfSignedCertificate {
+    package let directory = TemporaryDirectory(prefix: "webimage-tls")
 
-    var certificatePath: String { directory.appending("cert.pem").path }
-    var keyPath: String { directory.appending("key.pem").path }
+    package var certificatePath: String { directory.appending("cert.pem").path }
+    package var keyPath: String { directory.appending("key.pem").path }
 
-    init() async throws {
+    package init() async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -26,7 +26,7 @@ struct SelfSignedCertificate {
     }
 
     /// The identity for a ``LoopbackHTTPServer``.
-    func identity() throws -> LoopbackTLSIdentity {
+    package func identity() throws -> LoopbackTLSIdentity {
         try LoopbackTLSIdentity(certificatePEMFile: certificatePath, privateKeyPEMFile: keyPath)
     }
 }

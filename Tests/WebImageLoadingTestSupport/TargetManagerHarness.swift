@@ -1,11 +1,11 @@
 import Foundation
 import LoopbackHTTPServer
-@testable import WebImage
-@testable import WebImageTestSupport
+import WebImage
+import WebImageTestSupport
 
 /// Runs `body` with a fresh loopback server and a manager on its own downloader (decoding
 /// the raw test format) and its own cache in a temporary folder, then shuts them down.
-func withTargetManager<Value: Sendable>(
+package func withTargetManager<Value: Sendable>(
     _ body: (LoopbackHTTPServer, ImageManager) async throws -> Value
 ) async throws -> Value {
     let directory = TemporaryDirectory(prefix: "webimage-target-tests")

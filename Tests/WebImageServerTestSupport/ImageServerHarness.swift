@@ -3,29 +3,29 @@ import LoopbackHTTPServer
 import NIOConcurrencyHelpers
 import Testing
 import WebImage
-@testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageServer
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// An ``ImageServer`` on a loopback port in this process, a loopback source server, and an
 /// HTTP client, for one test.
-struct ImageServerHarness: Sendable {
-    let server: ImageServer
-    let port: Int
+package struct ImageServerHarness: Sendable {
+    package let server: ImageServer
+    package let port: Int
     /// The port of the metrics listener.
-    let metricsPort: Int
-    let sources: LoopbackHTTPServer
-    let client: ImageServerClient
-    let folder: TemporaryDirectory
+    package let metricsPort: Int
+    package let sources: LoopbackHTTPServer
+    package let client: ImageServerClient
+    package let folder: TemporaryDirectory
 
     /// A PNG source of `width` × `height`.
-    static func png(width: Int = 64, height: Int = 48) throws -> Data {
+    package static func png(width: Int = 64, height: Int = 48) throws -> Data {
         try ImageCodersManager.shared.encode(Image(bitmap: ManagerTestImage.bitmap(width: width, height: height, tint: 40)), as: .png)
     }
 
     /// Runs `body` with a server configured by `configure` (unsigned URLs and private
     /// sources allowed unless it says otherwise), then stops everything.
-    static func run(
+    package static func run(
         configure: (inout ImageServerConfiguration) -> Void = { _ in },
         _ body: (ImageServerHarness) async throws -> Void
     ) async throws {
@@ -85,7 +85,7 @@ struct ImageServerHarness: Sendable {
     }
 
     /// Serves `data` at `path` on the source server.
-    func serve(_ path: String, _ data: Data, contentType: String = "image/png", after gate: LoopbackGate? = nil) {
+    package func serve(_ path: String, _ data: Data, contentType: String = "image/png", after gate: LoopbackGate? = nil) {
         sources.route(path) { _, response in
             await gate?.wait()
             await response.respond(headers: [("Content-Type", contentType)], body: Array(data))
@@ -94,28 +94,34 @@ struct ImageServerHarness: Sendable {
 
     /// The server path for `spec` over the source at `path`, unsigned, with the source
     /// written `plain/…` (or in base64url).
-    func path(_ spec: String, source path: String, base64: Bool = false, signature: String = "_") -> String {
+    package func path(_ spec: String, source path: String, base64: Bool = false, signature: String = "_") -> String {
         "/\(signature)/\(Self.encode(spec))/\(Self.encodeSource(sources.url(for: path).absoluteString, base64: base64))"
     }
 
     /// `spec` percent-encoded for a path segment.
-    static func encode(_ spec: String) -> String {
+    package static func encode(_ spec: String) -> String {
         spec.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~=,"))) ?? spec
     }
 
     /// A source URL as the server's last segment: `plain/<percent-encoded>` or base64url.
-    static func encodeSource(_ url: String, base64: Bool = false) -> String {
-        if base64 { return Base64URL.encode(Array(url.utf8)) }
+    package static func encodeSource(_ url: String, base64: Bool = false) -> String {
+        if base64 {
+            // base64url without padding, written here rather than borrowed from the server.
+            return Data(url.utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
         return ImageServerClient.plainSource(url)
     }
 
     /// The metrics listener's `/metrics`, as text.
-    func metrics() async throws -> String {
+    package func metrics() async throws -> String {
         String(decoding: try await client.get(port: metricsPort, "/metrics").body, as: UTF8.self)
     }
 
     /// Whether `/metrics` shows `line` within a while (polled every 10 ms).
-    func eventuallyShows(_ line: String) async throws -> Bool {
+    package func eventuallyShows(_ line: String) async throws -> Bool {
         for _ in 0..<6_000 {
             if try await metrics().contains(line) { return true }
             try await Task.sleep(for: .milliseconds(10))
@@ -124,7 +130,7 @@ struct ImageServerHarness: Sendable {
     }
 
     /// GETs `path` from the image server.
-    func get(_ path: String, headers: [(String, String)] = []) async throws -> ImageServerClient.Answer {
+    package func get(_ path: String, headers: [(String, String)] = []) async throws -> ImageServerClient.Answer {
         try await client.get(port: port, path, headers: headers)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import Testing
 @testable import WebImageServer
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// Host-name lookups run on a pool of their own with a deadline: a lookup that hangs
 /// answers nothing once its time is up, and a full pool answers nothing at once, while

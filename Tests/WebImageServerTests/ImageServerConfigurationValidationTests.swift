@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The library refuses, as the command-line tool does, a configuration with an empty
 /// signing key or with unsigned URLs beside a key: `validate()` names the rule, and `run`

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// `dpr=N` multiplies every size of the spec, within 1 to 5 and the result-pixel limit.
 @Suite("ImageServer dpr", .serialized, .timeLimit(.minutes(15)))

@@ -3,9 +3,9 @@ import LoopbackHTTPServer
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// The server's envelope against hostile sources: extreme shapes, the memory every request
 /// plans, slow hosts, and the request's deadline.

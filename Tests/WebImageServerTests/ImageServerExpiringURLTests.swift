@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// `expires=UNIX_TIME` in a signed spec: served before it, 410 Gone after it, and the
 /// signature covers it.

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// `gravity=fp:X:Y` keeps the focus point as central as the edges allow, for crop and fill.
 @Suite("ImageServer focus point", .serialized, .timeLimit(.minutes(15)))

@@ -3,9 +3,9 @@ import LoopbackHTTPServer
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// Specs that would cost more than a request may are refused before the work (most before
 /// the source is fetched), and a transform that cannot apply is an error, never the

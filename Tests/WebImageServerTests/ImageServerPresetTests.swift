@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// Named specs from the configuration, used as `preset=NAME`, and the only-presets mode.
 @Suite("ImageServer presets", .serialized, .timeLimit(.minutes(15)))

@@ -4,9 +4,9 @@ import NIOConcurrencyHelpers
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// A failed source tells the client only the class of the failure — never a URL, host,
 /// address or upstream status — while the request's log line keeps the detail.

@@ -4,9 +4,9 @@ import NIOConcurrencyHelpers
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// The image server's source policy at every hop and on the address connected to: redirect
 /// targets are checked like the first URL, a name is resolved once and the connection goes

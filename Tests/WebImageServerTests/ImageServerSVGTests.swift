@@ -3,9 +3,9 @@ import Foundation
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// `webimage serve` with SVG sources: rendered by the coder registry at the requested size,
 /// and answered in the format asked for or, without `format=`, in JPEG (the server writes no

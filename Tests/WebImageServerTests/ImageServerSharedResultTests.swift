@@ -3,9 +3,9 @@ import LoopbackHTTPServer
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// Identical requests that miss the result cache at the same time share one fetch, decode,
 /// transform and encode, and one answer; `format=auto` requests that chose different

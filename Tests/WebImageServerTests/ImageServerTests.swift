@@ -4,9 +4,9 @@ import NIOConcurrencyHelpers
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// `webimage serve`'s server, on a loopback port, against a loopback source server.
 @Suite("ImageServer", .serialized, .timeLimit(.minutes(15)))

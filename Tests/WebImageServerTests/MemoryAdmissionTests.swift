@@ -1,7 +1,7 @@
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImageServer
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The process-wide memory budget admits work by its planned bytes, in turn, for a bounded
 /// wait.

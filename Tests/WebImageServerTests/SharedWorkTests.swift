@@ -1,7 +1,7 @@
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImageServer
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// Callers of one key share one piece of work and its outcome; the work goes on while one
 /// caller waits for it, and is cancelled when every caller has left.

@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// Fetches run within a limit over all hosts and one per host; a waiting fetch leaves when
 /// its task is cancelled.

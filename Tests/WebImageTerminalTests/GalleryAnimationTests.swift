@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import WebImage
 @testable import WebImageTerminal
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// A ``GalleryModel`` that plays animations: the cells on screen play theirs by the model's
 /// clock, a cell that scrolls away stops its animation and frees its frames, and stopping

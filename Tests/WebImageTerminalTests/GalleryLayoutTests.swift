@@ -1,8 +1,8 @@
 import Testing
 @testable import WebImage
 @testable import WebImageTerminal
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite struct GalleryLayoutTests {
     let layout = GalleryLayout(itemCount: 1000, columns: 4, rows: 3)

@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import Testing
 @testable import WebImage
 @testable import WebImageTerminal
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite struct GalleryModelTests {
     @Test func scrollingFasterThanImagesLoadCancelsTheLoadsOfCellsThatLeft() async throws {

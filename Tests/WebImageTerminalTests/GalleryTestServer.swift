@@ -1,7 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// Serves `count` raw test images at `/gallery/<index>.raw`, each identified by its blue
 /// channel (`index % 256`), answering only once `gate` opens when one is given.

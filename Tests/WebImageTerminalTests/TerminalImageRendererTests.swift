@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import WebImage
 @testable import WebImageTerminal
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite struct TerminalImageRendererTests {
     /// 2×2: red, green / blue, transparent.

@@ -1,22 +1,31 @@
 import Foundation
-@testable import WebImageCore
-@testable import WebImagePNG
+import WebImageCore
+import WebImagePNG
 
 /// Animated PNGs written chunk by chunk for tests: frames at offsets, delays, disposal and
 /// blending, hidden default images and corrupt frame data.
-enum APNGTestFile {
+package enum APNGTestFile {
     /// One frame of a generated APNG.
-    struct FrameSpec {
-        var bitmap: Bitmap
-        var x = 0
-        var y = 0
-        var delay: (UInt16, UInt16) = (1, 10)
-        var disposal: UInt8 = 0
-        var blending: UInt8 = 0
+    package struct FrameSpec {
+        package var bitmap: Bitmap
+        package var x = 0
+        package var y = 0
+        package var delay: (UInt16, UInt16) = (1, 10)
+        package var disposal: UInt8 = 0
+        package var blending: UInt8 = 0
+
+        package init(bitmap: Bitmap, x: Int = 0, y: Int = 0, delay: (UInt16, UInt16) = (1, 10), disposal: UInt8 = 0, blending: UInt8 = 0) {
+            self.bitmap = bitmap
+            self.x = x
+            self.y = y
+            self.delay = delay
+            self.disposal = disposal
+            self.blending = blending
+        }
     }
 
     /// The 26 data bytes of an fcTL chunk.
-    static func frameControlBytes(
+    package static func frameControlBytes(
         sequence: UInt32, width: Int, height: Int, x: Int = 0, y: Int = 0,
         delay: (UInt16, UInt16) = (1, 10), disposal: UInt8 = 0, blending: UInt8 = 0
     ) -> [UInt8] {
@@ -30,15 +39,8 @@ enum APNGTestFile {
         return bytes + [disposal, blending]
     }
 
-    static func frameControl(
-        width: Int, height: Int, x: Int = 0, y: Int = 0, disposal: UInt8 = 0, blending: UInt8 = 0
-    ) throws -> APNGFrameControl {
-        let bytes = frameControlBytes(sequence: 0, width: width, height: height, x: x, y: y, disposal: disposal, blending: blending)
-        return try bytes.withUnsafeBytes { raw in try APNGFrameControl(raw) }
-    }
-
     /// The IDAT payloads and IHDR data libspng writes for `bitmap` (RGBA).
-    static func compressed(_ bitmap: Bitmap) throws -> (header: [UInt8], payloads: [[UInt8]]) {
+    package static func compressed(_ bitmap: Bitmap) throws -> (header: [UInt8], payloads: [[UInt8]]) {
         let png = try PNGCoder.encodeStill(bitmap, keepingAlpha: true)
         return try png.withImageBytes { stream throws(ImageError) in
             var reader = try PNGChunkReader(stream)
@@ -54,7 +56,7 @@ enum APNGTestFile {
 
     /// An APNG of `frames` on a `canvas`; with `hiddenDefault` the IDAT holds that image
     /// and is not part of the animation.
-    static func make(
+    package static func make(
         canvas: PixelSize, frames: [FrameSpec], loops: UInt32 = 0, announced: Int? = nil,
         hiddenDefault: Bitmap? = nil, corruptLastFrameData: Bool = false
     ) throws -> Data {

@@ -4,7 +4,7 @@ import Glibc
 /// A program started for a test and left running until ``stop()``: its standard output is
 /// collected, and ``waitForLine(containing:seconds:)`` waits for a line it prints. A program
 /// a test leaves running (it threw before stopping it) is killed when the value goes away.
-final class BackgroundProcess: @unchecked Sendable {
+package final class BackgroundProcess: @unchecked Sendable {
     private let child: ChildProcess
     private let output = Pipe()
     private let executable: String
@@ -12,7 +12,7 @@ final class BackgroundProcess: @unchecked Sendable {
     private var collected = ""
 
     /// Starts `executable` with `arguments`.
-    init(_ executable: URL, _ arguments: [String]) throws {
+    package init(_ executable: URL, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -36,7 +36,7 @@ final class BackgroundProcess: @unchecked Sendable {
     /// the program exits). The default is long because it costs nothing when the line comes:
     /// a `webimage serve --demo` under ThreadSanitizer on a loaded machine once took more
     /// than 30 s to make its samples and listen.
-    func waitForLine(containing text: String, seconds: Double = 300) async throws -> String {
+    package func waitForLine(containing text: String, seconds: Double = 300) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             let line = lock.withLock { collected.split(separator: "\n").first { $0.contains(text) } }
@@ -48,11 +48,11 @@ final class BackgroundProcess: @unchecked Sendable {
     }
 
     /// Whether the program is still running.
-    var isRunning: Bool { child.isRunning }
+    package var isRunning: Bool { child.isRunning }
 
     /// The program's peak resident set so far, in bytes (`VmHWM` in `/proc/<pid>/status`);
     /// `nil` once it has exited.
-    var peakResidentBytes: Int? {
+    package var peakResidentBytes: Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(child.processIdentifier)/status", encoding: .utf8) else { return nil }
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
         let kibibytes = line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
@@ -62,7 +62,7 @@ final class BackgroundProcess: @unchecked Sendable {
     /// Sends SIGTERM and waits for the program to exit; returns its status. A program still
     /// running five minutes later is killed, and the call returns -1.
     @discardableResult
-    func stop() async -> Int32 {
+    package func stop() async -> Int32 {
         child.send(SIGTERM)
         let status = (try? await child.waitForExit(within: 300)) ?? -1
         output.fileHandleForReading.readabilityHandler = nil

@@ -1,13 +1,13 @@
-@testable import WebImageCore
+import WebImageCore
 
 extension Bitmap {
     /// A bitmap of one colour.
-    static func solid(_ width: Int, _ height: Int, _ colour: RGBA8) -> Bitmap {
+    package static func solid(_ width: Int, _ height: Int, _ colour: RGBA8) -> Bitmap {
         painted(width, height) { _, _ in colour }
     }
 
     /// A bitmap whose pixels come from `colour(x, y)`.
-    static func painted(_ width: Int, _ height: Int, _ colour: (Int, Int) -> RGBA8) -> Bitmap {
+    package static func painted(_ width: Int, _ height: Int, _ colour: (Int, Int) -> RGBA8) -> Bitmap {
         // Written in place: appending a four-byte array a pixel costs an allocation a pixel,
         // which in the suite's unoptimised, sanitised build made large fixtures slow.
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
@@ -26,7 +26,7 @@ extension Bitmap {
     }
 
     /// A 16-bit bitmap whose channels come from `channels(x, y)`.
-    static func painted16(_ width: Int, _ height: Int, _ channels: (Int, Int) -> [UInt16]) -> Bitmap {
+    package static func painted16(_ width: Int, _ height: Int, _ channels: (Int, Int) -> [UInt16]) -> Bitmap {
         var pixels: [UInt8] = []
         pixels.reserveCapacity(width * height * 8)
         for y in 0..<height {
@@ -38,7 +38,7 @@ extension Bitmap {
     }
 
     /// The four 16-bit channels of the pixel at (`x`, `y`) of a 16-bit bitmap.
-    func channels16(x: Int, y: Int) -> [UInt16] {
+    package func channels16(x: Int, y: Int) -> [UInt16] {
         pixels.withUnsafeBytes { raw in
             let channels = raw.bindMemory(to: UInt16.self)
             let start = (y * width + x) * 4

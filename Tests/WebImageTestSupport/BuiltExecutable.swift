@@ -4,14 +4,14 @@ import Testing
 /// Finds an executable of this package that `swift test` built beside the test bundle,
 /// in `<scratch path>/<triple>/<configuration>` (or higher up, from inside a bundle folder),
 /// whichever scratch path the build used.
-enum BuiltExecutable {
-    struct NotFound: Error {
-        let name: String
+package enum BuiltExecutable {
+    package struct NotFound: Error {
+        package let name: String
     }
 
     /// The condition of tests that run the `webimage` tool: off only in Sanitizers/, whose
     /// package builds the codec tests without the tool (it defines `WITHOUT_WEBIMAGE_TOOL`).
-    static var webimageIsBuilt: ConditionTrait {
+    package static var webimageIsBuilt: ConditionTrait {
         #if WITHOUT_WEBIMAGE_TOOL
         .disabled("Sanitizers/ builds no webimage tool; scripts/test.sh runs this test")
         #else
@@ -20,7 +20,7 @@ enum BuiltExecutable {
     }
 
     /// The executable called `name`.
-    static func url(named name: String) throws -> URL {
+    package static func url(named name: String) throws -> URL {
         let running =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]

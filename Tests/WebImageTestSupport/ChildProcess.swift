@@ -18,30 +18,30 @@ import Glibc
 /// thread that spawned it, and a Dispatch thread blocks SIGTERM, so only a program that
 /// unblocks it, as `webimage serve` does, ends on SIGTERM). A wait whose task is cancelled
 /// (a test's time limit) kills the child.
-final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: @unchecked Sendable {
     /// A child that had to be killed, or whose end never came.
-    struct DidNotExit: Error, CustomStringConvertible {
-        let executable: String
-        let seconds: Double
-        var description: String { "\(executable) was still running after \(seconds) s" }
+    package struct DidNotExit: Error, CustomStringConvertible {
+        package let executable: String
+        package let seconds: Double
+        package var description: String { "\(executable) was still running after \(seconds) s" }
     }
 
     private let process: Process
 
     /// Starts `process`, which must not be running yet.
-    init(_ process: Process) throws {
+    package init(_ process: Process) throws {
         self.process = process
         try process.run()
     }
 
     /// Whether the child is still running.
-    var isRunning: Bool { exitStatus() == nil }
+    package var isRunning: Bool { exitStatus() == nil }
 
     /// The child's process identifier.
-    var processIdentifier: Int32 { process.processIdentifier }
+    package var processIdentifier: Int32 { process.processIdentifier }
 
     /// Sends `signal` to the child, if it is still running.
-    func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         if isRunning { kill(process.processIdentifier, signal) }
     }
 
@@ -50,7 +50,7 @@ final class ChildProcess: @unchecked Sendable {
     /// running after `seconds` gets SIGTERM, and SIGKILL `grace` seconds later; the wait
     /// then throws ``DidNotExit``. Cancelling the waiting task kills the child.
     @discardableResult
-    func waitForExit(within seconds: Double = 600, grace: Double = 10) async throws -> Int32 {
+    package func waitForExit(within seconds: Double = 600, grace: Double = 10) async throws -> Int32 {
         var deadline = ContinuousClock.now + .seconds(seconds)
         var signalled: Int32?
         while true {

@@ -3,23 +3,23 @@ import Foundation
 /// Runs the built `webimage` tool as a child process. The tool is built with the tests
 /// (the test target depends on it) and sits beside the test bundle, in
 /// `<scratch path>/<triple>/<configuration>`, whichever scratch path the build used.
-enum CommandLineTool {
+package enum CommandLineTool {
     /// What one run of the tool left behind.
-    struct Output: Sendable {
+    package struct Output: Sendable {
         /// The exit status.
-        let status: Int32
+        package let status: Int32
         /// Everything written to standard output.
-        let standardOutput: String
+        package let standardOutput: String
         /// Everything written to standard error.
-        let standardError: String
+        package let standardError: String
 
         /// The non-empty lines of standard output.
-        var lines: [String] {
+        package var lines: [String] {
             standardOutput.split(separator: "\n").map(String.init)
         }
 
         /// Standard output's lines parsed as JSON objects.
-        func jsonLines() throws -> [[String: Any]] {
+        package func jsonLines() throws -> [[String: Any]] {
             try lines.map { line in
                 guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
                     throw NotJSON(line: line)
@@ -29,8 +29,8 @@ enum CommandLineTool {
         }
     }
 
-    struct NotJSON: Error {
-        let line: String
+    package struct NotJSON: Error {
+        package let line: String
     }
 
     /// Runs the tool (or another `program`) with `arguments` and waits for it to exit.
@@ -38,7 +38,7 @@ enum CommandLineTool {
     /// run still going after ten minutes is terminated, and the call throws. Standard input
     /// reads `input`, or nothing; `environment` adds to (or replaces in) the tests' own
     /// environment.
-    static func run(
+    package static func run(
         _ arguments: [String], scratch: URL, input: Data? = nil, environment extra: [String: String] = [:], program: URL? = nil
     ) async throws -> Output {
         let process = Process()

@@ -6,54 +6,54 @@ import Testing
 ///
 /// Suites that read them carry `.enabled(if: Corpus.isAvailable)` so that, without the
 /// folder, they report themselves skipped instead of failing.
-enum Corpus {
+package enum Corpus {
     /// The project's root folder, found from this file's path (with symbolic links resolved:
     /// Sanitizers/ compiles this file through one).
-    static let projectRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
+    package static let projectRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
         .deletingLastPathComponent()  // WebImageTestSupport
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()
 
     /// `../shared/corpora` from the project root.
-    static let root: URL =
+    package static let root: URL =
         projectRoot
         .deletingLastPathComponent()
         .appendingPathComponent("shared/corpora", isDirectory: true)
 
     /// Whether the corpora are present.
-    static let isAvailable: Bool = FileManager.default.fileExists(atPath: root.path)
+    package static let isAvailable: Bool = FileManager.default.fileExists(atPath: root.path)
 
     /// The trait that skips a suite or test when the corpora are absent.
-    static let required: ConditionTrait = .enabled(if: isAvailable, "needs ../shared/corpora")
+    package static let required: ConditionTrait = .enabled(if: isAvailable, "needs ../shared/corpora")
 
     /// The trait of the codec suites that decode whole corpus folders: they run in plain builds
     /// and under AddressSanitizer (`scripts/test-asan.sh`), and are skipped under
     /// ThreadSanitizer. Each of their decodes runs on one thread, so ThreadSanitizer has no
     /// race to find in them, while its instrumented pixel loops made these suites more than
     /// half of the ThreadSanitizer run's CPU time (about 840 of 1,500 CPU-seconds).
-    static let skippedUnderThreadSanitizer: ConditionTrait = .disabled(
+    package static let skippedUnderThreadSanitizer: ConditionTrait = .disabled(
         if: ThreadSanitizer.isActive, "decoded under AddressSanitizer by scripts/test-asan.sh")
 
     /// The URL of a corpus file, e.g. `url("pngsuite/basn0g01.png")`.
-    static func url(_ relativePath: String) -> URL {
+    package static func url(_ relativePath: String) -> URL {
         root.appendingPathComponent(relativePath)
     }
 
     /// The bytes of a corpus file.
-    static func data(_ relativePath: String) throws -> Data {
+    package static func data(_ relativePath: String) throws -> Data {
         try Data(contentsOf: url(relativePath))
     }
 
     /// The files in a corpus folder (not recursive), sorted by name, optionally only those
     /// with one of `extensions`.
-    static func files(in folder: String, extensions: Set<String>? = nil) -> [URL] {
+    package static func files(in folder: String, extensions: Set<String>? = nil) -> [URL] {
         relativePaths(under: folder, extensions: extensions, recursive: false)
             .map { url(folder).appendingPathComponent($0) }
     }
 
     /// The paths, relative to `folder`, of the files in it (and, when `recursive`, in its
     /// subfolders), sorted, optionally only those with one of `extensions`.
-    static func relativePaths(under folder: String, extensions: Set<String>? = nil, recursive: Bool = true) -> [String] {
+    package static func relativePaths(under folder: String, extensions: Set<String>? = nil, recursive: Bool = true) -> [String] {
         let directory = url(folder)
         let manager = FileManager.default
         let names =

@@ -2,24 +2,24 @@ import Foundation
 
 /// One folder's manifest, `_manifests/<folder>.csv`: each file's path, size as Pillow
 /// read it, and the upstream verdict (`ok`, `bad` or `either`).
-struct CorpusManifest {
+package struct CorpusManifest {
     /// One listed file.
-    struct Entry {
+    package struct Entry {
         /// The path relative to the folder.
-        let path: String
+        package let path: String
         /// The width and height Pillow read, when it read them.
-        let size: (width: Int, height: Int)?
+        package let size: (width: Int, height: Int)?
         /// The frame count Pillow read, when it read the file.
-        let frames: Int?
+        package let frames: Int?
         /// `ok`, `bad` or `either`.
-        let expected: String
+        package let expected: String
     }
 
     /// The entries, in the manifest's order.
-    let entries: [Entry]
+    package let entries: [Entry]
 
     /// Reads the manifest of `folder`.
-    init(folder: String) throws {
+    package init(folder: String) throws {
         let text = try String(contentsOf: Corpus.url("_manifests/\(folder).csv"), encoding: .utf8)
         var rows = CorpusManifest.rows(text)
         let header = rows.removeFirst()
@@ -33,7 +33,7 @@ struct CorpusManifest {
     }
 
     /// The entries whose path ends with one of `extensions` (compared case-insensitively).
-    func entries(withExtensions extensions: Set<String>) -> [Entry] {
+    package func entries(withExtensions extensions: Set<String>) -> [Entry] {
         entries.filter { extensions.contains(($0.path as NSString).pathExtension.lowercased()) }
     }
 

@@ -1,46 +1,46 @@
 import Foundation
 import NIOConcurrencyHelpers
-@testable import WebImageCore
+import WebImageCore
 
 /// An animated coder that wraps another and counts the frames its frame decoders decode,
 /// so a test can tell which frames an ``AnimatedImage`` decoded and when. A gated one
 /// decodes a frame after the first only when the test has handed out a permit
 /// (``allow(_:)``), so a test can make decoding lag behind playback.
-final class CountingFrameCoder: AnimatedImageCoder {
+package final class CountingFrameCoder: AnimatedImageCoder {
     private let inner: any AnimatedImageCoder
     private let permits: DispatchSemaphore?
     /// The index of every frame decoded so far, in order.
-    let decodedFrames = NIOLockedValueBox<[Int]>([])
+    package let decodedFrames = NIOLockedValueBox<[Int]>([])
 
     /// Wraps `inner`; with `gated`, frames after the first wait for permits.
-    init(_ inner: any AnimatedImageCoder, gated: Bool = false) {
+    package init(_ inner: any AnimatedImageCoder, gated: Bool = false) {
         self.inner = inner
         permits = gated ? DispatchSemaphore(value: 0) : nil
     }
 
     /// Lets `count` more frames of a gated coder decode.
-    func allow(_ count: Int) {
+    package func allow(_ count: Int) {
         for _ in 0..<count { permits?.signal() }
     }
 
-    func canDecode(_ data: Data) -> Bool { inner.canDecode(data) }
+    package func canDecode(_ data: Data) -> Bool { inner.canDecode(data) }
 
-    func decode(_ data: Data, options: ImageDecodeOptions) throws(ImageError) -> Image {
+    package func decode(_ data: Data, options: ImageDecodeOptions) throws(ImageError) -> Image {
         try inner.decode(data, options: options)
     }
 
-    func animationInfo(of data: Data) throws(ImageError) -> AnimationInfo {
+    package func animationInfo(of data: Data) throws(ImageError) -> AnimationInfo {
         try inner.animationInfo(of: data)
     }
 
-    func makeFrameDecoder(for bytes: PinnedBytes) throws(ImageError) -> (any AnimatedFrameDecoder)? {
+    package func makeFrameDecoder(for bytes: PinnedBytes) throws(ImageError) -> (any AnimatedFrameDecoder)? {
         guard let decoder = try inner.makeFrameDecoder(for: bytes) else { return nil }
         return Counting(decoder, coder: self)
     }
 
-    func canEncode(to format: ImageFormat) -> Bool { false }
+    package func canEncode(to format: ImageFormat) -> Bool { false }
 
-    func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data {
+    package func encode(_ image: Image, as format: ImageFormat, options: ImageEncodeOptions) throws(ImageError) -> Data {
         throw ImageError(.unsupportedFormat, "the counting coder does not encode")
     }
 

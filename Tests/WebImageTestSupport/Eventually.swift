@@ -11,7 +11,7 @@ import Foundation
 /// running in parallel on two cores (under ThreadSanitizer in CI), a test can wait minutes
 /// for a thread of the cooperative pool.
 @discardableResult
-func eventually(within seconds: Double = 900, _ condition: () -> Bool) async -> Bool {
+package func eventually(within seconds: Double = 900, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     var pause: UInt64 = 1_000_000
     while !condition() {

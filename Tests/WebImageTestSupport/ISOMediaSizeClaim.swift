@@ -3,10 +3,10 @@ import Foundation
 /// Rewrites every `ispe` (image spatial extents) box of an ISO base media file — AVIF or
 /// HEIF — to claim 100,000 × 100,000 pixels, for tests that such a header is refused
 /// before anything is allocated.
-enum ISOMediaSizeClaim {
+package enum ISOMediaSizeClaim {
     /// `data` with its `ispe` boxes claiming 100,000 × 100,000 pixels, and how many it
     /// rewrote.
-    static func hundredThousandSquare(_ data: Data) -> (data: Data, patched: Int) {
+    package static func hundredThousandSquare(_ data: Data) -> (data: Data, patched: Int) {
         var data = data
         let ispe = Data("ispe".utf8)
         var searchStart = data.startIndex

@@ -1,6 +1,6 @@
-@testable import WebImageCore
+import WebImageCore
 
 extension Image {
     /// The blue channel of the top-left pixel: the raw test images' identity.
-    var testBlue: UInt8 { bitmap.rgba8(x: 0, y: 0).blue }
+    package var testBlue: UInt8 { bitmap.rgba8(x: 0, y: 0).blue }
 }

@@ -3,9 +3,9 @@ import Glibc
 /// Asks whether something listens on a TCP port of 127.0.0.1, by connecting and closing at
 /// once: the event a test waits for when a server stops accepting (its listening socket
 /// closes as its graceful shutdown begins).
-enum LoopbackPortProbe {
+package enum LoopbackPortProbe {
     /// Whether a connection to `port` on 127.0.0.1 is accepted now.
-    static func accepts(port: Int) -> Bool {
+    package static func accepts(port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }

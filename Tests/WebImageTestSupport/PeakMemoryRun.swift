@@ -7,23 +7,23 @@ import Foundation
 /// child started with `posix_spawn` (a `vfork`-style clone sharing this process's
 /// memory until `exec`) inherits this test process's peak as its own. `time` starts the
 /// tool with a real `fork`, so its figure is the tool's alone.
-struct PeakMemoryRun {
+package struct PeakMemoryRun {
     /// Where GNU time lives (Debian's `time` package).
-    static let timeCommand = "/usr/bin/time"
+    package static let timeCommand = "/usr/bin/time"
     /// Whether GNU time is installed.
-    static let isAvailable = FileManager.default.isExecutableFile(atPath: timeCommand)
+    package static let isAvailable = FileManager.default.isExecutableFile(atPath: timeCommand)
 
     /// The tool's exit status.
-    let status: Int32
+    package let status: Int32
     /// The tool's peak resident set, in bytes.
-    let peakResidentBytes: Int
+    package let peakResidentBytes: Int
 
-    struct Failed: Error {
-        let reason: String
+    package struct Failed: Error {
+        package let reason: String
     }
 
     /// Runs `executable` with `arguments`, output discarded, and waits for it.
-    static func run(_ executable: URL, _ arguments: [String], scratch: URL) async throws -> PeakMemoryRun {
+    package static func run(_ executable: URL, _ arguments: [String], scratch: URL) async throws -> PeakMemoryRun {
         let report = scratch.appendingPathComponent("peak-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: report) }
         let process = Process()

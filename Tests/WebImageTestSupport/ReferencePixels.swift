@@ -1,13 +1,13 @@
 import Foundation
-@testable import WebImageCore
+import WebImageCore
 import WebImagePNG
 
 /// Compares decoded pixels with a reference rendering (a PNG from the corpus).
-enum ReferencePixels {
+package enum ReferencePixels {
     /// The largest per-channel difference between `bitmap` and `reference`, with fully
     /// transparent pixels counted equal whatever their colour (unless alpha is not
     /// compared); `nil` when the sizes differ.
-    static func maximumDifference(_ bitmap: Bitmap, _ reference: Bitmap, comparingAlpha: Bool = true) -> Int? {
+    package static func maximumDifference(_ bitmap: Bitmap, _ reference: Bitmap, comparingAlpha: Bool = true) -> Int? {
         guard bitmap.size == reference.size else { return nil }
         let a = bitmap.convertedToRGBA8().pixels, b = reference.convertedToRGBA8().pixels
         var worst = 0
@@ -25,7 +25,7 @@ enum ReferencePixels {
 
     /// The share of pixels whose channels differ by more than a quarter of their range;
     /// `nil` when the sizes differ.
-    static func differingFraction(_ bitmap: Bitmap, _ reference: Bitmap) -> Double? {
+    package static func differingFraction(_ bitmap: Bitmap, _ reference: Bitmap) -> Double? {
         guard bitmap.size == reference.size else { return nil }
         let a = bitmap.convertedToRGBA8().pixels, b = reference.convertedToRGBA8().pixels
         let differing = stride(from: 0, to: a.count, by: 4).filter { index in
@@ -35,7 +35,7 @@ enum ReferencePixels {
     }
 
     /// The pixels of a reference PNG in the corpus.
-    static func load(_ relativePath: String) throws -> Bitmap {
+    package static func load(_ relativePath: String) throws -> Bitmap {
         try PNGCoder().decode(Corpus.data(relativePath), options: ImageDecodeOptions()).bitmap
     }
 }

@@ -2,12 +2,12 @@ import Glibc
 
 /// A TCP port on 127.0.0.1 that is bound but never listens: connecting to it is refused,
 /// and no other server of the test run can take the port while this holds it.
-final class RefusingPort {
+package final class RefusingPort {
     /// The port number.
-    let port: Int
+    package let port: Int
     private let socketDescriptor: Int32
 
-    init() throws {
+    package init() throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RefusingPortError(call: "socket") }
         var address = sockaddr_in()
@@ -34,6 +34,6 @@ final class RefusingPort {
 }
 
 /// A system call failed while setting up a ``RefusingPort``.
-struct RefusingPortError: Error {
-    let call: String
+package struct RefusingPortError: Error {
+    package let call: String
 }

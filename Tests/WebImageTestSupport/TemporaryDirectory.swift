@@ -1,11 +1,11 @@
 import Foundation
 
 /// A fresh folder under the system's temporary directory, removed when released.
-final class TemporaryDirectory: @unchecked Sendable {
+package final class TemporaryDirectory: @unchecked Sendable {
     /// The folder.
-    let url: URL
+    package let url: URL
 
-    init(prefix: String = "webimage-tests") {
+    package init(prefix: String = "webimage-tests") {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -16,7 +16,7 @@ final class TemporaryDirectory: @unchecked Sendable {
     }
 
     /// A path inside the folder.
-    func appending(_ name: String) -> URL {
+    package func appending(_ name: String) -> URL {
         url.appendingPathComponent(name)
     }
 }

@@ -5,6 +5,6 @@ import Glibc
 
 /// Whether this test process (and so the tools it builds and starts) runs under
 /// ThreadSanitizer, whose shadow memory inflates every process's resident size.
-enum ThreadSanitizer {
-    static let isActive: Bool = dlsym(nil, "__tsan_init") != nil
+package enum ThreadSanitizer {
+    package static let isActive: Bool = dlsym(nil, "__tsan_init") != nil
 }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// SDWebImage's `preloadAllFrames` / `unloadAllFrames` / `isAllFramesLoaded` on an animated
 /// image, and `autoPlayAnimatedImage` on the animated view.

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// SDWebImage's player: a reverse mode set before playing starts from the last frame, and a
 /// seek shows its frame at once whether playing or not.

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// ``AnimatedImagePlayer/extend(with:)`` on a ``ManualAnimationClock``: a player handed a
 /// longer version of its animation goes on from the frame showing, keeps its buffer, holds

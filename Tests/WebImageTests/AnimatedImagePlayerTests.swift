@@ -2,8 +2,8 @@ import Foundation
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// ``AnimatedImagePlayer`` on a ``ManualAnimationClock``: the frame order of every mode,
 /// durations and rate, loops and the stop on the last frame, seek, pause and resume,

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// Progressive animation: an ``AnimatedImage`` over the bytes of an animated GIF, APNG or
 /// WebP received so far holds exactly the frames that have wholly arrived, decodes them

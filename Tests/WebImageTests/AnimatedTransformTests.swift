@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// Animated GIF, APNG and WebP keep their frames, timing and loop count through a
 /// pipeline and a round trip through their own coder.

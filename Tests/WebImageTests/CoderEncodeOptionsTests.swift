@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// A coder called directly applies the encode options itself, as SDWebImage's coders do
 /// (`SDImageCoderEncodeMaxPixelSize`, `SDImageCoderEncodeBackgroundColor`).

@@ -3,8 +3,8 @@ import Glibc
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite("DiskCache")
 struct DiskCacheTests {

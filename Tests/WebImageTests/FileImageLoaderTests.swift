@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite("FileImageLoader")
 struct FileImageLoaderTests {

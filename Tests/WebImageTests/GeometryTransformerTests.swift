@@ -1,7 +1,7 @@
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// Resize, crop, rounded corners, circle, rotation, flip and overlay, pixel by pixel.
 @Suite struct GeometryTransformerTests {

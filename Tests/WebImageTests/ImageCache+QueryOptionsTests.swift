@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// SDWebImage's `matchAnimatedImageClass` on a memory hit, and `storeCacheType` on a
 /// cache query (a disk hit kept out of memory when the load stores to disk only).

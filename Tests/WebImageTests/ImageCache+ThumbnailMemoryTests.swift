@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// SDWebImage's cache keeps a thumbnail it decoded from a full-size disk entry in memory
 /// under the thumbnail's key, and never under the full-size key.

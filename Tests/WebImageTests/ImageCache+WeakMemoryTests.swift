@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// SDWebImage's `shouldUseWeakMemoryCache`: a key the memory cache evicted still answers
 /// while its image is alive elsewhere.

@@ -3,8 +3,8 @@ import NIOConcurrencyHelpers
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite("ImageCache")
 struct ImageCacheTests {

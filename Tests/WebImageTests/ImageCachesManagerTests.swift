@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// Two real caches (memory and files in a temporary folder) behind one caches manager.
 @Suite("ImageCachesManager")

@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite("ImageDownloader deadline")
 struct ImageDownloaderDeadlineTests {

@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import NIOCore
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite("ImageDownloader rate limit")
 struct ImageDownloaderRateLimitTests {

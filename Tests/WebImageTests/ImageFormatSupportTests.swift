@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// What the coders manager lists, the `Accept` header built from it, and
 /// `webimage info --formats`.

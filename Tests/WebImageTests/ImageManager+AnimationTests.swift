@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// ``ImageOptions/decodeFramesOnDemand``: the manager answers with an image standing for an
 /// ``AnimatedImage``, caches its bytes once, and never hands it to a request that wants

@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// Every load answers exactly once, however and whenever it is cancelled.
 @Suite("ImageManager answers every load exactly once", .timeLimit(.minutes(15)))

@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// HTTP's freshness rules (RFC 9111) over the library's own caches (`ImageCachePolicy.http`).
 @Suite("ImageManager HTTP freshness", .timeLimit(.minutes(15)))

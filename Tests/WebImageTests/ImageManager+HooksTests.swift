@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// The manager's hooks from SDWebImage 5: the cache serializer, the options processor and
 /// the per-request scale factor.

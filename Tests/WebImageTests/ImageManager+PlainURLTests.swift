@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// A load of a URL and options alone (`loadImage(with: URL)`, `image(from:)`) asks the memory
 /// before it builds a request: it must answer at once exactly when the same `ImageRequest`

@@ -2,8 +2,8 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// Progressive animation end to end: an animated GIF (or APNG, or WebP) streamed over the
 /// loopback server in gated chunks gives partial answers with more and more frames, then the complete

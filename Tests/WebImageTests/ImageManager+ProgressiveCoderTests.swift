@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// A GIF coder that is a class, so that a test can tell its instance apart.
 private final class InstanceGIFCoder: AnimatedImageCoder {

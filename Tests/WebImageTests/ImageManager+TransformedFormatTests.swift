@@ -2,8 +2,8 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// A transformer that draws a new image of its own, naming no format, as most custom
 /// transformers do.

@@ -2,8 +2,8 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// `Vary` over the library's own caches: a response is kept with the request headers it
 /// varies on, and a request that sends other values gets an entry of its own.

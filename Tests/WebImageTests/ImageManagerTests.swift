@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite("ImageManager", .timeLimit(.minutes(15)))
 struct ImageManagerTests {

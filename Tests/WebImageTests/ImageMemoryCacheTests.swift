@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// A memory cache named in the configuration replaces the built-in one.
 @Suite("ImageMemoryCache")

@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// SDWebImage's prefetcher reports each URL (`didPrefetchURL:`) before the progress block,
 /// and a cancelled token leaves the running tokens when `cancel` returns.

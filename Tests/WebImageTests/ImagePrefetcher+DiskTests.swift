@@ -2,8 +2,8 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// A prefetch into the disk cache: bytes checked by their header, stored, never decoded.
 @Suite("ImagePrefetcher into the disk cache", .timeLimit(.minutes(15)))

@@ -4,8 +4,8 @@ import NIOConcurrencyHelpers
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// SDWebImage 5's prefetch tokens and per-URL callbacks.
 @Suite("ImagePrefetcher tokens", .timeLimit(.minutes(15)))

@@ -1,7 +1,7 @@
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite struct ImageTransformerTests {
     /// 4×2, red channel numbering the pixels row by row.

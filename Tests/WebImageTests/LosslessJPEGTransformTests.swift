@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// A JPEG → JPEG spec of only quarter turns and flips is applied by libjpeg-turbo's
 /// lossless transform when the picture's edges allow it exactly, and the result decodes

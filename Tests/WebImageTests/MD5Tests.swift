@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite("MD5")
 struct MD5Tests {

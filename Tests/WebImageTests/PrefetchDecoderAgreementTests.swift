@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WebImageTestSupport
+import WebImageTestSupport
 import WebImage
 
 /// One rule for "is this an image": the header check a prefetch makes before storing bytes

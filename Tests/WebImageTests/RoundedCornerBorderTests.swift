@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// SDWebImage's rounded-corner border geometry (`sd_roundedCornerImageWithRadius:corners:
 /// borderWidth:borderColor:`): the picture is clipped to the outline inset by the border's

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// A spec whose first geometric operation is a resize decodes at a reduced size
 /// (`TransformSpec.decodeOptions`), and the chain's result is the one a full-size decode

@@ -4,8 +4,8 @@ import Logging
 import NIOConcurrencyHelpers
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite("Telemetry: logs and metrics per component, on backends injected per test")
 struct TelemetryTests {

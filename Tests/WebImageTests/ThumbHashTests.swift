@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 @Suite("ThumbHash")
 struct ThumbHashTests {

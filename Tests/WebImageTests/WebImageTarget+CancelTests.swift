@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// A target's load cancelled with its placeholder delayed: SDWebImage answers the cancel
 /// on the cancelling (main) thread, so the placeholder shows and the completion runs once

@@ -4,8 +4,8 @@ import NIOConcurrencyHelpers
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// SDWebImage passes a view's `setImageOperationKey` in the context its options processor
 /// sees.

@@ -3,8 +3,8 @@ import LoopbackHTTPServer
 import Testing
 
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// SDWebImage's `queryDiskDataSync` (a disk hit shown before `setImage` returns) and
 /// `avoidAutoCancelImage` (a new load under the same key leaves the running one alone).

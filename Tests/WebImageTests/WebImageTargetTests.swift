@@ -2,8 +2,8 @@ import Foundation
 import LoopbackHTTPServer
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 @Suite struct WebImageTargetTests {
     let grey = Image(bitmap: Bitmap(width: 2, height: 2, pixels: [UInt8](repeating: 128, count: 16)))

@@ -1,8 +1,8 @@
 import Foundation
 import LoopbackHTTPServer
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// A loopback server with the images the command-line tests load: a 64×48 PNG, a 40×30
 /// JPEG, a three-frame GIF, undecodable bytes and a 404.

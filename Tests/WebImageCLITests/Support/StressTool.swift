@@ -1,7 +1,7 @@
 import Foundation
 @testable import CacheStressTool
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// Runs the `CacheStressTool` executable (built next to the test bundle) as a child
 /// process, and checks the self-describing entries it writes.

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
-@testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageCoders
+import WebImageCore
 
 @Suite struct ImageCodersManagerTests {
     /// Claims every PNG and answers with a 1×1 image, to show which coder was asked.
