@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// `webimage serve` instances behind nginx with deploy/nginx.conf, as scripts/fleet.sh runs
 /// them, in a temporary folder: each instance keeps its own cache, and nginx routes by a

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WebImageCore
 import WebImageCoders
-@testable import WebImageTestSupport
+import WebImageTestSupport
 
 /// The authorship a picture states — EXIF `Copyright` and `Artist`, XMP `dc:rights` — written
 /// by the JPEG, PNG, WebP and AVIF coders when the encode options carry it, and read back

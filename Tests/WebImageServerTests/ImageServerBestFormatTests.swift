@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// `format=best` writes the result in every candidate the client accepts — the operator's
 /// list (WebP and AVIF by default) and JPEG, or PNG for a picture with alpha — and answers

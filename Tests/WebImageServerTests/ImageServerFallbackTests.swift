@@ -4,9 +4,9 @@ import NIOConcurrencyHelpers
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// A fallback image answers, through the request's own spec, for a source that fails — and
 /// never for a refusal of the request itself; the failure is still logged and counted.

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// `keep_copyright` keeps the source's EXIF `Copyright` and `Artist` and XMP `dc:rights` in
 /// JPEG, PNG, WebP and AVIF results, while the rest of the metadata stays stripped.

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import WebImage
 @testable import WebImageServer
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
-@testable import WebImageServerTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
 
 /// `raw` answers the source's bytes untouched, under every rule a transform's source is
 /// held to: the allow-list, the address policy, the byte and pixel limits, and bytes that
