@@ -151,7 +151,7 @@ struct ImageServerFleetTests {
         let server = try BackgroundProcess(
             try BuiltExecutable.url(named: "webimage"),
             [
-                "serve", "--request-timeout", "600", "--port", "0", "--insecure-unsigned", "--allow-private-sources", "--cache-dir", scratch.url.path,
+                "serve", "--request-timeout", "600", "--timeout", "600", "--port", "0", "--insecure-unsigned", "--allow-private-sources", "--cache-dir", scratch.url.path,
             ])
         let line = try await server.waitForLine(containing: "listening on")
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
