@@ -1,17 +1,28 @@
 #!/usr/bin/env bash
 # The gallery playing animations against the same cells with every frame decoded.
 #
-# Makes 12 animated GIFs of 500×500 pixels (FRAMES frames each, 120 by default, at 25 frames
-# a second) with Pillow, then runs in turn, RUNS times each (3 by default), under GNU time:
+# Makes GIFS animated GIFs (12 by default) of 500×500 pixels (FRAMES frames each, 120 by
+# default, of FRAME_MS milliseconds, 40 by default: 25 frames a second) with Pillow, then
+# runs in turn, RUNS times each (3 by default), under GNU time:
 #   webimage gallery --full-size --play-for SECONDS …  (frames decoded as they play)
-#   webimage gallery --full-size --no-animations --play-for SECONDS …  (every frame decoded)
-# on a 4 × 3 grid, and prints peak RSS, CPU time and, for playback, the frames shown and
-# skipped and the CPU time per shown frame. Needs `pip install Pillow` and a webimage build:
+#   webimage gallery --full-size --no-animations --play-for SECONDS …  (every frame decoded;
+#     skipped with FULL_DECODE=0)
+# on a grid COLUMNS wide (4 by default; 12 GIFs make a 4 × 3 grid, 40 an 8 × 5 one with
+# COLUMNS=8), and prints peak RSS, CPU time and, for playback, the frames shown and skipped,
+# the most bytes of decoded frames held at once, and the CPU time per shown frame.
+# FRAME_BUDGET=MIB plays within a frame budget of that many MiB (--frame-budget; the
+# library's shared budget when not set). Needs `pip install Pillow` and a webimage build:
 # WEBIMAGE=path (default: the release build, .build/release/webimage).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-system-packages.sh
 frames=${FRAMES:-120}
+gifs=${GIFS:-12}
+frame_ms=${FRAME_MS:-40}
+columns=${COLUMNS:-4}
+rows=$(((gifs + columns - 1) / columns))
+budget=()
+[ -n "${FRAME_BUDGET:-}" ] && budget=(--frame-budget "$FRAME_BUDGET")
 seconds=${SECONDS_PLAYED:-20}
 runs=${RUNS:-3}
 webimage=${WEBIMAGE:-.build/release/webimage}
@@ -19,11 +30,11 @@ webimage=${WEBIMAGE:-.build/release/webimage}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-python3 - "$work" "$frames" <<'PYTHON'
+python3 - "$work" "$frames" "$gifs" "$frame_ms" <<'PYTHON'
 import math, sys
 from PIL import Image, ImageDraw
-folder, frames = sys.argv[1], int(sys.argv[2])
-for gif in range(12):
+folder, frames, gifs, frame_ms = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+for gif in range(gifs):
     pictures = []
     for index in range(frames):
         picture = Image.new("RGB", (500, 500), (20 * gif % 256, 40, 90))
@@ -35,15 +46,15 @@ for gif in range(12):
             colour = ((gif * 37 + ring * 40) % 256, (index * 2 + ring * 60) % 256, 200)
             draw.ellipse((x - 40, y - 40, x + 40, y + 40), fill=colour)
         pictures.append(picture)
-    pictures[0].save(f"{folder}/{gif:02d}.gif", save_all=True, append_images=pictures[1:], duration=40, loop=0)
+    pictures[0].save(f"{folder}/{gif:02d}.gif", save_all=True, append_images=pictures[1:], duration=frame_ms, loop=0)
 PYTHON
 ls "$work"/*.gif > "$work/list.txt"
-echo "12 GIFs of 500×500 × $frames frames: $(du -sh --apparent-size "$work" | cut -f1)"
+echo "$gifs GIFs of 500×500 × $frames frames of $frame_ms ms: $(du -sh --apparent-size "$work" | cut -f1)"
 
 measure() {
     local label=$1
     shift
-    /usr/bin/time -v -o "$work/time.txt" "$webimage" gallery --from "$work/list.txt" --columns 4 --rows 3 \
+    /usr/bin/time -v -o "$work/time.txt" "$webimage" gallery --from "$work/list.txt" --columns "$columns" --rows "$rows" \
         --full-size --play-for "$seconds" "$@" > "$work/out.txt"
     local rss cpu summary
     rss=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$work/time.txt")
@@ -57,6 +68,6 @@ measure() {
 
 for run in $(seq "$runs"); do
     echo "— run $run"
-    measure "playing (frames on demand)"
-    measure "every frame decoded      " --no-animations
+    measure "playing (frames on demand)" "${budget[@]}"
+    [ "${FULL_DECODE:-1}" = 0 ] || measure "every frame decoded      " --no-animations
 done

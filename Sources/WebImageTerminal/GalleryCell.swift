@@ -29,18 +29,21 @@ public final class GalleryCell: AnimatedImageTarget {
     private let state = NIOLockedValueBox(State())
     private let onChange: (@Sendable () -> Void)?
 
-    /// Creates an empty cell whose animations play by `animationClock`; `onChange` runs
-    /// whenever its spinner moves or an animation shows a new frame.
+    /// Creates an empty cell whose animations play by `animationClock`, their decoded frames
+    /// counted in `frameBudget`; `onChange` runs whenever its spinner moves or an animation
+    /// shows a new frame.
     public init(
         manager: ImageManager,
         placeholder: Image,
         animationClock: any AnimationClock = SystemAnimationClock(),
+        frameBudget: AnimationFrameBudget = .shared,
         onChange: (@Sendable () -> Void)? = nil
     ) {
         imageManager = manager
         self.placeholder = placeholder
         self.onChange = onChange
-        animationPlayback = AnimationPlayback(clock: animationClock, maxBufferedFrames: Self.bufferedFrames)
+        animationPlayback = AnimationPlayback(
+            clock: animationClock, maxBufferedFrames: Self.bufferedFrames, frameBudget: frameBudget)
         activityIndicator = ActivityImageIndicator(onChange: onChange)
     }
 

@@ -42,8 +42,8 @@ public final class GalleryModel: Sendable {
     /// after anything visible changed: on ``queue``, or on `animationClock`'s thread for a
     /// new animation frame. With a `thumbnailPixelSize`, images are decoded (and cached) at
     /// the size a cell shows instead of in full. With `playsAnimations`, the animations on
-    /// screen play by `animationClock`, and a cell that scrolls away stops its animation
-    /// and frees its frames.
+    /// screen play by `animationClock`, their decoded frames counted in `frameBudget`, and a
+    /// cell that scrolls away stops its animation and frees its frames.
     public init(
         urls: [URL],
         columns: Int,
@@ -52,6 +52,7 @@ public final class GalleryModel: Sendable {
         thumbnailPixelSize: PixelSize? = nil,
         playsAnimations: Bool = false,
         animationClock: any AnimationClock = SystemAnimationClock(),
+        frameBudget: AnimationFrameBudget = .shared,
         manager: ImageManager = .shared,
         placeholder: Image = GalleryModel.defaultPlaceholder,
         onChange: @escaping @Sendable () -> Void = {}
@@ -63,7 +64,9 @@ public final class GalleryModel: Sendable {
         self.onChange = onChange
         layout = GalleryLayout(itemCount: urls.count, columns: columns, rows: rows, prefetchScreens: prefetchScreens)
         cells = (0..<layout.cellCount).map { _ in
-            GalleryCell(manager: manager, placeholder: placeholder, animationClock: animationClock, onChange: onChange)
+            GalleryCell(
+                manager: manager, placeholder: placeholder, animationClock: animationClock, frameBudget: frameBudget,
+                onChange: onChange)
         }
     }
 

@@ -1,10 +1,18 @@
 extension AnimatedImagePlayer {
-    /// The byte limit of the buffer: ``maxBufferSize``, or the automatic size.
-    func bufferLimit(_ state: PlayerState) -> Int {
+    /// The byte limit of the buffer by the player's own setting: ``maxBufferSize``, or the
+    /// automatic size.
+    func ownBufferLimit(_ state: PlayerState) -> Int {
         if state.maxBufferSize > 0 { return state.maxBufferSize }
-        let frameBytes = max(1, state.measuredFrameBytes ?? state.animation.frameByteCount)
-        let frames = min(state.animation.frameCount, max(1, AnimatedImagePlayer.automaticBufferBudget / frameBytes))
-        return frames * frameBytes
+        let bytes = frameBytes(state)
+        let frames = min(state.animation.frameCount, max(1, AnimatedImagePlayer.automaticBufferBudget / bytes))
+        return frames * bytes
+    }
+
+    /// The byte limit of the buffer: the player's own, within what its frame budget allows.
+    func bufferLimit(_ state: PlayerState) -> Int {
+        let own = ownBufferLimit(state)
+        guard let allowed = budgetBufferAllowance(state) else { return own }
+        return min(own, allowed)
     }
 
     /// The frames wanted in the buffer, soonest first: those of the positions after the
@@ -29,33 +37,47 @@ extension AnimatedImagePlayer {
         return frames
     }
 
-    /// Removes `index` from the buffer and returns it, if buffered.
+    /// Removes `index` from the buffer and returns it, if buffered, as the frame showing.
     func takeBuffered(_ index: Int, _ state: inout PlayerState) -> ImageFrame? {
         guard let frame = state.buffer.removeValue(forKey: index) else { return nil }
         state.bufferedBytes -= frame.bitmap.byteCount
+        charge(currentFrameBytes: frame.bitmap.byteCount, &state)
         return frame
     }
 
-    /// Drops buffered frames no longer ahead, and names the next frame to decode when none
-    /// is decoding and it fits in the limit.
+    /// Drops the buffered frames not in `wanted`, giving their bytes back to the budget.
+    private func drop(framesOutside wanted: [Int], _ state: inout PlayerState) {
+        var dropped = 0
+        for index in state.buffer.keys where !wanted.contains(index) {
+            dropped += state.buffer.removeValue(forKey: index)?.bitmap.byteCount ?? 0
+        }
+        state.bufferedBytes -= dropped
+        if state.isInBudget { frameBudget.release(dropped, for: budgetKey) }
+    }
+
+    /// Drops buffered frames no longer ahead (or beyond what the budget now allows), and
+    /// names the next frame to decode when none is decoding, it fits in the limit and the
+    /// budget grants its bytes.
     func refill(_ state: inout PlayerState) -> [PlayerEffect] {
         guard state.isActive else { return [] }
+        syncBudget(&state)
         let wanted = window(state)
-        for index in state.buffer.keys where !wanted.contains(index) {
-            state.bufferedBytes -= state.buffer.removeValue(forKey: index)?.bitmap.byteCount ?? 0
-        }
+        drop(framesOutside: wanted, &state)
         guard state.decodingFrame == nil,
             let next = wanted.first(where: { state.buffer[$0] == nil && !state.failedFrames.contains($0) })
         else { return [] }
         if let frameBytes = state.measuredFrameBytes, state.bufferedBytes + frameBytes > bufferLimit(state) {
             return []
         }
+        let bytes = frameBytes(state)
+        guard frameBudget.reserve(bytes, for: budgetKey) else { return [] }
+        state.decodeCharge = bytes
         state.decodingFrame = next
         return [.decode(frame: next, generation: state.generation)]
     }
 
     /// Decodes frame `index` on a decoding thread and puts it in the buffer, if the player
-    /// still wants it; then shows it if it was awaited, and asks for the next.
+    /// still wants it and it fits; then shows it if it was awaited, and asks for the next.
     func decode(_ index: Int, generation: Int) {
         let animation = state.withLockedValue { $0.animation }
         let decoded: ImageFrame?
@@ -72,18 +94,36 @@ extension AnimatedImagePlayer {
             state.settledDecodeCount += 1
             guard state.generation == generation, state.decodingFrame == index else { return [] }
             state.decodingFrame = nil
-            if let decoded {
-                let bytes = decoded.bitmap.byteCount
-                state.measuredFrameBytes = bytes
-                if window(state).contains(index), state.bufferedBytes + bytes <= bufferLimit(state) {
-                    state.buffer[index] = decoded
-                    state.bufferedBytes += bytes
-                }
-            } else {
+            let reserved = state.decodeCharge
+            state.decodeCharge = 0
+            guard let decoded else {
                 state.failedFrames.insert(index)
+                frameBudget.release(reserved, for: budgetKey)
+                return showWaitingFrame(&state) + refill(&state)
             }
+            keep(decoded, as: index, reserved: reserved, &state)
             return showWaitingFrame(&state) + refill(&state)
         }
         perform(effects)
+    }
+
+    /// Puts a decoded frame in the buffer if it is still wanted and fits, settling its bytes
+    /// with the `reserved` ones (a guess until a frame has decoded); else gives them back.
+    private func keep(_ decoded: ImageFrame, as index: Int, reserved: Int, _ state: inout PlayerState) {
+        let bytes = decoded.bitmap.byteCount
+        if state.measuredFrameBytes != bytes {
+            state.measuredFrameBytes = bytes
+            syncBudget(&state)
+        }
+        let wanted = window(state)
+        drop(framesOutside: wanted, &state)
+        let fits = wanted.contains(index) && state.bufferedBytes + bytes <= bufferLimit(state)
+        guard fits, bytes <= reserved || frameBudget.reserve(bytes - reserved, for: budgetKey) else {
+            frameBudget.release(reserved, for: budgetKey)
+            return
+        }
+        frameBudget.release(max(0, reserved - bytes), for: budgetKey)
+        state.buffer[index] = decoded
+        state.bufferedBytes += bytes
     }
 }

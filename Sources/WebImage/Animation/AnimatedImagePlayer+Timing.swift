@@ -120,8 +120,7 @@ extension AnimatedImagePlayer {
                 effects.append(.frameChanged(index, frame))
             }
         }
-        state.buffer = [:]
-        state.bufferedBytes = 0
+        leaveBudget(&state)
         state.generation += 1
         state.decodingFrame = nil
         return effects + [.finished]

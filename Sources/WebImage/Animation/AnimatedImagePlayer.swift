@@ -6,8 +6,9 @@ import NIOConcurrencyHelpers
 ///
 /// Time comes from an ``AnimationClock``. Frames ahead of the current one are decoded on
 /// the library's decoding threads (one decode at a time per player, so players share the
-/// threads) into a buffer of at most ``maxBufferSize`` bytes. The display path never waits
-/// for a decode: when a frame's time comes and it is not decoded, its time passes with the
+/// threads) into a buffer of at most ``maxBufferSize`` bytes, within the player's share of
+/// its ``frameBudget`` (one budget for every player unless given another). The display path
+/// never waits for a decode: when a frame's time comes and it is not decoded, its time passes with the
 /// previous frame still showing and it counts in ``skippedFrameCount``. Only the first
 /// frame after ``play()`` or ``seek(toFrame:loop:)`` is waited for, without blocking: its
 /// time starts when it has decoded.
@@ -46,6 +47,8 @@ public final class AnimatedImagePlayer: Sendable {
         state.withLockedValue { $0.animation }
     }
 
+    /// The budget the player's decoded frames count in, shared with other players.
+    public let frameBudget: AnimationFrameBudget
     let clock: any AnimationClock
     let frameTransformer: (any ImageTransformer)?
     let state: NIOLockedValueBox<PlayerState>
@@ -65,6 +68,8 @@ public final class AnimatedImagePlayer: Sendable {
     ///     buffered, so no frame after the first can show.
     ///   - frameTransformer: Applied to each frame as it decodes (for example the resize
     ///     a target needs); the buffer holds its results.
+    ///   - frameBudget: The budget the decoded frames count in, shared with other players;
+    ///     the buffer holds no more than the player's share of it.
     public init(
         _ animation: AnimatedImage,
         clock: any AnimationClock = SystemAnimationClock(),
@@ -72,10 +77,12 @@ public final class AnimatedImagePlayer: Sendable {
         rate: Double = 1,
         loopCount: Int? = nil,
         maxBufferSize: Int = 0,
-        frameTransformer: (any ImageTransformer)? = nil
+        frameTransformer: (any ImageTransformer)? = nil,
+        frameBudget: AnimationFrameBudget = .shared
     ) {
         precondition(rate > 0, "the playback rate must be above 0")
         self.clock = clock
+        self.frameBudget = frameBudget
         self.frameTransformer = frameTransformer
         state = NIOLockedValueBox(
             PlayerState(
@@ -90,6 +97,7 @@ public final class AnimatedImagePlayer: Sendable {
 
     deinit {
         state.withLockedValue { $0.timer?.cancel() }
+        frameBudget.leave(budgetKey)
     }
 
     // MARK: Settings
@@ -135,9 +143,23 @@ public final class AnimatedImagePlayer: Sendable {
             let effects = state.withLockedValue { state in
                 state.maxBufferSize = max(0, newValue)
                 if state.bufferedBytes > bufferLimit(state) {
+                    frameBudget.release(state.bufferedBytes, for: budgetKey)
                     state.buffer = [:]
                     state.bufferedBytes = 0
                 }
+                return refill(&state)
+            }
+            perform(effects)
+        }
+    }
+
+    /// Whether the player is on screen (`true` unless set): in its ``frameBudget``, players
+    /// on screen are served before those off it.
+    public var isVisible: Bool {
+        get { state.withLockedValue { $0.isVisible } }
+        set {
+            let effects = state.withLockedValue { state in
+                state.isVisible = newValue
                 return refill(&state)
             }
             perform(effects)
@@ -214,9 +236,11 @@ public final class AnimatedImagePlayer: Sendable {
     // MARK: Control
 
     /// Starts playing from the beginning, or resumes where ``pause()`` left off. A player
-    /// that has finished its loops starts again.
+    /// that has finished its loops starts again. In its ``frameBudget`` the player now
+    /// counts as the one that started most recently.
     public func play() {
         let effects = state.withLockedValue { state -> [PlayerEffect] in
+            syncBudget(&state, played: true)
             switch state.phase {
             case .playing, .waitingForFrame, .holding:
                 return []
@@ -257,15 +281,15 @@ public final class AnimatedImagePlayer: Sendable {
     }
 
     /// Stops playing, empties the buffer and goes back to the start of the first loop; the
-    /// frame showing stays until another shows.
+    /// frame showing stays until another shows. The player gives back everything it held in
+    /// its ``frameBudget``.
     public func stop() {
         state.withLockedValue { state in
             cancelTimer(&state)
             state.phase = .stopped
             state.position = 0
             state.finishedLoops = 0
-            state.buffer = [:]
-            state.bufferedBytes = 0
+            leaveBudget(&state)
             state.decodingFrame = nil
             state.generation += 1
         }

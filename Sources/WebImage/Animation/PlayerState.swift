@@ -41,6 +41,16 @@ struct PlayerState: Sendable {
     /// Decoded frames ahead of the current one, by frame index.
     var buffer: [Int: ImageFrame] = [:]
     var bufferedBytes = 0
+    /// Whether the player is counted in its frame budget (from when it becomes active until
+    /// it stops or finishes).
+    var isInBudget = false
+    /// Whether the player is on screen, for its frame budget's order.
+    var isVisible = true
+    /// The bytes of the frame showing counted in the budget (0 for a frame shown before the
+    /// player last stopped).
+    var currentFrameCharge = 0
+    /// The bytes reserved in the budget for the decode in flight.
+    var decodeCharge = 0
     /// The frame being decoded, if any: one at a time per player.
     var decodingFrame: Int?
     /// Bumped by `stop`, so decodes started before it are dropped.

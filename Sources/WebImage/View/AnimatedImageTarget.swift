@@ -88,7 +88,8 @@ extension AnimatedImageTarget {
             animation,
             clock: playback.clock,
             maxBufferSize: playback.bufferLimit(for: animation),
-            frameTransformer: playback.frameTransformer
+            frameTransformer: playback.frameTransformer,
+            frameBudget: playback.frameBudget
         )
         player.onFrameChange = { [weak self, weak player] _, frame in
             guard let player else { return }

@@ -1,7 +1,8 @@
 import NIOConcurrencyHelpers
 
 /// What an ``AnimatedImageTarget`` plays with: the player of the animation it shows, the
-/// clock and buffer settings new players get, and whether the target is on screen.
+/// clock, buffer settings and frame budget new players get, and whether the target is on
+/// screen.
 ///
 /// A player starts when the target is on screen; taking the target off screen stops it,
 /// emptying its buffer, and putting it back plays the animation again from its start.
@@ -17,6 +18,8 @@ public final class AnimationPlayback: Sendable {
     public let maxBufferedFrames: Int
     /// Applied to each frame as it decodes, for example the resize the target needs.
     public let frameTransformer: (any ImageTransformer)?
+    /// The budget new players' decoded frames count in, shared with other targets' players.
+    public let frameBudget: AnimationFrameBudget
     private let state = NIOLockedValueBox(State())
 
     private struct State {
@@ -32,12 +35,14 @@ public final class AnimationPlayback: Sendable {
         clock: any AnimationClock = SystemAnimationClock(),
         maxBufferSize: Int = 0,
         maxBufferedFrames: Int = 0,
-        frameTransformer: (any ImageTransformer)? = nil
+        frameTransformer: (any ImageTransformer)? = nil,
+        frameBudget: AnimationFrameBudget = .shared
     ) {
         self.clock = clock
         self.maxBufferSize = maxBufferSize
         self.maxBufferedFrames = max(0, maxBufferedFrames)
         self.frameTransformer = frameTransformer
+        self.frameBudget = frameBudget
     }
 
     /// The player of the animation shown, if one is.

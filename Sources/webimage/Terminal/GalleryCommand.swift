@@ -18,7 +18,9 @@ struct GalleryCommand: ParsableCommand {
             decoded as they play; a cell that scrolls away stops its animation and frees its \
             frames. --snapshot draws one frame once the visible images have loaded, prints it and \
             exits, for pipes and tests; --play-for plays for a while without a terminal, then \
-            prints the last frame and how many animation frames were shown and skipped.
+            prints the last frame, how many animation frames were shown and skipped, and the \
+            most memory their decoded frames held at once: all cells share one frame budget \
+            (--frame-budget sets it).
             """
     )
 
@@ -55,6 +57,9 @@ struct GalleryCommand: ParsableCommand {
     @Option(help: "Play for this many seconds without a terminal, then print the last frame and a summary.")
     var playFor: Double?
 
+    @Option(help: "MiB of decoded animation frames all cells hold together (the library's shared budget when not given).")
+    var frameBudget: Int?
+
     /// A cell is this many characters wide, the gap included…
     private static let cellColumns = 24
     /// …and its image this many text rows tall (a caption line goes below).
@@ -68,6 +73,7 @@ struct GalleryCommand: ParsableCommand {
         guard count > 0 else { throw ValidationError("--count must be at least 1") }
         if let columns, columns < 1 { throw ValidationError("--columns must be at least 1") }
         if let rows, rows < 1 { throw ValidationError("--rows must be at least 1") }
+        if let frameBudget, frameBudget < 0 { throw ValidationError("--frame-budget must be at least 0") }
         if let playFor {
             guard playFor > 0 else { throw ValidationError("--play-for must be more than 0 seconds") }
             guard !snapshot else { throw ValidationError("--snapshot and --play-for do not go together") }
@@ -106,9 +112,10 @@ struct GalleryCommand: ParsableCommand {
         )
         // A snapshot shows the posters: its animations play by a clock that never moves.
         let clock: any AnimationClock = snapshot ? ManualAnimationClock() : SystemAnimationClock()
+        let budget = frameBudget.map { AnimationFrameBudget(limit: $0 << 20) } ?? .shared
         let model = GalleryModel(
             urls: imageURLs, columns: grid.columns, rows: grid.rows, thumbnailPixelSize: fullSize ? nil : thumbnail,
-            playsAnimations: !noAnimations, animationClock: clock, manager: manager
+            playsAnimations: !noAnimations, animationClock: clock, frameBudget: budget, manager: manager
         ) {
             changed.withLockedValue { $0 = true }
         }
@@ -116,7 +123,7 @@ struct GalleryCommand: ParsableCommand {
         if snapshot {
             printSnapshot(of: model, renderer: renderer)
         } else if let playFor {
-            play(model, for: playFor, renderer: renderer, changed: changed)
+            play(model, for: playFor, renderer: renderer, changed: changed, budget: budget)
         } else {
             try browse(model, renderer: renderer, changed: changed)
         }
@@ -141,8 +148,11 @@ struct GalleryCommand: ParsableCommand {
 
     /// Plays the first screen for `seconds` by the system clock, drawing each changed frame
     /// (into nothing) as often as ``browse(_:renderer:changed:)`` would, then prints the last
-    /// frame and a summary line.
-    private func play(_ model: GalleryModel, for seconds: Double, renderer: GalleryFrameRenderer, changed: NIOLockedValueBox<Bool>) {
+    /// frame and a summary line, with the most bytes of frames `budget` held at once.
+    private func play(
+        _ model: GalleryModel, for seconds: Double, renderer: GalleryFrameRenderer, changed: NIOLockedValueBox<Bool>,
+        budget: AnimationFrameBudget
+    ) {
         Self.showFirstScreen(of: model)
         let start = DispatchTime.now().uptimeNanoseconds
         let end = start + UInt64(seconds * 1e9)
@@ -162,8 +172,14 @@ struct GalleryCommand: ParsableCommand {
         print(renderer.lines(for: model).joined(separator: "\n"))
         print(
             "played \(model.animationFramesShown) animation frames in \(playing) cells over \(seconds) s,"
-                + " \(model.animationFramesSkipped) skipped, \(draws) screens drawn"
+                + " \(model.animationFramesSkipped) skipped, \(draws) screens drawn;"
+                + " frames held at most \(Self.mebibytes(budget.peakHeldByteCount)) of a \(Self.mebibytes(budget.limit)) budget"
         )
+    }
+
+    /// `bytes` in MiB, to one decimal.
+    private static func mebibytes(_ bytes: Int) -> String {
+        String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
     }
 
     /// How long the interactive loop waits for a key between screens, in seconds (the
