@@ -1,7 +1,7 @@
 import Testing
 @testable import WebImage
-@testable import WebImageTestSupport
-@testable import WebImageLoadingTestSupport
+import WebImageTestSupport
+import WebImageLoadingTestSupport
 
 /// ``AnimationFrameBudget`` shared by many ``AnimatedImagePlayer``s on one
 /// ``ManualAnimationClock``: the total held stays within the limit while every player plays
