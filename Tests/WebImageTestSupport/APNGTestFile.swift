@@ -1,6 +1,10 @@
 import Foundation
-import WebImageCore
-import WebImagePNG
+// The chunk writer and reader are WebImagePNG's `package` API (and `withImageBytes`
+// WebImageCore's), which the root package's tests see; the Sanitizers package builds this
+// file too, and `package` does not reach across packages, so the imports are `@testable`
+// (their one use in the support targets).
+@testable import WebImageCore
+@testable import WebImagePNG
 
 /// Animated PNGs written chunk by chunk for tests: frames at offsets, delays, disposal and
 /// blending, hidden default images and corrupt frame data.

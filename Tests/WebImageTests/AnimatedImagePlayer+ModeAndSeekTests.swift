@@ -46,8 +46,8 @@ struct AnimatedImagePlayerModeAndSeekTests {
         #expect(await eventually { player.currentFrameIndex == 0 })
         player.pause()
         player.seek(toFrame: 2)
-        #expect(await eventually { player.currentFrameIndex == 2 }, "shown without play()")
-        #expect(recorder.frames == [0, 2])
+        #expect(await eventually { recorder.frames == [0, 2] }, "shown without play()")
+        #expect(player.currentFrameIndex == 2)
         #expect(!player.isPlaying)
         #expect(clock.nextDeadline == nil, "a paused player schedules nothing")
 
@@ -65,8 +65,9 @@ struct AnimatedImagePlayerModeAndSeekTests {
         let player = AnimatedImagePlayer(AnimatedImagePlayerTests.animation([0.1, 0.1, 0.1]), clock: clock, maxBufferSize: 3 * 16)
         let recorder = PlayerRecorder(player, clock: clock)
         player.seek(toFrame: 1)
-        #expect(await eventually { player.currentFrameIndex == 1 })
-        #expect(recorder.frames == [1])
+        // The player sets its frame under its lock and calls back after it: wait for the call.
+        #expect(await eventually { recorder.frames == [1] })
+        #expect(player.currentFrameIndex == 1)
         #expect(!player.isPlaying)
     }
 }
