@@ -12,7 +12,17 @@ enum WebPCopyrightChunks {
         let chunks = [("EXIF", copyright.exifPayload), ("XMP ", copyright.xmpPacket)].compactMap { name, payload in
             payload.map { (name, $0) }
         }
-        let result = webp.withUnsafeBytes { image -> Data? in
+        guard let result = muxing(chunks, into: webp) else {
+            throw ImageError(.encodingFailed, "libwebp's muxer cannot add the copyright")
+        }
+        return result
+    }
+
+    /// `webp` with each of `chunks` (a four-letter name and its payload) set by libwebp's
+    /// muxer; `nil` when the muxer refuses. The muxer reads `webp` in place and copies each
+    /// payload, and both are read only inside their closures.
+    static func muxing(_ chunks: [(name: String, payload: [UInt8])], into webp: Data) -> Data? {
+        webp.withUnsafeBytes { image -> Data? in
             var imageData = WebPData(bytes: image.baseAddress?.assumingMemoryBound(to: UInt8.self), size: image.count)
             guard let mux = WebPMuxCreateInternal(&imageData, 0, WEBP_MUX_ABI_VERSION) else { return nil }
             defer { WebPMuxDelete(mux) }
@@ -28,7 +38,5 @@ enum WebPCopyrightChunks {
             defer { WebPFree(UnsafeMutableRawPointer(mutating: output.bytes)) }
             return Data(bytes: output.bytes, count: output.size)
         }
-        guard let result else { throw ImageError(.encodingFailed, "libwebp's muxer cannot add the copyright") }
-        return result
     }
 }

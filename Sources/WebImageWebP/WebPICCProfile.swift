@@ -30,20 +30,9 @@ enum WebPICCProfile {
     ///
     /// - Throws: ``ImageError/Code/encodingFailed`` when the muxer refuses.
     static func adding(_ profile: ColorProfile, to webp: Data) throws(ImageError) -> Data {
-        let result = webp.withUnsafeBytes { image in
-            profile.data.withUnsafeBytes { icc -> Data? in
-                var imageData = WebPData(bytes: image.baseAddress?.assumingMemoryBound(to: UInt8.self), size: image.count)
-                guard let mux = WebPMuxCreateInternal(&imageData, 0, WEBP_MUX_ABI_VERSION) else { return nil }
-                defer { WebPMuxDelete(mux) }
-                var iccData = WebPData(bytes: icc.baseAddress?.assumingMemoryBound(to: UInt8.self), size: icc.count)
-                guard WebPMuxSetChunk(mux, "ICCP", &iccData, 1) == WEBP_MUX_OK else { return nil }
-                var output = WebPData()
-                guard WebPMuxAssemble(mux, &output) == WEBP_MUX_OK else { return nil }
-                defer { WebPFree(UnsafeMutableRawPointer(mutating: output.bytes)) }
-                return Data(bytes: output.bytes, count: output.size)
-            }
+        guard let result = WebPCopyrightChunks.muxing([("ICCP", [UInt8](profile.data))], into: webp) else {
+            throw ImageError(.encodingFailed, "libwebp's muxer cannot add the ICC profile")
         }
-        guard let result else { throw ImageError(.encodingFailed, "libwebp's muxer cannot add the ICC profile") }
         return result
     }
 
