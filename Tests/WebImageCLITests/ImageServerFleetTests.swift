@@ -143,10 +143,21 @@ struct ImageServerFleetTests {
         let scratch = TemporaryDirectory(prefix: "serve-sigterm")
         let sources = try await LoopbackHTTPServer.start()
         let gate = LoopbackGate()
-        let png = try ImageCodersManager.shared.encode(Image(bitmap: ManagerTestImage.bitmap(width: 50, height: 40, tint: 3)), as: .png)
+        let png = Array(try ImageCodersManager.shared.encode(Image(bitmap: ManagerTestImage.bitmap(width: 50, height: 40, tint: 3)), as: .png))
+        // The source sends its head at once, then a byte every second until the gate opens:
+        // the server's downloader drops a source silent for 15 s, and a loaded machine can
+        // take longer than that to stop the server's listener.
         sources.route("/slow.png") { _, response in
+            await response.writeHead(status: 200, headers: [("Content-Type", "image/png"), ("Content-Length", "\(png.count)")])
+            var sent = 0
+            while !gate.isOpen, sent < png.count - 1 {
+                await response.writeBody(png[sent..<sent + 1])
+                sent += 1
+                try? await Task.sleep(for: .seconds(1))
+            }
             await gate.wait()
-            await response.respond(headers: [("Content-Type", "image/png")], body: Array(png))
+            await response.writeBody(png[sent...])
+            await response.end()
         }
         let server = try BackgroundProcess(
             try BuiltExecutable.url(named: "webimage"),

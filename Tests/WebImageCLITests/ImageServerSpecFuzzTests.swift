@@ -82,16 +82,16 @@ struct ImageServerSpecFuzzTests {
         sources.route("/anim.gif") { _, response in
             await response.respond(headers: [("Content-Type", "image/gif")], body: Array(gif))
         }
-        // Results of up to 250,000 pixels, and 8 MiB a request: every operation still runs
-        // and both limits still answer 413, on pictures an eighth of the size this test
+        // Results of up to 100,000 pixels, and 8 MiB a request: every operation still runs
+        // and both limits still answer 413, on pictures a twentieth of the size this test
         // once allowed (2,000,000 pixels and 64 MiB, where the blurs and GIF quantisation of
         // large results took most of the 183 s its 4,000 requests ran alone under
-        // ThreadSanitizer).
+        // ThreadSanitizer; at 250,000 pixels they still took 151 s and ended the suite).
         let server = try BackgroundProcess(
             try BuiltExecutable.url(named: "webimage"),
             [
                 "serve", "--request-timeout", "600", "--port", "0", "--insecure-unsigned", "--allow-private-sources", "--cache-dir", scratch.url.path,
-                "--max-result-pixels", "250000", "--request-memory", "8M", "--max-result-cache", "64M",
+                "--max-result-pixels", "100000", "--request-memory", "8M", "--max-result-cache", "64M",
             ])
         let line = try await server.waitForLine(containing: "listening on")
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
