@@ -84,7 +84,7 @@ public struct AVIFCoder: AnimatedImageCoder {
             for index in 0..<count {
                 let bitmap = try session.decodeFrame(at: index, options: options)
                 let duration = count > 1 ? session.duration(ofFrame: index) : 0
-                frames.append(ImageFrame(bitmap: bitmap.size == target ? bitmap : bitmap.resized(to: target), duration: duration))
+                try frames.append(ImageFrame(bitmap: bitmap.size == target ? bitmap : bitmap.resized(to: target), duration: duration))
             }
             return Image(
                 frames: frames, scale: options.scaleFactor ?? 1, format: .avif, hasAlpha: session.hasAlpha ? nil : false,
@@ -120,7 +120,7 @@ public struct AVIFCoder: AnimatedImageCoder {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the AVIF coder cannot write \(format.rawValue)")
         }
-        let image = options.prepared(image, for: format)
+        let image = try options.prepared(image, for: format)
         return try AVIFWriter(image: image, options: options, speed: encodingSpeed).write()
     }
 

@@ -25,7 +25,7 @@ final class AVIFFrameDecoder: AnimatedFrameDecoder {
         do throws(ImageError) {
             let bitmap = try session.decodeFrame(at: nextFrameIndex, options: options)
             nextFrameIndex = (nextFrameIndex + 1) % session.frameCount
-            return bitmap.size == session.canvasSize ? bitmap : bitmap.resized(to: session.canvasSize)
+            return try bitmap.size == session.canvasSize ? bitmap : bitmap.resized(to: session.canvasSize)
         } catch {
             nextFrameIndex = 0
             throw error

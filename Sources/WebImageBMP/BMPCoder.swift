@@ -33,7 +33,7 @@ public struct BMPCoder: ImageCoder {
             Result { () throws(ImageError) in try BMPCoder.decodeFile(LittleEndianReader(bytes: bytes), options: options) }
         }.get()
         let target = options.targetSize(forSource: bitmap.size)
-        return Image(bitmap: bitmap.resized(to: target), scale: options.scaleFactor ?? 1, format: .bmp)
+        return try Image(bitmap: bitmap.resized(to: target), scale: options.scaleFactor ?? 1, format: .bmp)
     }
 
     /// Whether `format` is BMP.
@@ -46,7 +46,7 @@ public struct BMPCoder: ImageCoder {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the BMP coder cannot write \(format.rawValue)")
         }
-        let image = options.prepared(image, for: format)
+        let image = try options.prepared(image, for: format)
         return BMPWriter(bitmap: image.bitmap.convertedToRGBA8(), includesAlpha: image.hasAlpha).data()
     }
 

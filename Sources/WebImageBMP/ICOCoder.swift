@@ -46,7 +46,7 @@ public struct ICOCoder: ImageCoder {
             }.get()
         }
         let target = options.targetSize(forSource: bitmap.size, bytesPerPixel: bitmap.pixelFormat.bytesPerPixel)
-        return Image(bitmap: bitmap.resized(to: target), scale: options.scaleFactor ?? 1, format: .ico)
+        return try Image(bitmap: bitmap.resized(to: target), scale: options.scaleFactor ?? 1, format: .ico)
     }
 
     /// Whether `format` is ICO.
@@ -60,7 +60,7 @@ public struct ICOCoder: ImageCoder {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the ICO coder cannot write \(format.rawValue)")
         }
-        let image = options.prepared(image, for: format)
+        let image = try options.prepared(image, for: format)
         let still = Image(bitmap: image.bitmap, format: image.format, hasAlpha: image.hasAlpha)
         let png = try PNGCoder().encode(still, as: .png, options: options)
         guard png.count <= Int(UInt32.max) - 22 else {

@@ -53,12 +53,12 @@ public enum StreamingImageConverter {
         writingTo url: URL,
         options: ImageEncodeOptions = ImageEncodeOptions(),
         decodeOptions: ImageDecodeOptions = ImageDecodeOptions(),
-        filters: (PixelSize) -> [any RGBRowFilter]
+        filters: (PixelSize) throws(ImageError) -> [any RGBRowFilter]
     ) throws(ImageError) -> PixelSize? {
         guard let size = try streamableSize(of: data, writing: format, options: decodeOptions) else { return nil }
         try write(to: url, as: format, size: size, options: options) { (encode) throws(ImageError) in
             let queue = StripQueue(capacity: stripsInFlight, stripBytes: stripHeight * size.width * 3)
-            let filters = filters(size)
+            let filters = try filters(size)
             let decoding = startDecoding(data, size: size, into: queue, maxMemory: decodeOptions.maxTotalBytes)
             defer {
                 queue.cancel()

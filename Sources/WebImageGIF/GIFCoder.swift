@@ -69,7 +69,7 @@ public struct GIFCoder: AnimatedImageCoder {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the GIF coder cannot write \(format.rawValue)")
         }
-        let image = options.prepared(image, for: format)
+        let image = try options.prepared(image, for: format)
         return try encodeImage(image, options: options)
     }
 }

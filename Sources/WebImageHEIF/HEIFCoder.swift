@@ -64,7 +64,7 @@ public struct HEIFCoder: ImageCoder {
             let sniffed = ImageFormat(sniffing: data)
             let format: ImageFormat =
                 ISOMediaBrands(data)?.declaresAVIF ?? false ? .avif : sniffed == .heif ? .heif : .heic
-            return Image(
+            return try Image(
                 bitmap: bitmap.size == target ? bitmap : bitmap.resized(to: target), scale: options.scaleFactor ?? 1, format: format,
                 hasAlpha: reader.hasAlpha ? nil : false, colorProfile: reader.colorProfile)
         }
@@ -80,7 +80,7 @@ public struct HEIFCoder: ImageCoder {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the HEIF coder cannot write \(format.rawValue) with this libheif")
         }
-        let image = options.prepared(image, for: format)
+        let image = try options.prepared(image, for: format)
         return try HEIFWriter(image: image, options: options).write()
     }
 

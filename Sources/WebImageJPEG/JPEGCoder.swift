@@ -98,7 +98,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
         guard format == .jpeg else {
             throw ImageError(.unsupportedFormat, "the JPEG coder cannot write \(format.rawValue)")
         }
-        let image = options.prepared(image, for: format)
+        let image = try options.prepared(image, for: format)
         let bitmap = image.bitmap.convertedToRGBA8()
         let pixels = image.hasAlpha ? Self.compositedOverWhite(bitmap.pixels) : bitmap.pixels
         let compressor = try JPEGCompressor(
@@ -179,7 +179,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
             bitmap = bitmap.oriented(orientation)
         }
         if bitmap.size != target {
-            bitmap = bitmap.resized(to: target)
+            bitmap = try bitmap.resized(to: target)
         }
         return Image(
             frames: [ImageFrame(bitmap: bitmap)], loopCount: 0, scale: options.scaleFactor ?? 1,

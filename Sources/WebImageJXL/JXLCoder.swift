@@ -85,7 +85,7 @@ public struct JXLCoder: AnimatedImageCoder, ProgressiveImageCoder {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the JPEG XL coder cannot write \(format.rawValue)")
         }
-        let image = options.prepared(image, for: format)
+        let image = try options.prepared(image, for: format)
         return try JXLWriter(image: image, options: options, effort: encodingEffort).write()
     }
 

@@ -93,7 +93,7 @@ struct JXLReader {
                 guard let header, let output else { break }
                 let bitmap = JXLReader.bitmap(output, header: header)
                 let duration = header.frameDurations.last ?? 0
-                frames.append(ImageFrame(bitmap: bitmap.size == target ? bitmap : bitmap.resized(to: target), duration: duration))
+                try frames.append(ImageFrame(bitmap: bitmap.size == target ? bitmap : bitmap.resized(to: target), duration: duration))
                 if options.firstFrameOnly || !isComplete { return false }
             case JXL_DEC_NEED_MORE_INPUT:
                 // Only reached for incomplete bytes: show what the first frame has so far.
@@ -111,7 +111,7 @@ struct JXLReader {
             return nil
         }
         if frames.isEmpty, let partial {
-            frames.append(ImageFrame(bitmap: partial.size == target ? partial : partial.resized(to: target)))
+            try frames.append(ImageFrame(bitmap: partial.size == target ? partial : partial.resized(to: target)))
         }
         guard !frames.isEmpty else {
             if isComplete { throw ImageError(.badImageData, "the JPEG XL stream has no frame") }

@@ -14,7 +14,7 @@ extension PNGCoder {
         }
         let still = try decodeStill(stream, options: options)
         let target = options.targetSize(forSource: still.bitmap.size, bytesPerPixel: still.bitmap.pixelFormat.bytesPerPixel)
-        return Image(
+        return try Image(
             bitmap: still.bitmap.resized(to: target),
             scale: options.scaleFactor ?? 1,
             format: .png,
@@ -81,7 +81,7 @@ extension PNGCoder {
                 throw ImageError(.badImageData, "APNG frame \(index) does not match the canvas bit depth")
             }
             let canvas = compositor.draw(decoded.bitmap, as: frame.control)
-            frames.append(ImageFrame(bitmap: canvas.resized(to: target), duration: frame.control.duration))
+            try frames.append(ImageFrame(bitmap: canvas.resized(to: target), duration: frame.control.duration))
         }
         return Image(frames: frames, loopCount: animation.loopCount, scale: options.scaleFactor ?? 1, format: .png)
     }

@@ -13,7 +13,7 @@ extension PNGCoder {
         guard format == .png else {
             throw ImageError(.unsupportedFormat, "the PNG coder cannot encode \(format.rawValue)")
         }
-        let image = options.prepared(image, for: format)
+        let image = try options.prepared(image, for: format)
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
         let keepsAlpha = frames.contains { $0.bitmap.containsTransparency }
         let png: Data

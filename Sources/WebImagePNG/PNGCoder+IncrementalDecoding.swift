@@ -83,7 +83,7 @@ extension PNGCoder {
         guard decodedRows > 0 else { return nil }
         let bitmap = Bitmap(width: size.width, height: size.height, pixelFormat: layout.pixelFormat, pixels: pixels)
         let target = options.targetSize(forSource: size, bytesPerPixel: layout.pixelFormat.bytesPerPixel)
-        return Image(bitmap: bitmap.resized(to: target), scale: options.scaleFactor ?? 1, format: .png)
+        return try Image(bitmap: bitmap.resized(to: target), scale: options.scaleFactor ?? 1, format: .png)
     }
 
     private static func isOutOfData(_ status: Int32) -> Bool {

@@ -63,7 +63,7 @@ struct ImageInfoResponse: Sendable, Equatable {
         colorProfile = sample.colorProfile?.description
         let reduced = sample.convertedToSRGB()
         dominantColour = Self.average(of: reduced.bitmap)
-        thumbHash = reduced.thumbHash().base64
+        thumbHash = try reduced.thumbHash().base64
         blurHash = reduced.blurHash(components: (x: 4, y: 3)).string
     }
 

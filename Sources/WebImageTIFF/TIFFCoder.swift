@@ -55,7 +55,7 @@ public struct TIFFCoder: ImageCoder {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the TIFF coder cannot write \(format.rawValue)")
         }
-        let image = options.prepared(image, for: format)
+        let image = try options.prepared(image, for: format)
         return try TIFFPageWriter(image: image, options: options).write()
     }
 }

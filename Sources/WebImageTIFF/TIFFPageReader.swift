@@ -51,7 +51,7 @@ struct TIFFPageReader {
                 let bitmap = try readPage(tiff, pagesSoFar: frames.count, profile: profile)
                 let size = target ?? options.targetSize(forSource: bitmap.size, frameCount: pageCount)
                 target = size
-                frames.append(ImageFrame(bitmap: bitmap.resized(to: size)))
+                try frames.append(ImageFrame(bitmap: bitmap.resized(to: size)))
             } catch {
                 if frames.isEmpty || error.code == .imageTooLarge { throw error }
                 break

@@ -32,21 +32,25 @@ public struct TerminalImageRenderer: Sendable {
     }
 
     /// The escape sequences that draw `image` (its first frame, or `frame`) in at most
-    /// `columns` × `rows` cells, as lines to print one under the other.
+    /// `columns` × `rows` cells, as lines to print one under the other; none when the
+    /// picture cannot be resampled to the cells (its scratch would not fit in memory).
     public func render(_ image: Image, frame: Int = 0, columns: Int, rows: Int) -> [String] {
         guard columns > 0, rows > 0 else { return [] }
         let bitmap = image.frames[min(max(0, frame), image.frames.count - 1)].bitmap
         switch graphics {
         case .halfBlocks:
             let size = fittedPixelSize(of: bitmap.size, columns: columns, rows: rows, pixelsPerCell: PixelSize(width: 1, height: 2))
-            return halfBlockLines(flattened(bitmap.resized(to: size).convertedToRGBA8()))
+            guard let picture = try? bitmap.resized(to: size) else { return [] }
+            return halfBlockLines(flattened(picture.convertedToRGBA8()))
         case .kitty:
             let size = fittedPixelSize(of: bitmap.size, columns: columns, rows: rows, pixelsPerCell: cellPixelSize)
             let cells = cellSize(forPixels: size)
-            return [KittyGraphicsEncoder.encode(bitmap.resized(to: size).convertedToRGBA8(), columns: cells.columns, rows: cells.rows)]
+            guard let picture = try? bitmap.resized(to: size) else { return [] }
+            return [KittyGraphicsEncoder.encode(picture.convertedToRGBA8(), columns: cells.columns, rows: cells.rows)]
         case .sixel:
             let size = fittedPixelSize(of: bitmap.size, columns: columns, rows: rows, pixelsPerCell: cellPixelSize)
-            return [SixelEncoder.encode(flattened(bitmap.resized(to: size).convertedToRGBA8()))]
+            guard let picture = try? bitmap.resized(to: size) else { return [] }
+            return [SixelEncoder.encode(flattened(picture.convertedToRGBA8()))]
         }
     }
 

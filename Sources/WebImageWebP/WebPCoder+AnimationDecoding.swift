@@ -48,7 +48,7 @@ extension WebPCoder {
             }
             let bitmap = Bitmap(width: canvas.width, height: canvas.height, pixels: pixels)
             let duration = WebPCoder.frameDuration(milliseconds: timestamp - previousTimestamp)
-            frames.append(ImageFrame(bitmap: bitmap.resized(to: target), duration: duration))
+            try frames.append(ImageFrame(bitmap: bitmap.resized(to: target), duration: duration))
             previousTimestamp = timestamp
         }
         // The animation encoder flags every canvas as having alpha, so only the pixels can tell.

@@ -42,7 +42,7 @@ extension WebPCoder {
         guard decodedRows > 0 else { return nil }
         let bitmap = Bitmap(width: size.width, height: size.height, pixels: pixels)
         let target = options.targetSize(forSource: size)
-        return Image(
+        return try Image(
             bitmap: bitmap.resized(to: target), scale: options.scaleFactor ?? 1,
             format: .webp, hasAlpha: features.has_alpha != 0
         )

@@ -78,7 +78,7 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
         guard canEncode(to: format) else {
             throw ImageError(.unsupportedFormat, "the WebP coder cannot write \(format.rawValue)")
         }
-        let image = options.prepared(image, for: format)
+        let image = try options.prepared(image, for: format)
         return try encodeImage(image, options: options)
     }
 }

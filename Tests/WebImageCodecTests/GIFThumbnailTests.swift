@@ -33,13 +33,13 @@ struct GIFThumbnailTests {
         for (index, (small, large)) in zip(thumbnail.frames, full.frames).enumerated() {
             // Within one level: the incremental resizer sums taps in another order than
             // Bitmap.resized's row-parallel passes, and rounds once more.
-            let difference = ReferencePixels.maximumDifference(small.bitmap, large.bitmap.resized(to: size))
+            let difference = try ReferencePixels.maximumDifference(small.bitmap, large.bitmap.resized(to: size))
             #expect(difference != nil && difference! <= 1, "\(path) frame \(index): \(String(describing: difference))")
             #expect(small.duration == large.duration)
         }
     }
 
-    @Test func theResizerFollowsChangesInPlaces() {
+    @Test func theResizerFollowsChangesInPlaces() throws {
         var source = [UInt8](repeating: 0, count: 50 * 40 * 4)
         var resizer = IncrementalResizer(source: PixelSize(width: 50, height: 40), destination: PixelSize(width: 7, height: 6))
         for step in 0..<5 {
@@ -52,7 +52,7 @@ struct GIFThumbnailTests {
                 }
             }
             resizer.update(from: source, changedColumns: columns, changedRows: rows)
-            let whole = Bitmap(width: 50, height: 40, pixels: source).resized(to: PixelSize(width: 7, height: 6))
+            let whole = try Bitmap(width: 50, height: 40, pixels: source).resized(to: PixelSize(width: 7, height: 6))
             #expect(resizer.bitmap == whole, "step \(step)")
         }
     }

@@ -233,7 +233,7 @@ import WebImageTestSupport
         let jpeg = try encoded(original)
         let fitted = try coder.decode(jpeg, options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 100, height: 100)))
         #expect(fitted.pixelSize == PixelSize(width: 100, height: 67))
-        #expect(Self.meanDifference(fitted.bitmap, original.resized(to: fitted.pixelSize)) < 3)
+        #expect(try Self.meanDifference(fitted.bitmap, original.resized(to: fitted.pixelSize)) < 3)
         let filled = try coder.decode(
             jpeg, options: ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 50, height: 150), preserveAspectRatio: false)
         )

@@ -43,14 +43,14 @@ package final class RawRGBATestCoder: ProgressiveImageCoder {
         guard data.count == 8 + width * height * 4 else {
             throw ImageError(.badImageData, "the raw image is truncated")
         }
-        return makeImage(data, width: width, height: height, options: options)
+        return try makeImage(data, width: width, height: height, options: options)
     }
 
     package func decodeIncrementally(_ data: Data, isComplete: Bool, options: ImageDecodeOptions) throws(ImageError) -> Image? {
         counts.withLockedValue { $0.partial += 1 }
         let (width, height) = try header(data)
         guard (data.count - 8) / (width * 4) > 0 else { return nil }
-        return makeImage(data, width: width, height: height, options: options)
+        return try makeImage(data, width: width, height: height, options: options)
     }
 
     package func canEncode(to format: ImageFormat) -> Bool { false }
@@ -68,7 +68,7 @@ package final class RawRGBATestCoder: ProgressiveImageCoder {
         return (width, height)
     }
 
-    private func makeImage(_ data: Data, width: Int, height: Int, options: ImageDecodeOptions) -> Image {
+    private func makeImage(_ data: Data, width: Int, height: Int, options: ImageDecodeOptions) throws(ImageError) -> Image {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let available = min(data.count - 8, pixels.count)
         pixels.withUnsafeMutableBytes { target in
@@ -76,6 +76,6 @@ package final class RawRGBATestCoder: ProgressiveImageCoder {
         }
         let bitmap = Bitmap(width: width, height: height, pixels: pixels)
         guard let box = options.thumbnailPixelSize else { return Image(bitmap: bitmap) }
-        return Image(bitmap: bitmap.resized(to: box))
+        return try Image(bitmap: bitmap.resized(to: box))
     }
 }

@@ -11,7 +11,7 @@ private struct RedrawingTransformer: ImageTransformer {
     let key = "redraw"
 
     func transform(_ image: Image) -> Image? {
-        Image(bitmap: image.bitmap.resized(to: PixelSize(width: 4, height: 3)))
+        try? Image(bitmap: image.bitmap.resized(to: PixelSize(width: 4, height: 3)))
     }
 }
 

@@ -6,11 +6,13 @@ extension Image {
     /// carries a colour profile is hashed in sRGB.
     ///
     /// - Precondition: the image has pixels.
-    public func thumbHash() -> ThumbHash {
+    /// - Throws: ``ImageError/Code/imageTooLarge`` when the reduction cannot get the
+    ///   memory it needs.
+    public func thumbHash() throws(ImageError) -> ThumbHash {
         var bitmap = bitmap
         let longSide = max(bitmap.width, bitmap.height), limit = ThumbHash.maximumSide
         if longSide > limit {
-            bitmap = bitmap.resized(
+            bitmap = try bitmap.resized(
                 to: PixelSize(
                     width: max(1, (bitmap.width * limit + longSide / 2) / longSide),
                     height: max(1, (bitmap.height * limit + longSide / 2) / longSide)))

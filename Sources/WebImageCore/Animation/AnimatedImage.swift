@@ -108,7 +108,7 @@ public final class AnimatedImage: Sendable {
         canvasSize = info.canvasSize
         frameSize = size
         scale = options.scaleFactor ?? 1
-        poster = ImageFrame(bitmap: AnimatedImage.sized(first, to: size), duration: info.frameDurations[0])
+        poster = ImageFrame(bitmap: try AnimatedImage.sized(first, to: size), duration: info.frameDurations[0])
         self.coder = coder
         decoding = NIOLockedValueBox(FrameDecoding(decoder: decoder))
     }
@@ -168,7 +168,7 @@ public final class AnimatedImage: Sendable {
                 frames.reserveCapacity(frameCount)
                 _ = try state.decoder.decodeNextFrame()
                 while frames.count < frameCount {
-                    frames.append(AnimatedImage.sized(try state.decoder.decodeNextFrame(), to: frameSize))
+                    frames.append(try AnimatedImage.sized(state.decoder.decodeNextFrame(), to: frameSize))
                 }
                 state.preloaded = frames
             }
@@ -203,7 +203,7 @@ public final class AnimatedImage: Sendable {
             }
         }
         let bitmap = try outcome.get()
-        return ImageFrame(bitmap: AnimatedImage.sized(bitmap, to: frameSize), duration: frameDurations[index])
+        return ImageFrame(bitmap: try AnimatedImage.sized(bitmap, to: frameSize), duration: frameDurations[index])
     }
 
     /// Whether this animation is `earlier` with more of its frames: `earlier` was
@@ -217,8 +217,8 @@ public final class AnimatedImage: Sendable {
             && poster.bitmap == earlier.poster.bitmap
     }
 
-    private static func sized(_ bitmap: Bitmap, to size: PixelSize) -> Bitmap {
-        bitmap.size == size ? bitmap : bitmap.resized(to: size)
+    private static func sized(_ bitmap: Bitmap, to size: PixelSize) throws(ImageError) -> Bitmap {
+        bitmap.size == size ? bitmap : try bitmap.resized(to: size)
     }
 }
 

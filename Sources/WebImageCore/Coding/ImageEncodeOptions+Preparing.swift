@@ -11,7 +11,10 @@ extension ImageEncodeOptions {
     /// Every coder's ``ImageCoder/encode(_:as:options:)`` starts with this call, so the
     /// options mean the same whether a coder is called directly or through an
     /// ``ImageCodersManager``; a custom coder calls it too.
-    public func prepared(_ image: Image, for format: ImageFormat) -> Image {
+    ///
+    /// - Throws: ``ImageError/Code/imageTooLarge`` when the shrink cannot get the memory it
+    ///   needs.
+    public func prepared(_ image: Image, for format: ImageFormat) throws(ImageError) -> Image {
         var result = image
         if let box = maxPixelSize, box.width > 0, box.height > 0,
             image.pixelWidth > box.width || image.pixelHeight > box.height
@@ -20,7 +23,7 @@ extension ImageEncodeOptions {
             let size = PixelSize(
                 width: max(1, Int((Double(image.pixelWidth) * ratio).rounded())),
                 height: max(1, Int((Double(image.pixelHeight) * ratio).rounded())))
-            result = result.replacingFrames { $0.resized(to: size) }
+            result = try result.replacingFrames { bitmap throws(ImageError) in try bitmap.resized(to: size) }
         }
         if colorProfile == .convertToSRGB {
             result = result.convertedToSRGB()

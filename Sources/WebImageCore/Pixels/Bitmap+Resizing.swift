@@ -5,15 +5,24 @@ extension Bitmap {
     /// fine detail blends instead of shimmering; enlarging interpolates sharply. Colour is
     /// premultiplied by alpha while filtering, so transparent pixels do not darken the
     /// edges of what they surround. Large images are split over the cores.
-    public func resized(to size: PixelSize) -> Bitmap {
+    ///
+    /// Throws ``ImageError/Code/imageTooLarge`` when the result or the scratch between the
+    /// two passes cannot be had (see `FloatPixelMemory`): running out of memory is an error,
+    /// not a trap.
+    public func resized(to size: PixelSize) throws(ImageError) -> Bitmap {
         precondition(size.width > 0 && size.height > 0, "cannot resize to an empty size")
         if size == self.size { return self }
+        let (pixelCount, pixelsOverflow) = size.width.multipliedReportingOverflow(by: size.height)
+        let (byteCount, bytesOverflow) = pixelCount.multipliedReportingOverflow(by: pixelFormat.bytesPerPixel)
+        guard !pixelsOverflow, !bytesOverflow, byteCount <= FloatPixelMemory.largestBuffer else {
+            throw ImageError(.imageTooLarge, "a \(size.width)x\(size.height) bitmap would take more than the machine's memory")
+        }
         guard width > 0, height > 0 else { return Bitmap(width: size.width, height: size.height, pixelFormat: pixelFormat) }
         let columns = ResamplingWeights(source: width, destination: size.width)
         let rows = ResamplingWeights(source: height, destination: size.height)
         let premultiplying = containsTransparency
         let rowsFirst = Self.resamplesRowsFirst(from: self.size, to: size)
-        let intermediate = FloatPixelMemory.allocate(Self.resamplingScratchPixels(from: self.size, to: size))
+        let intermediate = try FloatPixelMemory.allocate(Self.resamplingScratchPixels(from: self.size, to: size))
         defer { FloatPixelMemory.deallocate(intermediate) }
         let sourceWidth = width, format = pixelFormat
         pixels.withUnsafeBytes { source in
@@ -42,7 +51,6 @@ extension Bitmap {
                 }
             }
         }
-        let byteCount = size.width * size.height * pixelFormat.bytesPerPixel
         let output = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
             let destination = UnsafeMutableRawPointer(buffer.baseAddress!)
             ParallelRows.forEachBand(of: size.height, pixelsPerItem: size.width * 2) { band in
@@ -71,7 +79,7 @@ extension Bitmap {
     public static func resamplingScratchPixels(from source: PixelSize, to destination: PixelSize) -> Int {
         let columnsFirst = source.height.multipliedReportingOverflow(by: destination.width)
         let rowsFirst = destination.height.multipliedReportingOverflow(by: source.width)
-        if columnsFirst.overflow { return rowsFirst.partialValue }
+        if columnsFirst.overflow { return rowsFirst.overflow ? Int.max : rowsFirst.partialValue }
         return resamplesRowsFirst(from: source, to: destination) ? rowsFirst.partialValue : columnsFirst.partialValue
     }
 

@@ -13,13 +13,28 @@ package enum FloatPixelMemory {
     /// The size of a transparent huge page on x86-64 and arm64 Linux.
     private static let hugePage = 2 << 20
 
+    /// The most memory one buffer may ask for: the machine's physical memory. A larger
+    /// request could only be met by overcommitted pages the kernel would later fail to back.
+    package static let largestBuffer: Int = {
+        let pages = sysconf(Int32(_SC_PHYS_PAGES)), pageSize = sysconf(Int32(_SC_PAGESIZE))
+        guard pages > 0, pageSize > 0 else { return Int.max }
+        return pages.multipliedReportingOverflow(by: pageSize).overflow ? Int.max : pages * pageSize
+    }()
+
     /// Uninitialised room for `count` float pixels; release it with ``deallocate(_:)``.
-    package static func allocate(_ count: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
-        let bytes = max(1, count) * MemoryLayout<SIMD4<Float>>.stride
+    ///
+    /// Throws ``ImageError/Code/imageTooLarge`` when the room cannot be had: its size
+    /// overflows, passes ``largestBuffer``, or the allocator refuses it. Running out is an
+    /// error its caller answers, never a trap.
+    package static func allocate(_ count: Int) throws(ImageError) -> UnsafeMutablePointer<SIMD4<Float>> {
+        let (bytes, overflow) = max(1, count).multipliedReportingOverflow(by: MemoryLayout<SIMD4<Float>>.stride)
+        guard !overflow, bytes <= largestBuffer else {
+            throw ImageError(.imageTooLarge, "\(count) float pixels would take more than the machine's memory")
+        }
         let large = bytes >= 4 * hugePage
         var memory: UnsafeMutableRawPointer?
         guard posix_memalign(&memory, large ? hugePage : 64, bytes) == 0, let memory else {
-            fatalError("out of memory for \(count) float pixels")
+            throw ImageError(.imageTooLarge, "out of memory for \(count) float pixels")
         }
         #if os(Linux)
         if large { _ = madvise(memory, bytes, Int32(MADV_HUGEPAGE)) }

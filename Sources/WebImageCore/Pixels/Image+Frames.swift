@@ -1,9 +1,15 @@
 extension Image {
     /// The same image with every frame's bitmap replaced by `transform`'s result; timing,
-    /// loop count, scale, format and colour profile are kept.
-    public func replacingFrames(_ transform: (Bitmap) -> Bitmap) -> Image {
-        Image(
-            frames: frames.map { ImageFrame(bitmap: transform($0.bitmap), duration: $0.duration) },
+    /// loop count, scale, format and colour profile are kept. An error `transform` throws
+    /// for any frame is thrown.
+    public func replacingFrames<Failure: Error>(_ transform: (Bitmap) throws(Failure) -> Bitmap) throws(Failure) -> Image {
+        var replaced: [ImageFrame] = []
+        replaced.reserveCapacity(frames.count)
+        for frame in frames {
+            replaced.append(ImageFrame(bitmap: try transform(frame.bitmap), duration: frame.duration))
+        }
+        return Image(
+            frames: replaced,
             loopCount: loopCount, scale: scale, orientation: orientation, format: format,
             colorProfile: colorProfile
         )

@@ -7,11 +7,12 @@ extension Bitmap {
     private static let stripWidth = 128
 
     /// This bitmap blurred with a Gaussian of `sigma` pixels, colour premultiplied by
-    /// alpha; edges repeat the border pixels.
-    package func gaussianBlurred(sigma: Double) -> Bitmap {
+    /// alpha; edges repeat the border pixels. Throws ``ImageError/Code/imageTooLarge``
+    /// when its float pixels cannot be had.
+    package func gaussianBlurred(sigma: Double) throws(ImageError) -> Bitmap {
         guard sigma > 0, sigma.isFinite, width > 0, height > 0 else { return self }
         let premultiplying = containsTransparency
-        let floats = blurredFloats(sigma: sigma, premultiplying: premultiplying)
+        let floats = try blurredFloats(sigma: sigma, premultiplying: premultiplying)
         defer { FloatPixelMemory.deallocate(floats) }
         let width = self.width, format = pixelFormat
         let output = [UInt8](unsafeUninitializedCapacity: pixels.count) { buffer, initialized in
@@ -30,9 +31,9 @@ extension Bitmap {
 
     /// The blurred pixels as floats (premultiplied when `premultiplying`), row after row;
     /// the caller releases them with `FloatPixelMemory.deallocate(_:)`.
-    package func blurredFloats(sigma: Double, premultiplying: Bool) -> UnsafeMutablePointer<SIMD4<Float>> {
+    package func blurredFloats(sigma: Double, premultiplying: Bool) throws(ImageError) -> UnsafeMutablePointer<SIMD4<Float>> {
         let width = self.width, height = self.height, format = pixelFormat
-        let floats = FloatPixelMemory.allocate(width * height)
+        let floats = try FloatPixelMemory.allocate(width * height)
         let recursive = sigma >= Bitmap.recursiveBlurMinimumSigma
         let coefficients = DericheCoefficients(sigma: sigma)
         let kernel = recursive ? [] : Bitmap.gaussianKernel(sigma: sigma)

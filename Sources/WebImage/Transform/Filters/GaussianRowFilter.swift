@@ -48,7 +48,9 @@ final class GaussianRowFilter: RGBRowFilter {
 
     /// A filter for a `size` picture blurring with a Gaussian of `sigma` (positive and
     /// finite), sharpening by `amount` when given.
-    init(size: PixelSize, sigma: Double, amount: Float? = nil) {
+    ///
+    /// Throws ``ImageError/Code/imageTooLarge`` when its window of rows cannot be had.
+    init(size: PixelSize, sigma: Double, amount: Float? = nil) throws(ImageError) {
         width = size.width
         height = size.height
         self.amount = amount
@@ -58,8 +60,13 @@ final class GaussianRowFilter: RGBRowFilter {
         reach = recursive ? Self.lookahead(sigma: sigma) : kernel.count / 2
         capacity = max(1, min(height, Self.blockRows + reach + 4))
         causalCapacity = recursive ? min(height, Self.blockRows + 4) : 0
-        horizontal = FloatPixelMemory.allocate(capacity * width)
-        causal = FloatPixelMemory.allocate(max(1, causalCapacity * width))
+        horizontal = try FloatPixelMemory.allocate(capacity * width)
+        do {
+            causal = try FloatPixelMemory.allocate(max(1, causalCapacity * width))
+        } catch {
+            FloatPixelMemory.deallocate(horizontal)
+            throw error
+        }
         originals = amount == nil ? [] : [UInt8](repeating: 0, count: capacity * width * 3)
         output = [UInt8](repeating: 0, count: min(height, Self.blockRows) * width * 3)
     }

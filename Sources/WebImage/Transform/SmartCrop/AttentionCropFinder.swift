@@ -21,9 +21,9 @@ struct AttentionCropFinder {
 
     /// Where the window of `size` centred on the most interesting cell has its top-left
     /// corner; the caller moves it inside the picture.
-    func origin(of size: PixelSize) -> (x: Int, y: Int) {
+    func origin(of size: PixelSize) throws(ImageError) -> (x: Int, y: Int) {
         let side = Self.mapSide
-        let map = bitmap.resized(to: PixelSize(width: side, height: side))
+        let map = try bitmap.resized(to: PixelSize(width: side, height: side))
         let horizontalScale = Double(side) / Double(bitmap.width)
         let verticalScale = Double(side) / Double(bitmap.height)
         let diagonal = hypot(Double(size.width) * horizontalScale, Double(size.height) * verticalScale)

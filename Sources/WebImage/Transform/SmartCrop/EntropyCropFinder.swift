@@ -13,11 +13,11 @@ struct EntropyCropFinder {
 
     /// The top-left corner of the window of `size` (no larger than the picture), in the
     /// picture's pixels; the caller moves it inside the picture.
-    func origin(of size: PixelSize) -> (x: Int, y: Int) {
+    func origin(of size: PixelSize) throws(ImageError) -> (x: Int, y: Int) {
         let scale = min(1, Double(Self.analysisSide) / Double(max(bitmap.width, bitmap.height)))
         let small =
             scale < 1
-            ? bitmap.resized(to: PixelSize(width: max(1, Int((Double(bitmap.width) * scale).rounded())), height: max(1, Int((Double(bitmap.height) * scale).rounded()))))
+            ? try bitmap.resized(to: PixelSize(width: max(1, Int((Double(bitmap.width) * scale).rounded())), height: max(1, Int((Double(bitmap.height) * scale).rounded()))))
             : bitmap
         let luma = Self.luma(small)
         let factorX = Double(small.width) / Double(bitmap.width), factorY = Double(small.height) / Double(bitmap.height)

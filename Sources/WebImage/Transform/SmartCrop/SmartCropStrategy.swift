@@ -11,15 +11,16 @@ public enum SmartCropStrategy: String, Sendable, Hashable, CaseIterable {
 
     /// The top-left corner of the window of `size` this strategy keeps in `bitmap`; the
     /// window lies inside the bitmap along every axis where it fits, and is centred
-    /// along an axis where it does not.
-    public func origin(of size: PixelSize, in bitmap: Bitmap) -> (x: Int, y: Int) {
+    /// along an axis where it does not. Throws ``ImageError/Code/imageTooLarge`` when the
+    /// reduced copy the analysis reads cannot get the memory it needs.
+    public func origin(of size: PixelSize, in bitmap: Bitmap) throws(ImageError) -> (x: Int, y: Int) {
         let spare = (bitmap.width - size.width, bitmap.height - size.height)
         guard spare.0 > 0 || spare.1 > 0 else { return ImageGravity.center.origin(of: size, in: bitmap.size) }
         let window = PixelSize(width: min(size.width, bitmap.width), height: min(size.height, bitmap.height))
         let found =
             switch self {
-            case .attention: AttentionCropFinder(bitmap: bitmap).origin(of: window)
-            case .entropy: EntropyCropFinder(bitmap: bitmap).origin(of: window)
+            case .attention: try AttentionCropFinder(bitmap: bitmap).origin(of: window)
+            case .entropy: try EntropyCropFinder(bitmap: bitmap).origin(of: window)
             }
         func axis(_ position: Int, _ spare: Int) -> Int { spare < 0 ? spare / 2 : min(max(0, position), spare) }
         return (axis(found.x, spare.0), axis(found.y, spare.1))

@@ -21,10 +21,11 @@ public enum CropAnchor: Sendable, Hashable {
     }
 
     /// The top-left position of a window of `inner` in `bitmap`: a smart crop looks at
-    /// its pixels, the other anchors only at its size.
-    public func origin(of inner: PixelSize, in bitmap: Bitmap) -> (x: Int, y: Int) {
+    /// its pixels, the other anchors only at its size. Throws what the smart crop's
+    /// analysis throws.
+    public func origin(of inner: PixelSize, in bitmap: Bitmap) throws(ImageError) -> (x: Int, y: Int) {
         guard case let .smart(strategy) = self else { return origin(of: inner, in: bitmap.size) }
-        return strategy.origin(of: inner, in: bitmap)
+        return try strategy.origin(of: inner, in: bitmap)
     }
 
     /// The top-left position of a window of `inner` in a picture of `outer`: for a focus

@@ -44,14 +44,17 @@ public struct CroppingImageTransformer: ImageTransformer {
     }
 
     /// The image cut to the rectangle (clipped to the image); `nil` when nothing is left
-    /// or the rectangle covers the whole image.
+    /// or the rectangle covers the whole image, or a smart crop's analysis cannot get the
+    /// memory it needs.
     public func transform(_ image: Image) -> Image? {
         let x: Int, y: Int
         switch placement {
         case let .origin(originX, originY): (x, y) = (originX, originY)
         case let .gravity(gravity): (x, y) = gravity.origin(of: size, in: image.pixelSize)
         // One window for every frame: a smart crop looks at the first.
-        case let .anchor(anchor): (x, y) = anchor.origin(of: size, in: image.bitmap)
+        case let .anchor(anchor):
+            guard let origin = try? anchor.origin(of: size, in: image.bitmap) else { return nil }
+            (x, y) = origin
         }
         let left = max(0, x), top = max(0, y)
         let right = min(image.pixelWidth, x + size.width), bottom = min(image.pixelHeight, y + size.height)

@@ -16,9 +16,10 @@ public struct GaussianBlurImageTransformer: ImageTransformer {
     /// `blur-SIGMA`.
     public var key: String { "blur-\(RoundedCornersImageTransformer.format(sigma))" }
 
-    /// The blurred image; `nil` when sigma is not a positive finite number.
+    /// The blurred image; `nil` when sigma is not a positive finite number, or when the
+    /// blur cannot get the memory it needs.
     public func transform(_ image: Image) -> Image? {
         guard sigma > 0, sigma.isFinite else { return nil }
-        return image.replacingFrames { $0.gaussianBlurred(sigma: sigma) }
+        return try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.gaussianBlurred(sigma: sigma) }
     }
 }

@@ -13,12 +13,13 @@ public struct PixelatingImageTransformer: ImageTransformer {
     /// `pixelate-N`.
     public var key: String { "pixelate-\(blockSize)" }
 
-    /// The pixelated image; `nil` for blocks of one pixel.
+    /// The pixelated image; `nil` for blocks of one pixel, or when the reduction cannot
+    /// get the memory it needs.
     public func transform(_ image: Image) -> Image? {
         guard blockSize > 1 else { return nil }
-        return image.replacingFrames { bitmap in
+        return try? image.replacingFrames { bitmap throws(ImageError) in
             let block = min(blockSize, max(bitmap.width, bitmap.height))
-            let small = bitmap.resized(
+            let small = try bitmap.resized(
                 to: PixelSize(width: (bitmap.width + block - 1) / block, height: (bitmap.height + block - 1) / block))
             return small.enlargedByRepeating(block, to: bitmap.size)
         }

@@ -72,18 +72,20 @@ public struct ResizingImageTransformer: ImageTransformer {
         return key
     }
 
-    /// The image resized; `nil` when it already has the size asked for, or when the
-    /// requested size is not positive.
+    /// The image resized; `nil` when it already has the size asked for, when the
+    /// requested size is not positive, or when the resampling cannot get the memory it
+    /// needs.
     public func transform(_ image: Image) -> Image? {
         guard let plan = plan(for: image.pixelSize) else { return nil }
         // One window for every frame: a smart crop looks at the first.
         var window: (x: Int, y: Int)?
-        return image.replacingFrames { bitmap in
-            var picture = bitmap.resized(to: plan.scaled)
+        return try? image.replacingFrames { bitmap throws(ImageError) in
+            var picture = try bitmap.resized(to: plan.scaled)
             if picture.size != plan.canvas {
                 let covers = picture.width >= plan.canvas.width && picture.height >= plan.canvas.height
                 if covers {
-                    let origin = window ?? anchor.origin(of: plan.canvas, in: picture)
+                    let origin: (x: Int, y: Int)
+                    if let window { origin = window } else { origin = try anchor.origin(of: plan.canvas, in: picture) }
                     window = origin
                     picture = picture.cropped(x: origin.x, y: origin.y, size: plan.canvas)
                 } else {

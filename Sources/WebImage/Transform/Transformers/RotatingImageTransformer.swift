@@ -49,7 +49,8 @@ public struct RotatingImageTransformer: ImageTransformer {
         }
     }
 
-    /// The image turned; `nil` for a whole number of turns or an angle that is not finite.
+    /// The image turned; `nil` for a whole number of turns or an angle that is not finite,
+    /// or when the turn cannot get the memory it needs.
     public func transform(_ image: Image) -> Image? {
         guard degrees.isFinite else { return nil }
         let angle = normalisedDegrees
@@ -64,13 +65,13 @@ public struct RotatingImageTransformer: ImageTransformer {
         if let quarter, fitsCanvas || quarter == .down || image.pixelWidth == image.pixelHeight {
             return image.replacingFrames { $0.oriented(quarter) }
         }
-        return image.replacingFrames { $0.rotated(degrees: angle, fitsCanvas: fitsCanvas, background: background) }
+        return try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.rotated(degrees: angle, fitsCanvas: fitsCanvas, background: background) }
     }
 }
 
 extension Bitmap {
     /// This bitmap turned clockwise by `degrees`, sampled bilinearly.
-    package func rotated(degrees: Double, fitsCanvas: Bool, background: RGBA8) -> Bitmap {
+    package func rotated(degrees: Double, fitsCanvas: Bool, background: RGBA8) throws(ImageError) -> Bitmap {
         let radians = degrees * .pi / 180
         let cosine = cos(radians), sine = sin(radians)
         let canvas: PixelSize
@@ -84,7 +85,7 @@ extension Bitmap {
             canvas = size
         }
         guard width > 0, height > 0 else { return Bitmap.filled(canvas, format: pixelFormat, with: background) }
-        let source = premultipliedFloats()
+        let source = try premultipliedFloats()
         defer { FloatPixelMemory.deallocate(source) }
         let sourceWidth = width, sourceHeight = height
         let backdrop = background.premultipliedFloats
@@ -105,8 +106,8 @@ extension Bitmap {
 
     /// The pixels as premultiplied floats, row after row; the caller releases them with
     /// `FloatPixelMemory.deallocate(_:)`.
-    package func premultipliedFloats() -> UnsafeMutablePointer<SIMD4<Float>> {
-        let floats = FloatPixelMemory.allocate(width * height)
+    package func premultipliedFloats() throws(ImageError) -> UnsafeMutablePointer<SIMD4<Float>> {
+        let floats = try FloatPixelMemory.allocate(width * height)
         let width = self.width, format = pixelFormat
         pixels.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }

@@ -17,13 +17,14 @@ public struct SharpeningImageTransformer: ImageTransformer {
         "sharpen-\(RoundedCornersImageTransformer.format(sigma))-\(RoundedCornersImageTransformer.format(amount))"
     }
 
-    /// The sharpened image; `nil` when sigma or amount is not positive.
+    /// The sharpened image; `nil` when sigma or amount is not positive, or when the blur
+    /// cannot get the memory it needs.
     public func transform(_ image: Image) -> Image? {
         guard sigma > 0, sigma.isFinite, amount > 0, amount.isFinite else { return nil }
         let amount = Float(amount)
-        return image.replacingFrames { bitmap in
+        return try? image.replacingFrames { bitmap throws(ImageError) in
             let premultiplying = bitmap.containsTransparency
-            let blurred = bitmap.blurredFloats(sigma: sigma, premultiplying: premultiplying)
+            let blurred = try bitmap.blurredFloats(sigma: sigma, premultiplying: premultiplying)
             defer { FloatPixelMemory.deallocate(blurred) }
             let width = bitmap.width
             return bitmap.mappingRows(premultiplied: premultiplying) { y, row in
