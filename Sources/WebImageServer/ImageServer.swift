@@ -85,10 +85,6 @@ public struct ImageServer: Sendable {
         }
         var logger = configuration.makeLogHandler.map { Logger(label: "webimage", factory: $0) } ?? Logger(label: "webimage")
         logger.logLevel = configuration.logLevel
-        let responder = ImageServerResponder(
-            configuration: configuration, manager: manager, sources: sources, results: results.diskStorage,
-            metrics: metrics,
-            policy: policy)
         // Every connection takes a file; so do fetches, cache files, listeners and logs.
         let before = OpenFileLimit.now()
         let files = OpenFileLimit.raised()
@@ -101,7 +97,7 @@ public struct ImageServer: Sendable {
             ])
         let connections = ConnectionLimit(maximum: cap)
         let application = Application(
-            responder: responder,
+            router: router(),
             server: .http1(
                 configuration: HTTP1Channel.Configuration(
                     additionalChannelHandlers: [

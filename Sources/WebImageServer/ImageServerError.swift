@@ -1,5 +1,8 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
+import NIOCore
+import WebImage
 
 /// A refusal or failure of the image server: an HTTP status and a short reason, sent as a
 /// JSON body (`{"error":"…","status":403}`).
@@ -41,5 +44,37 @@ public struct ImageServerError: Error, Sendable, Equatable {
             .replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: " ")
         return "{\"error\":\"\(escaped)\",\"status\":\(status.code)}\n"
+    }
+}
+
+extension ImageServerError {
+    /// The failure a source load reports, and the class of it the client hears (one a
+    /// fallback image may answer for, but a bad URL); the error's message (which may name
+    /// URLs, hosts, addresses and upstream statuses) goes to the log only.
+    init(source error: ImageError) {
+        let (status, message): (HTTPResponse.Status, String) =
+            switch error.code {
+            case .responseTooLarge: (.contentTooLarge, "source too large")
+            case .imageTooLarge: (.unprocessableContent, "source image too large")
+            case .badImageData, .emptyData, .unsupportedFormat: (.unprocessableContent, "source not an image")
+            case .timedOut, .deadlineExceeded: (.gatewayTimeout, "source timed out")
+            case .refused: (.forbidden, "address not allowed")
+            case .invalidURL, .blacklisted: (.badRequest, "bad source URL")
+            case .cannotFindHost: (.notFound, "source not found")
+            case .invalidStatusCode where error.statusCode == 404 || error.statusCode == 410: (.notFound, "source not found")
+            default: (.badGateway, "source refused")
+            }
+        self.init(status, message, detail: error.description)
+        // A bad source URL is the request's own fault, not the source's.
+        allowsFallback = status != .badRequest
+    }
+
+    /// The answer that carries the refusal: its status and JSON body, and `Retry-After: 1`
+    /// for a 503 (the server is busy or out of memory for now).
+    var response: Response {
+        var response = Response.text(body, contentType: "application/json")
+        response.status = status
+        if status == .serviceUnavailable { response.headers[.retryAfter] = "1" }
+        return response
     }
 }

@@ -147,3 +147,33 @@ final class MemoryAdmission: Sendable {
         metrics.recordMemory(reserved: reserved, waiting: waiting)
     }
 }
+
+extension MemoryAdmission {
+    /// Runs `work` holding `bytes` of the budget (waiting for room as ``admit(_:)`` does);
+    /// `work` may change what it holds through its argument (see ``resize(_:to:)``), and
+    /// whatever it holds at the end is given back.
+    func holding<Value>(
+        _ bytes: Int, _ work: (inout Int) async throws(ImageServerError) -> Value
+    ) async throws(ImageServerError) -> Value {
+        try await admit(bytes)
+        var held = bytes
+        defer { release(held) }
+        return try await work(&held)
+    }
+
+    /// Runs `work` holding `bytes` of the budget.
+    func holding<Value>(_ bytes: Int, _ work: () async throws(ImageServerError) -> Value) async throws(ImageServerError) -> Value {
+        try await holding(bytes) { (_: inout Int) throws(ImageServerError) in try await work() }
+    }
+
+    /// Changes what a request holds from `held` to `bytes`: gives back what it no longer
+    /// needs, or waits for what it needs more.
+    func resize(_ held: inout Int, to bytes: Int) async throws(ImageServerError) {
+        if bytes > held {
+            try await admit(bytes - held)
+        } else {
+            release(held - bytes)
+        }
+        held = bytes
+    }
+}

@@ -13,12 +13,30 @@ final class SourceFetches: Sendable {
     private let manager: ImageManager
     private let metrics: ImageServerMetrics
     private let limits: SourceFetchLimits
+    private let maxSourcePixels: Int
 
-    /// Fetches through `manager` within `limits`, counting fetches in `metrics`.
-    init(manager: ImageManager, limits: SourceFetchLimits, metrics: ImageServerMetrics) {
+    /// Fetches through `manager` within `limits`, counting fetches in `metrics`; a source
+    /// whose header declares more than `maxSourcePixels` pixels is refused before anything
+    /// is decoded.
+    init(manager: ImageManager, limits: SourceFetchLimits, metrics: ImageServerMetrics, maxSourcePixels: Int) {
         self.manager = manager
         self.limits = limits
         self.metrics = metrics
+        self.maxSourcePixels = maxSourcePixels
+    }
+
+    /// Brings `source` into the source cache. A failed source is tried again by the next
+    /// request, not blacklisted.
+    ///
+    /// - Throws: ``ImageServerError`` with the class of the source's failure.
+    func fetch(_ source: URL) async throws(ImageServerError) {
+        var request = ImageRequest(url: source, options: .retryFailed)
+        request.maxPixelCount = maxSourcePixels
+        do throws(ImageError) {
+            try await ensureOnDisk(request)
+        } catch {
+            throw ImageServerError(source: error)
+        }
     }
 
     /// Makes sure the bytes of `request`'s source are in the disk cache.

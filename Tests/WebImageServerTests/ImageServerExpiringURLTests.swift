@@ -80,9 +80,9 @@ struct ImageServerExpiringURLTests {
 
     @Test func cacheControlCountsDownToTheDeadline() {
         let now = Date(timeIntervalSince1970: 1_000_000.25)
-        #expect(ImageServerResponder.cacheControl(maxAge: 31_536_000, expires: nil, now: now) == "public, max-age=31536000")
-        #expect(ImageServerResponder.cacheControl(maxAge: 31_536_000, expires: 1_000_030, now: now) == "public, max-age=29")
-        #expect(ImageServerResponder.cacheControl(maxAge: 10, expires: 1_000_030, now: now) == "public, max-age=10")
-        #expect(ImageServerResponder.cacheControl(maxAge: 31_536_000, expires: 1_000_000, now: now) == "public, max-age=0")
+        #expect(ResultCache.cacheControl(maxAge: 31_536_000, expires: nil, now: now) == "public, max-age=31536000")
+        #expect(ResultCache.cacheControl(maxAge: 31_536_000, expires: 1_000_030, now: now) == "public, max-age=29")
+        #expect(ResultCache.cacheControl(maxAge: 10, expires: 1_000_030, now: now) == "public, max-age=10")
+        #expect(ResultCache.cacheControl(maxAge: 31_536_000, expires: 1_000_000, now: now) == "public, max-age=0")
     }
 }

@@ -1,0 +1,141 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import WebImage
+
+/// The image route, `/<signature>/<spec>/<source>`: the request checked (signature, spec,
+/// expiry, budget, source host), then its result answered from the ``ResultCache`` or made
+/// by fetching the source (``SourceFetches``) and running the transform
+/// (``TransformRun``); a fallback image answers for a source that fails, when one is set.
+/// `raw` answers the source's own bytes.
+struct ImageRoute: Sendable {
+    let configuration: ImageServerConfiguration
+    let signatures: URLSignatures
+    let policy: SourceAddressPolicy
+    let budget: TransformBudget
+    let fetches: SourceFetches
+    let sources: CachedSources
+    let transforms: TransformRun
+    let results: ResultCache
+    let slots: TransformSlots
+    let deadline: RequestDeadline
+    let metrics: ImageServerMetrics
+
+    /// The answer to an image request; when a fallback answers it, the source's failure is
+    /// noted in `context` for the access log.
+    func respond(to request: Request, context: ImageServerRequestContext) async throws(ImageServerError) -> Response {
+        let parsed = try ImageServerRequest(path: request.uri.path)
+        try signatures.check(parsed.signature, signs: parsed.signedPath)
+        let serverSpec = try ImageServerSpec(
+            parsed.spec, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
+            watermarks: Set(configuration.watermarks.keys))
+        if let expires = serverSpec.expires, Date().timeIntervalSince1970 >= Double(expires) {
+            throw ImageServerError(.gone, "this URL has expired")
+        }
+        if serverSpec.isRaw { return try await raw(parsed.source, spec: serverSpec, request: request) }
+        let choice = OutputFormatChoice(
+            spec: serverSpec.operations, accept: request.headers[.accept], coders: sources.coders, bestFormats: configuration.bestFormats)
+        let written: TransformSpec
+        do {
+            let watermarks = configuration.watermarks
+            written = try TransformSpec(choice.spec) { name in
+                guard let watermark = watermarks[name] else { throw ImageServerError(.badRequest, "no such watermark") }
+                return watermark
+            }
+        } catch {
+            throw ImageServerError(.badRequest, "bad spec: \(error)")
+        }
+        let (spec, ratio) = serverSpec.applyingDevicePixelRatio(to: written, maxPixels: budget.maxPixels)
+        try budget.check(spec, operationCount: choice.spec.split(separator: "|").count)
+        try policy.checkHost(of: parsed.source)
+        let key =
+            "\(choice.spec)\ndpr=\(ratio)\n\(parsed.source.absoluteString)" + (serverSpec.cacheBuster.map { "\ncachebuster=\($0)" } ?? "")
+            + (serverSpec.keepsCopyright ? "\nkeep_copyright" : "")
+            + (choice.bestCandidates.map { "\nbest=" + $0.map(\.rawValue).joined(separator: ",") } ?? "")
+        var result: ResultCache.Entry
+        var status = HTTPResponse.Status.ok
+        var maxAge = configuration.resultMaxAge
+        do throws(ImageServerError) {
+            let (fetches, transforms, source) = (self.fetches, self.transforms, parsed.source)
+            let output = OutputRequest(bestCandidates: choice.bestCandidates, keepsCopyright: serverSpec.keepsCopyright)
+            result = try await results.result(forKey: key) { () throws(ImageServerError) in
+                // The host was checked against the allow-list; its addresses are checked
+                // where the downloader connects, for the first URL and every redirect
+                // (``SourceAddressPolicy``). The source's bytes go to the disk cache once
+                // (concurrent requests share the transfer); each result then decodes them
+                // at the size its spec needs.
+                try await fetches.fetch(source)
+                return try await transforms.run(source, spec: spec, output: output)
+            }
+        } catch {
+            guard error.allowsFallback, let fallback = fallback(for: serverSpec) else { throw error }
+            // The failure is still logged and counted; the client sees the fallback, made
+            // by the same spec and kept apart from every source's results.
+            context.fallbackFailure.withLockedValue { $0 = error }
+            metrics.recordFallback(failure: Int(error.status.code))
+            let fallbackKey =
+                "fallback=\(fallback.digest)\n\(choice.spec)\ndpr=\(ratio)"
+                + (choice.bestCandidates.map { "\nbest=" + $0.map(\.rawValue).joined(separator: ",") } ?? "")
+            let (transforms, bestCandidates) = (self.transforms, choice.bestCandidates)
+            result = try await results.result(forKey: fallbackKey) { () throws(ImageServerError) in
+                try await transforms.run(fallback, spec: spec, bestCandidates: bestCandidates)
+            }
+            status = HTTPResponse.Status(code: fallback.status)
+            maxAge = fallback.maxAge
+        }
+        let eTag = result.metadata.entityTag ?? ""
+        var headers = HTTPFields()
+        headers[.eTag] = eTag
+        headers[.cacheControl] = ResultCache.cacheControl(maxAge: maxAge, expires: serverSpec.expires, now: Date())
+        if choice.variesWithAccept { headers[.vary] = "Accept" }
+        if status == .ok, let ifNoneMatch = request.headers[.ifNoneMatch], ResultCache.matches(ifNoneMatch, eTag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = result.metadata.contentType ?? "application/octet-stream"
+        headers[.contentLength] = String(result.data.count)
+        if let disposition = serverSpec.disposition { headers[.contentDisposition] = disposition.headerValue }
+        let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: result.data))
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// The fallback answered for a request whose source fails: that of the first preset the
+    /// spec names that has one, else the server's; `nil` for none.
+    private func fallback(for spec: ImageServerSpec) -> ImageServerFallback? {
+        spec.presetNames.lazy.compactMap { configuration.presetFallbacks[$0] }.first ?? configuration.fallback
+    }
+
+    /// `raw`: the source's bytes answered as they came, under every rule a transform's
+    /// source is held to — the allow-list and the address policy at every hop, the byte
+    /// limit, and a header the coders read within the pixel, frame and aspect limits — with
+    /// the type its bytes are, not the one the source claimed. An SVG is never answered raw:
+    /// it may carry script, which the server's origin must not serve.
+    private func raw(_ source: URL, spec: ImageServerSpec, request: Request) async throws(ImageServerError) -> Response {
+        try policy.checkHost(of: source)
+        let (fetches, sources, slots) = (self.fetches, self.sources, self.slots)
+        let limits = sources.limited(ImageDecodeOptions())
+        let (data, digest) = try await deadline.run { () throws(ImageServerError) -> (Data, String) in
+            try await fetches.fetch(source)
+            return try await slots.withSlot { () throws(ImageServerError) -> (Data, String) in
+                let (data, _) = try await sources.header(of: source, options: limits)
+                return (data, try await BlockingIO.run { () throws(ImageServerError) in ResultCache.digest(of: data) })
+            }
+        }
+        let format = ImageFormat(sniffing: data)
+        guard format != .svg, let contentType = format.mimeType else {
+            throw ImageServerError(
+                .unprocessableContent, "source not served raw", detail: "a source of format \(format.rawValue) is not answered raw")
+        }
+        var headers = HTTPFields()
+        headers[.eTag] = "\"\(digest)\""
+        headers[.cacheControl] = ResultCache.cacheControl(maxAge: configuration.resultMaxAge, expires: spec.expires, now: Date())
+        if let ifNoneMatch = request.headers[.ifNoneMatch], ResultCache.matches(ifNoneMatch, "\"\(digest)\"") {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = contentType
+        headers[.contentLength] = String(data.count)
+        if let disposition = spec.disposition { headers[.contentDisposition] = disposition.headerValue }
+        let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: data))
+        return Response(status: .ok, headers: headers, body: body)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import WebImage
+
+/// The results the server has made, kept on disk with their entity tags: a request's
+/// result is looked up here first (a hit takes no transform slot and no memory), and a
+/// miss is made once, on the request's deadline, however many identical requests miss at
+/// the same time (``SharedWork``), then kept.
+struct ResultCache: Sendable {
+    /// A result's bytes and the metadata it is answered and kept with (its type and ETag).
+    typealias Entry = (data: Data, metadata: DiskCacheEntryMetadata)
+
+    private let storage: any ImageDiskStorage
+    private let metrics: ImageServerMetrics
+    private let deadline: RequestDeadline
+    /// The results being made, by key: identical requests that miss at the same time share
+    /// one piece of work and its answer.
+    private let work: SharedWork<String, Entry, ImageServerError>
+
+    /// Keeps results in `storage`, counting hits, misses and shared work in `metrics`; a
+    /// miss waits for its result within `deadline`.
+    init(storage: any ImageDiskStorage, metrics: ImageServerMetrics, deadline: RequestDeadline) {
+        self.storage = storage
+        self.metrics = metrics
+        self.deadline = deadline
+        work = SharedWork { metrics.recordResultWorkJoined() }
+    }
+
+    /// The result kept under `key`, or the one `make` makes, then kept — on the request's
+    /// deadline, and shared with every identical request that misses at the same time.
+    /// A request that missed just before another's work kept the result finds it when its
+    /// own work starts, instead of making it again.
+    func result(
+        forKey key: String, make: @escaping @Sendable () async throws(ImageServerError) -> TransformRun.Encoded
+    ) async throws(ImageServerError) -> Entry {
+        let cached = try await entry(forKey: key)
+        metrics.recordResultCache(hit: cached != nil)
+        if let cached { return cached }
+        // Each request waits on its own deadline; the work is shared by every request for
+        // the key and cancelled only when all of them have left.
+        let cache = self
+        return try await deadline.run { () throws(ImageServerError) in
+            try await cache.work.run(key) { () throws(ImageServerError) in
+                if let cached = try await cache.entry(forKey: key) { return cached }
+                cache.metrics.recordResultWork()
+                return await cache.keep(try await make(), forKey: key)
+            }
+        }
+    }
+
+    private func entry(forKey key: String) async throws(ImageServerError) -> Entry? {
+        let storage = self.storage
+        return try await BlockingIO.run { () -> Entry? in
+            guard let data = storage.data(forKey: key), let metadata = storage.metadata(forKey: key) else { return nil }
+            return (data, metadata)
+        }
+    }
+
+    /// Keeps a result under `key` with its type and entity tag (a result that cannot be
+    /// kept is still answered).
+    private func keep(_ encoded: TransformRun.Encoded, forKey key: String) async -> Entry {
+        let metadata = DiskCacheEntryMetadata(contentType: encoded.format.mimeType, entityTag: "\"\(encoded.digest)\"")
+        let storage = self.storage
+        try? await BlockingIO.run { () throws(ImageServerError) in
+            try? storage.store(encoded.data, forKey: key, metadata: metadata)
+        }
+        return (encoded.data, metadata)
+    }
+
+    /// The entity tag's digest of a result: the first 16 bytes of its SHA-256, in hex.
+    static func digest(of data: Data) -> String {
+        SHA256.hash(data).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The `Cache-Control` of a result: public for `maxAge` seconds, or for the seconds left
+    /// before `expires` (seconds since 1970) when that is sooner, so that no cache in front
+    /// of the server keeps answering a URL after its deadline.
+    static func cacheControl(maxAge: Int, expires: Int?, now: Date) -> String {
+        guard let expires else { return "public, max-age=\(maxAge)" }
+        let left = max(0, Int((Double(expires) - now.timeIntervalSince1970).rounded(.down)))
+        return "public, max-age=\(min(maxAge, left))"
+    }
+
+    /// Whether an `If-None-Match` value names `eTag` (or is `*`): the client's copy is
+    /// current, and is answered 304.
+    static func matches(_ ifNoneMatch: String, _ eTag: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == eTag || trimmed == "W/\(eTag)"
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import WebImage
+
+/// Makes one result, beside ``TransformBudget``: in a transform slot, holding the memory
+/// its plans take, it decodes the source through the source cache, transforms it by the
+/// spec and encodes it. Keeping the result is the ``ResultCache``'s part.
+///
+/// A run starts only once the result cache has missed and the source is on disk: waiting
+/// for a source, or for a result already made, takes no slot and no memory.
+struct TransformRun: Sendable {
+    /// A result's encoded bytes, the digest of its entity tag and the format it was
+    /// written in.
+    typealias Encoded = (data: Data, digest: String, format: ImageFormat)
+
+    let sources: CachedSources
+    let budget: TransformBudget
+    let memory: MemoryAdmission
+    let slots: TransformSlots
+
+    /// The result of `spec` over `source`, whose bytes are in the source cache; `output`
+    /// says how it is written beyond the spec.
+    func run(_ source: URL, spec: TransformSpec, output: OutputRequest) async throws(ImageServerError) -> Encoded {
+        try await slots.withSlot { () throws(ImageServerError) in
+            let decodeOptions = sources.limited(spec.decodeOptions)
+            let (data, header) = try await sources.header(of: source, options: decodeOptions)
+            let copyright = output.keepsCopyright ? ImageCopyright(readingContainer: data) : nil
+            return try await memory.holding(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
+                let image: Image
+                do throws(ImageError) {
+                    // A lossless turn drops every marker, and writes JPEG alone: the
+                    // copyright and `best` need a re-encode.
+                    if copyright == nil, output.bestCandidates == nil,
+                        let lossless = try await losslessJPEG(data, spec: spec, options: decodeOptions)
+                    {
+                        return (lossless.data, lossless.digest, .jpeg)
+                    }
+                    image = try await sources.decode(data, of: source, options: decodeOptions)
+                } catch {
+                    throw ImageServerError(source: error)
+                }
+                return try await render(image, spec: spec, bestCandidates: output.bestCandidates, copyright: copyright, held: &held)
+            }
+        }
+    }
+
+    /// The result of `spec` over a fallback's image.
+    func run(_ fallback: ImageServerFallback, spec: TransformSpec, bestCandidates: [ImageFormat]?) async throws(ImageServerError) -> Encoded {
+        try await slots.withSlot { () throws(ImageServerError) in
+            try await memory.holding(0) { (held: inout Int) throws(ImageServerError) in
+                try await render(fallback.image, spec: spec, bestCandidates: bestCandidates, copyright: nil, held: &held)
+            }
+        }
+    }
+
+    /// Plans the transform of `image` by `spec`, holds the memory that plan takes (as
+    /// `held`, which holds the decode until then), then transforms and encodes (with
+    /// `copyright` in the result's metadata, if any). With `bestCandidates`, the result is
+    /// written in each of them and in the format that suits it, and the smallest is kept;
+    /// every encode is planned against the request's memory budget.
+    private func render(
+        _ image: Image, spec: TransformSpec, bestCandidates: [ImageFormat]?, copyright: ImageCopyright?, held: inout Int
+    ) async throws(ImageServerError) -> Encoded {
+        let coders = sources.coders
+        let format = spec.format ?? (coders.canEncode(to: image.format) ? image.format : coders.preferredFormat(for: image))
+        // Every canvas the transform makes is checked before it runs, and the memory it
+        // takes beside the decoded image is what the request holds from now on.
+        let budget = self.budget
+        let (planned, stepBytes) = try budget.plan(spec.transformers, source: image.pixelSize, frames: image.frames.count)
+        // `best` may write any candidate, and JPEG or PNG by the result's alpha.
+        var encodeBytes = 0
+        for candidate in bestCandidates.map({ $0 + [.jpeg, .png] }) ?? [format] {
+            encodeBytes = max(encodeBytes, try budget.checkEncoding(planned, frames: image.frames.count, as: candidate))
+        }
+        let imageBytes = image.pixelWidth * image.pixelHeight * image.frames.count * 4
+        try await memory.resize(&held, to: imageBytes + max(stepBytes, encodeBytes))
+        // Transforming, encoding and hashing the result all run on a decoding thread.
+        let outcome: Result<Encoded, ImageServerError>
+        do {
+            outcome = try await DecodingWorkers.run { () throws(ImageError) -> Result<Encoded, ImageServerError> in
+                var transformed = image
+                var expected = planned
+                for (index, transformer) in spec.transformers.enumerated() {
+                    // `nil` is a transformer's "nothing to change"; the plan already
+                    // refused what cannot apply.
+                    transformed = transformer.transform(transformed) ?? transformed
+                    // What a trim leaves depends on the pixels: the rest is planned again
+                    // from the size it left (never larger than planned at this step).
+                    if transformer is TrimmingImageTransformer {
+                        do throws(ImageServerError) {
+                            expected = try budget.plan(
+                                Array(spec.transformers[(index + 1)...]), source: transformed.pixelSize, frames: transformed.frames.count
+                            ).size
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+                guard transformed.pixelSize == expected else {
+                    return .failure(
+                        ImageServerError(
+                            .unprocessableContent, "the transform failed",
+                            detail: "planned \(expected.width)x\(expected.height), made \(transformed.pixelWidth)x\(transformed.pixelHeight)"))
+                }
+                var encodeOptions = spec.encodeOptions ?? ImageEncodeOptions()
+                encodeOptions.copyright = copyright
+                guard let bestCandidates else {
+                    let data = try coders.encode(transformed, as: format, options: encodeOptions)
+                    return .success((data, ResultCache.digest(of: data), format))
+                }
+                var smallest: (data: Data, format: ImageFormat)?
+                for candidate in bestCandidates + [coders.preferredFormat(for: transformed)] {
+                    let data = try coders.encode(transformed, as: candidate, options: encodeOptions)
+                    if data.count < smallest?.data.count ?? .max { smallest = (data, candidate) }
+                }
+                guard let smallest else { throw ImageError(.encodingFailed, "no format was tried") }
+                return .success((smallest.data, ResultCache.digest(of: smallest.data), smallest.format))
+            }
+        } catch {
+            throw ImageServerError(.unprocessableContent, "the result could not be written as \(format.rawValue)", detail: error.message)
+        }
+        return try outcome.get()
+    }
+
+    /// The source turned or mirrored without re-encoding, with its digest, when the spec
+    /// is only quarter turns and flips of a JPEG written as JPEG (see
+    /// `TransformSpec.losslessJPEG(from:writing:decodeOptions:)`); `nil` otherwise.
+    private func losslessJPEG(
+        _ data: Data, spec: TransformSpec, options: ImageDecodeOptions
+    ) async throws(ImageError) -> (data: Data, digest: String)? {
+        guard spec.format == nil || spec.format == .jpeg, spec.isLosslessForJPEG else { return nil }
+        return try await DecodingWorkers.run { () throws(ImageError) -> (data: Data, digest: String)? in
+            guard let turned = try spec.losslessJPEG(from: data, writing: .jpeg, decodeOptions: options) else { return nil }
+            return (turned, ResultCache.digest(of: turned))
+        }
+    }
+}
