@@ -19,6 +19,8 @@ struct ImageRoute: Sendable {
     let transforms: TransformRun
     let results: ResultCache
     let slots: TransformSlots
+    /// The process-wide memory budget, which a `raw` body is counted in.
+    let memory: MemoryAdmission
     let deadline: RequestDeadline
     let metrics: ImageServerMetrics
 
@@ -110,15 +112,26 @@ struct ImageRoute: Sendable {
     /// limit, and a header the coders read within the pixel, frame and aspect limits — with
     /// the type its bytes are, not the one the source claimed. An SVG is never answered raw:
     /// it may carry script, which the server's origin must not serve.
+    ///
+    /// The bytes are counted in the memory budget before they are read (as the most a
+    /// source may be, then as the bytes read, with their copy in the body) and stay counted
+    /// until the body is written or dropped.
     private func raw(_ source: URL, spec: ImageServerSpec, request: Request) async throws(ImageServerError) -> Response {
         try policy.checkHost(of: source)
-        let (fetches, sources, slots) = (self.fetches, self.sources, self.slots)
+        let (fetches, sources, slots, memory) = (self.fetches, self.sources, self.slots, self.memory)
         let limits = sources.limited(ImageDecodeOptions())
-        let (data, digest) = try await deadline.run { () throws(ImageServerError) -> (Data, String) in
+        let maxSourceBytes = configuration.maxSourceBytes
+        let (data, digest, hold) = try await deadline.run { () throws(ImageServerError) -> (Data, String, MemoryHold) in
             try await fetches.fetch(source)
-            return try await slots.withSlot { () throws(ImageServerError) -> (Data, String) in
+            return try await slots.withSlot { () throws(ImageServerError) -> (Data, String, MemoryHold) in
+                // The bytes read and their copy in the response body, at most twice the
+                // largest source until the read says how many.
+                try await memory.admit(2 * maxSourceBytes)
+                let hold = MemoryHold(2 * maxSourceBytes, of: memory)
                 let (data, _) = try await sources.header(of: source, options: limits)
-                return (data, try await BlockingIO.run { () throws(ImageServerError) in ResultCache.digest(of: data) })
+                hold.keep(2 * data.count)
+                let digest = try await BlockingIO.run { () throws(ImageServerError) in ResultCache.digest(of: data) }
+                return (data, digest, hold)
             }
         }
         let format = ImageFormat(sniffing: data)
@@ -135,7 +148,13 @@ struct ImageRoute: Sendable {
         headers[.contentType] = contentType
         headers[.contentLength] = String(data.count)
         if let disposition = spec.disposition { headers[.contentDisposition] = disposition.headerValue }
-        let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: data))
+        guard request.method != .head else { return Response(status: .ok, headers: headers) }
+        let buffer = ByteBuffer(bytes: data)
+        let body = ResponseBody(contentLength: buffer.readableBytes) { writer in
+            defer { hold.release() }
+            try await writer.write(buffer)
+            try await writer.finish(nil)
+        }
         return Response(status: .ok, headers: headers, body: body)
     }
 }

@@ -34,7 +34,7 @@ extension ImageServer {
             configuration: configuration, signatures: signatures, policy: policy, budget: budget, fetches: fetches, sources: cached,
             transforms: TransformRun(sources: cached, budget: budget, memory: memory, slots: slots),
             results: ResultCache(storage: results.diskStorage, metrics: metrics, deadline: deadline),
-            slots: slots, deadline: deadline, metrics: metrics)
+            slots: slots, memory: memory, deadline: deadline, metrics: metrics)
         let info = InfoRoute(
             signatures: signatures, policy: policy, fetches: fetches, sources: cached, memory: memory, slots: slots, deadline: deadline,
             maxAge: configuration.resultMaxAge)

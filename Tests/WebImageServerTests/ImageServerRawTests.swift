@@ -85,4 +85,28 @@ struct ImageServerRawTests {
         #expect(spec.isRaw && spec.disposition?.isAttachment == true && spec.expires == 4_000_000_000)
         #expect(throws: ImageServerError.self) { try ImageServerSpec("raw", presets: [:], onlyPresets: true) }
     }
+
+    /// A raw body is counted in the memory budget before it is read — as twice the largest
+    /// source, the bytes and their copy in the body — and given back once it is written.
+    @Test func aRawBodyIsCountedInTheMemoryBudget() async throws {
+        try await ImageServerHarness.run(configure: {
+            $0.maxSourceBytes = 1 << 20
+            $0.memoryBudget = 1 << 20
+        }) { harness in
+            harness.serve("/a.png", try ImageServerHarness.png())
+            let answer = try await harness.get(harness.path("raw", source: "/a.png"))
+            #expect(answer.status == 413, "two source caps do not fit a budget of one")
+        }
+        try await ImageServerHarness.run(configure: {
+            $0.maxSourceBytes = 1 << 20
+            $0.memoryBudget = 2 << 20
+        }) { harness in
+            let png = try ImageServerHarness.png()
+            harness.serve("/a.png", png)
+            let answer = try await harness.get(harness.path("raw", source: "/a.png"))
+            #expect(answer.status == 200)
+            #expect(answer.body == png)
+            #expect(try await harness.eventuallyShows("webimage_memory_reserved_bytes 0"), "the body gave back what it held")
+        }
+    }
 }
