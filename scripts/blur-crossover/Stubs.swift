@@ -1,0 +1,16 @@
+// A stand-in for the package's Bitmap, for scripts/blur-crossover.sh: the blur sources
+// need only its storage.
+struct Bitmap {
+    var width: Int
+    var height: Int
+    var pixelFormat: PixelFormat
+    var pixels: [UInt8]
+    var containsTransparency: Bool { false }
+
+    init(width: Int, height: Int, pixelFormat: PixelFormat, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.pixels = pixels
+    }
+}
