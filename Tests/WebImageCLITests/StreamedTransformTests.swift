@@ -80,7 +80,7 @@ import WebImageLoadingTestSupport
     func tallPicture() throws {
         let folder = TemporaryDirectory()
         let jpeg = try Self.picture(width: 67, height: 531)
-        for text in ["blur=1.5", "sharpen=4,3"] {
+        for text in ["blur=1.5", "blur=7", "blur=9.9", "sharpen=4,3"] {
             let spec = try TransformSpec(text)
             let url = folder.appending("out.png")
             _ = try StreamingImageConverter.convert(jpeg, to: .png, writingTo: url, filters: try #require(spec.rowFilters))

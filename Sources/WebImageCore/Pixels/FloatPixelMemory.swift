@@ -27,23 +27,30 @@ package enum FloatPixelMemory {
     /// overflows, passes ``largestBuffer``, or the allocator refuses it. Running out is an
     /// error its caller answers, never a trap.
     package static func allocate(_ count: Int) throws(ImageError) -> UnsafeMutablePointer<SIMD4<Float>> {
-        let (bytes, overflow) = max(1, count).multipliedReportingOverflow(by: MemoryLayout<SIMD4<Float>>.stride)
+        try allocate(count, of: SIMD4<Float>.self)
+    }
+
+    /// Uninitialised room for `count` values of `type` (the integer kernels' rows), with
+    /// the same alignment and the same refusal as ``allocate(_:)``; release it with
+    /// ``deallocate(_:)``.
+    package static func allocate<Element>(_ count: Int, of type: Element.Type) throws(ImageError) -> UnsafeMutablePointer<Element> {
+        let (bytes, overflow) = max(1, count).multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
         guard !overflow, bytes <= largestBuffer else {
-            throw ImageError(.imageTooLarge, "\(count) float pixels would take more than the machine's memory")
+            throw ImageError(.imageTooLarge, "\(count) pixel values would take more than the machine's memory")
         }
         let large = bytes >= 4 * hugePage
         var memory: UnsafeMutableRawPointer?
         guard posix_memalign(&memory, large ? hugePage : 64, bytes) == 0, let memory else {
-            throw ImageError(.imageTooLarge, "out of memory for \(count) float pixels")
+            throw ImageError(.imageTooLarge, "out of memory for \(count) pixel values")
         }
         #if os(Linux)
         if large { _ = madvise(memory, bytes, Int32(MADV_HUGEPAGE)) }
         #endif
-        return memory.bindMemory(to: SIMD4<Float>.self, capacity: max(1, count))
+        return memory.bindMemory(to: Element.self, capacity: max(1, count))
     }
 
-    /// Releases a buffer from ``allocate(_:)``.
-    package static func deallocate(_ pixels: UnsafeMutablePointer<SIMD4<Float>>) {
+    /// Releases a buffer from ``allocate(_:)`` or ``allocate(_:of:)``.
+    package static func deallocate<Element>(_ pixels: UnsafeMutablePointer<Element>) {
         free(pixels)
     }
 }

@@ -2,7 +2,13 @@
 /// unsharp mask of ``SharpeningImageTransformer``) over a stream of opaque RGB rows,
 /// holding a window of rows instead of the picture.
 ///
-/// Each row is blurred across as it arrives, exactly as the whole-picture blur does. Down
+/// A plain blur of a sigma below `Bitmap.integerBlurMaximumSigma` runs the integer mask of
+/// ``IntegerGaussianKernel`` instead: arriving rows wait as bytes, and each block blurs
+/// the rows it newly needs across, then its own rows down, each pass split over the
+/// cores; the mask reaches its radius of rows, so the result is the whole-picture one
+/// exactly.
+///
+/// Otherwise each row is blurred across as it arrives, exactly as the whole-picture blur does. Down
 /// the columns, rows go out in blocks of ``blockRows``: a sampled Gaussian (sigma below
 /// 1) needs its radius of rows below a block, so the result is the whole-picture one
 /// exactly; Deriche's recursive filter runs its causal half top to bottom exactly as
@@ -26,6 +32,14 @@ final class GaussianRowFilter: RGBRowFilter {
     private let recursive: Bool
     private let coefficients: DericheCoefficients
     private let kernel: [Float]
+    /// The integer mask, for a plain blur of a small sigma.
+    private let integer: IntegerGaussianKernel?
+    /// Integer mode: the incoming rows as bytes, and the rows blurred across as 8.8
+    /// fixed-point values (row `r` in slot `r % capacity` of both).
+    private let incoming: UnsafeMutablePointer<UInt8>
+    private let across: UnsafeMutablePointer<UInt16>
+    /// Integer mode: the first row not yet blurred across.
+    private var acrossNext = 0
     /// Rows below a block that must have arrived before it is finished.
     private let reach: Int
     /// Rows held after the horizontal pass (row `r` in slot `r % capacity`).
@@ -54,24 +68,44 @@ final class GaussianRowFilter: RGBRowFilter {
         width = size.width
         height = size.height
         self.amount = amount
-        recursive = sigma >= Bitmap.recursiveBlurMinimumSigma
+        integer = amount == nil ? Bitmap.integerKernel(sigma: sigma, format: .rgba8, transparent: false) : nil
+        recursive = integer == nil && sigma >= Bitmap.recursiveBlurMinimumSigma
         coefficients = DericheCoefficients(sigma: sigma)
-        kernel = recursive ? [] : Bitmap.gaussianKernel(sigma: sigma)
-        reach = recursive ? Self.lookahead(sigma: sigma) : kernel.count / 2
-        capacity = max(1, min(height, Self.blockRows + reach + 4))
-        causalCapacity = recursive ? min(height, Self.blockRows + 4) : 0
-        horizontal = try FloatPixelMemory.allocate(capacity * width)
-        do {
-            causal = try FloatPixelMemory.allocate(max(1, causalCapacity * width))
-        } catch {
-            FloatPixelMemory.deallocate(horizontal)
-            throw error
+        kernel = recursive || integer != nil ? [] : Bitmap.gaussianKernel(sigma: sigma)
+        if let integer {
+            reach = integer.radius
+            // The block, the radius of rows above it and below it.
+            capacity = max(1, min(height, Self.blockRows + 2 * reach))
+        } else {
+            reach = recursive ? Self.lookahead(sigma: sigma) : kernel.count / 2
+            capacity = max(1, min(height, Self.blockRows + reach + 4))
         }
+        causalCapacity = recursive ? min(height, Self.blockRows + 4) : 0
+        // Every buffer comes from the fallible allocator; when one cannot be had, those
+        // already taken are given back before the error goes up.
+        var taken: [UnsafeMutablePointer<UInt8>] = []
+        func take<Element>(_ count: Int, of type: Element.Type) throws(ImageError) -> UnsafeMutablePointer<Element> {
+            do throws(ImageError) {
+                let memory = try FloatPixelMemory.allocate(count, of: type)
+                taken.append(UnsafeMutableRawPointer(memory).assumingMemoryBound(to: UInt8.self))
+                return memory
+            } catch {
+                for memory in taken { FloatPixelMemory.deallocate(memory) }
+                throw error
+            }
+        }
+        let integerValues = integer == nil ? 1 : capacity * width * 3
+        incoming = try take(integerValues, of: UInt8.self)
+        across = try take(integerValues, of: UInt16.self)
+        horizontal = try take(integer == nil ? capacity * width : 1, of: SIMD4<Float>.self)
+        causal = try take(max(1, causalCapacity * width), of: SIMD4<Float>.self)
         originals = amount == nil ? [] : [UInt8](repeating: 0, count: capacity * width * 3)
         output = [UInt8](repeating: 0, count: min(height, Self.blockRows) * width * 3)
     }
 
     deinit {
+        FloatPixelMemory.deallocate(incoming)
+        FloatPixelMemory.deallocate(across)
         FloatPixelMemory.deallocate(horizontal)
         FloatPixelMemory.deallocate(causal)
     }
@@ -102,6 +136,14 @@ final class GaussianRowFilter: RGBRowFilter {
     /// Blurs `count` new rows across into their slots (and keeps them for the mask).
     private func takeRows(_ rows: UnsafeRawPointer, count: Int) {
         let width = self.width, first = received
+        if integer != nil {
+            for index in 0..<count {
+                (incoming + ((first + index) % capacity) * width * 3)
+                    .update(from: rows.assumingMemoryBound(to: UInt8.self) + index * width * 3, count: width * 3)
+            }
+            received += count
+            return
+        }
         ParallelRows.forEachBand(of: count, pixelsPerItem: width) { band in
             let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
             defer { row.deallocate() }
@@ -132,6 +174,60 @@ final class GaussianRowFilter: RGBRowFilter {
         let rows = next..<min(next + Self.blockRows, height)
         let windowEnd = min(next + Self.blockRows + reach, height) - 1
         let width = self.width
+        if let integer {
+            blurWithIntegers(integer, rows: rows, windowEnd: windowEnd)
+        } else {
+            blurWithFloats(rows: rows, windowEnd: windowEnd)
+        }
+        next = rows.upperBound
+        let emitted = output.withUnsafeBytes { output in
+            Result { () throws(ImageError) in try emit(UnsafeRawBufferPointer(rebasing: output[..<(rows.count * width * 3)]), rows.count) }
+        }
+        try emitted.get()
+    }
+
+    /// Integer mode: blurs the rows up to `windowEnd` not yet blurred across, then the
+    /// block's `rows` down into `output`.
+    private func blurWithIntegers(_ kernel: IntegerGaussianKernel, rows: Range<Int>, windowEnd: Int) {
+        let width = self.width, height = self.height, capacity = self.capacity
+        let values = width * 3
+        let incoming = self.incoming, across = self.across
+        // A row's work is about width × taps; ParallelRows counts it in pixels.
+        let work = width * kernel.taps
+        let first = acrossNext
+        if first <= windowEnd {
+            ParallelRows.forEachBand(of: windowEnd - first + 1, pixelsPerItem: work) { band in
+                let padded = UnsafeMutablePointer<UInt16>.allocate(capacity: kernel.paddedCount(pixels: width, channels: 3))
+                defer { padded.deallocate() }
+                for index in band {
+                    let slot = (first + index) % capacity
+                    kernel.pad(incoming + slot * values, pixels: width, channels: 3, into: padded)
+                    kernel.blurAcross(padded, count: values, channels: 3, into: across + slot * values)
+                }
+            }
+            acrossNext = windowEnd + 1
+        }
+        output.withUnsafeMutableBytes { output in
+            let output = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            ParallelRows.forEachBand(of: rows.count, pixelsPerItem: work) { band in
+                let sources = UnsafeMutablePointer<UnsafePointer<UInt16>>.allocate(capacity: kernel.taps)
+                defer { sources.deallocate() }
+                for index in band {
+                    let row = rows.lowerBound + index
+                    for tap in 0..<kernel.taps {
+                        let source = min(max(row + tap - kernel.radius, 0), height - 1)
+                        sources[tap] = UnsafePointer(across + (source % capacity) * values)
+                    }
+                    kernel.blurDown(sources, count: values, into: output + index * values)
+                }
+            }
+        }
+    }
+
+    /// Float mode: the block's `rows` down the columns of the horizontal pass, Deriche's
+    /// filter or the sampled Gaussian, into `output`.
+    private func blurWithFloats(rows: Range<Int>, windowEnd: Int) {
+        let width = self.width
         output.withUnsafeMutableBytes { output in
             let output = output.baseAddress!
             originals.withUnsafeBytes { originals in
@@ -152,11 +248,6 @@ final class GaussianRowFilter: RGBRowFilter {
                 }
             }
         }
-        next = rows.upperBound
-        let emitted = output.withUnsafeBytes { output in
-            Result { () throws(ImageError) in try emit(UnsafeRawBufferPointer(rebasing: output[..<(rows.count * width * 3)]), rows.count) }
-        }
-        try emitted.get()
     }
 
     /// The columns of one block a thread works on.

@@ -6,9 +6,9 @@ extension TransformSpec {
     /// `lossless`).
     ///
     /// Each filter gives its transformer's result for an opaque picture: exactly for
-    /// the pixel operations and the horizontal flip, exactly for blurs and sharpening
-    /// with a sigma below 1, and within a thousandth of a level above (see
-    /// ``GaussianRowFilter``).
+    /// the pixel operations and the horizontal flip, exactly for blurs below
+    /// `Bitmap.integerBlurMaximumSigma` and sharpening with a sigma below 1, and within a
+    /// thousandth of a level above (see ``GaussianRowFilter``).
     package var rowFilters: ((PixelSize) throws(ImageError) -> [any RGBRowFilter])? {
         if let options = encodeOptions, options.maxPixelSize != nil || options.maxFileSize != nil || options.lossless {
             return nil

@@ -1,9 +1,12 @@
 /// Blurs every frame with a Gaussian, colour premultiplied by alpha so that clear pixels
 /// do not darken their neighbours.
 ///
-/// Small sigmas convolve with the sampled Gaussian; from a sigma of 1 on, a recursive
-/// filter (Deriche's, fourth order) follows the Gaussian within 0.3% of its peak at a cost
-/// that stays the same however large the sigma. Large images use every core.
+/// Opaque 8-bit images below `Bitmap.integerBlurMaximumSigma` are convolved with the
+/// Gaussian sampled out to 3σ as a 16-bit integer mask, across then down (libvips' way
+/// for small sigmas). Otherwise small sigmas convolve with the sampled Gaussian in float;
+/// from a sigma of 1 on, a recursive filter (Deriche's, fourth order) follows the Gaussian
+/// within 0.3% of its peak at a cost that stays the same however large the sigma. Large
+/// images use every core.
 public struct GaussianBlurImageTransformer: ImageTransformer {
     /// The Gaussian's standard deviation in pixels.
     public var sigma: Double
