@@ -7,7 +7,8 @@
 # rounds; each round asks for a result of its own (`cachebuster=`), so every result is made
 # from the cached source. ROUNDS=N (default 10) rounds of each case, alternately; prints
 # the CPU of each case over all rounds and their ratio (32 requests ÷ 1).
-# SPEC (default `resize=400|format=webp,q=80`) is the spec asked for.
+# SPEC (default `resize=400|format=webp,q=80`) is the spec asked for; ACCEPT, when set, is
+# sent as the requests' `Accept` header (`format=auto` and `format=best` choose by it).
 # Needs: a release build (`swift build -c release --product webimage`), curl, python3 with
 # Pillow.
 set -euo pipefail
@@ -16,6 +17,7 @@ tool=${WEBIMAGE:-$(swift build -c release --product webimage --show-bin-path)/we
 [ -x "$tool" ] || { echo "build it first: swift build -c release --product webimage" >&2; exit 1; }
 rounds=${ROUNDS:-10}
 spec=${SPEC:-resize=400|format=webp,q=80}
+accept=(-H "Accept: ${ACCEPT:-*/*}")
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -48,7 +50,7 @@ cpu() { awk '{ print $14 + $15 }' "/proc/$server/stat"; }
 ask() {
     local target
     target=$(url "$1")
-    for _ in $(seq "$2"); do curl -s -o /dev/null -w '%{http_code}\n' "$target" & done | sort | uniq -c | grep -q "^ *$2 200$"
+    for _ in $(seq "$2"); do curl -s "${accept[@]}" -o /dev/null -w '%{http_code}\n' "$target" & done | sort | uniq -c | grep -q "^ *$2 200$"
 }
 ask warm 1 # the source's fetch, and the server's first result
 one=0 many=0

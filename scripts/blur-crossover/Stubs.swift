@@ -16,7 +16,7 @@ struct Bitmap {
 }
 
 /// A stand-in for the package's ImageError: the blur throws it when memory cannot be had.
-struct ImageError: Error {
-    enum Code { case imageTooLarge }
-    init(_ code: Code, _ message: String) {}
+package struct ImageError: Error {
+    package enum Code { case imageTooLarge }
+    package init(_ code: Code, _ message: String) {}
 }
