@@ -22,19 +22,24 @@ struct CLIPrefetchRaceTests {
             }
             for round in 0..<20 {
                 let cache = scratch.appending("cache-\(round)")
-                let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
+                // Long timeouts: on a loaded machine the test's own server may stay silent
+                // past the default 15 s, and this test is about the folder, not the clock.
+                let outputs = try await withThrowingTaskGroup(of: CommandLineTool.Output.self) { group in
                     for process in 0..<4 {
                         let urls = (0..<20).map { server.url("/noise-\(process * 20 + $0).png") }
                         group.addTask {
                             try await CommandLineTool.run(
-                                ["prefetch", "--cache-dir", cache.path, "--max-disk-size", String(limit), "--concurrency", "4"] + urls,
+                                [
+                                    "prefetch", "--cache-dir", cache.path, "--max-disk-size", String(limit), "--concurrency", "4",
+                                    "--timeout", "300", "--deadline", "600",
+                                ] + urls,
                                 scratch: scratch.url
-                            ).status
+                            )
                         }
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
-                #expect(statuses == [0, 0, 0, 0])
+                #expect(outputs.map(\.status) == [0, 0, 0, 0], "\(outputs.filter { $0.status != 0 }.map(\.standardError))")
                 let folder = cache.appendingPathComponent("default").path
                 let entries = FileSystem.scan(directory: folder).visible
                 let size = entries.reduce(0) { $0 + $1.size }
