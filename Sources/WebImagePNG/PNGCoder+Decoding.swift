@@ -12,6 +12,7 @@ extension PNGCoder {
                 guard error.code == .badImageData else { throw error }
             }
         }
+        if let thumbnail = try decodeStreamedThumbnail(stream, options: options) { return thumbnail }
         let still = try decodeStill(stream, options: options)
         let target = options.targetSize(forSource: still.bitmap.size, bytesPerPixel: still.bitmap.pixelFormat.bytesPerPixel)
         return try Image(
@@ -46,12 +47,62 @@ extension PNGCoder {
         try context.check(status, "decode the image")
         try context.checkTrailingChunks()
         let bitmap = Bitmap(width: size.width, height: size.height, pixelFormat: layout.pixelFormat, pixels: pixels)
-        var iccp = spng_iccp()
-        var profile: ColorProfile?
-        if spng_get_iccp(context.handle, &iccp) == 0, let bytes = iccp.profile, iccp.profile_len > 0 {
-            profile = ColorProfile(data: Data(bytes: bytes, count: iccp.profile_len))
+        return (bitmap, hasAlpha, context.colorProfile())
+    }
+
+    /// Decodes a still PNG row by row into a ``RowStreamingResizer`` when `options` ask for a
+    /// smaller picture, so that only a few source rows are held, never the whole decoded
+    /// source; `nil` where the whole picture is decoded first instead: for an interlaced
+    /// PNG (its passes cover the picture several times), a target that is not smaller, and
+    /// shapes ``Bitmap/resized(to:)`` resamples rows first.
+    ///
+    /// The pixels, errors, alpha flag and colour profile are those of ``decodeStill(_:options:)``
+    /// followed by ``Bitmap/resized(to:)``.
+    static func decodeStreamedThumbnail(_ stream: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws(ImageError) -> Image? {
+        try decodeStreamedThumbnail(SPNGContext.decoder(for: stream, options: options), options: options)
+    }
+
+    /// ``decodeStreamedThumbnail(_:options:)`` from a decoder set up over any source.
+    static func decodeStreamedThumbnail(_ context: SPNGContext, options: ImageDecodeOptions) throws(ImageError) -> Image? {
+        let header = try context.header()
+        guard header.interlace_method == 0 else { return nil }
+        let layout = PNGOutputLayout(header)
+        let size = PixelSize(width: Int(header.width), height: Int(header.height))
+        try options.checkAllocation(size, bytesPerPixel: layout.pixelFormat.bytesPerPixel)
+        let target = options.targetSize(forSource: size, bytesPerPixel: layout.pixelFormat.bytesPerPixel)
+        guard target != size, target.width <= size.width, target.height <= size.height,
+            !Bitmap.resamplesRowsFirst(from: size, to: target)
+        else { return nil }
+        _ = try layout.byteCount(in: context, size: size)
+        let hasAlpha = try context.hasTransparencyChunk() || layout.hasAlphaChannel
+        let resizer = try RowStreamingResizer(
+            source: size, destination: target, pixelFormat: layout.pixelFormat, mayBeTransparent: hasAlpha)
+        let progressive = layout.flags | Int32(SPNG_DECODE_PROGRESSIVE.rawValue)
+        try context.check(spng_decode_image(context.handle, nil, 0, layout.format, progressive), "decode the image")
+        let rowBytes = size.width * layout.pixelFormat.bytesPerPixel
+        let row = UnsafeMutableRawPointer.allocate(byteCount: rowBytes, alignment: 16)
+        defer { row.deallocate() }
+        var status: Int32 = 0
+        while status == 0 {
+            status = spng_decode_row(context.handle, row, rowBytes)
+            guard status == 0 || status == Int32(SPNG_EOI.rawValue) else { break }
+            guard resizer.receivedRows < size.height else {
+                throw ImageError(.badImageData, "libspng decoded more rows than the header declares")
+            }
+            resizer.append(row: row)
         }
-        return (bitmap, hasAlpha, profile)
+        if status != Int32(SPNG_EOI.rawValue) { try context.check(status, "decode the image") }
+        guard resizer.receivedRows == size.height else {
+            throw ImageError(.badImageData, "libspng decoded \(resizer.receivedRows) of \(size.height) rows")
+        }
+        try context.checkTrailingChunks()
+        return Image(
+            bitmap: resizer.finish(),
+            scale: options.scaleFactor ?? 1,
+            format: .png,
+            hasAlpha: hasAlpha,
+            colorProfile: context.colorProfile()
+        )
     }
 
     /// Decodes the frames of `animation` (only the first with `firstFrameOnly`), composes

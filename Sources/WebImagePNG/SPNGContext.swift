@@ -38,12 +38,26 @@ final class SPNGContext {
 
     /// A decoder over `stream`, with the limits of `options` in force.
     static func decoder(for stream: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws(ImageError) -> SPNGContext {
+        let context = try limitedDecoder(options)
+        try context.check(spng_set_png_buffer(context.handle, stream.baseAddress, stream.count), "read the data")
+        return context
+    }
+
+    /// A decoder reading `file` from its current position through stdio's buffer, with the
+    /// limits of `options` in force; the file must stay open for the context's whole life.
+    static func decoder(reading file: UnsafeMutablePointer<FILE>, options: ImageDecodeOptions) throws(ImageError) -> SPNGContext {
+        let context = try limitedDecoder(options)
+        try context.check(spng_set_png_file(context.handle, file), "read the file")
+        return context
+    }
+
+    /// A decoder with the limits of `options` in force and no source yet.
+    private static func limitedDecoder(_ options: ImageDecodeOptions) throws(ImageError) -> SPNGContext {
         let context = try SPNGContext(flags: 0)
         let dimensionLimit = UInt32(clamping: min(max(1, options.maxPixelCount), Int(Int32.max)))
         let chunkLimit = max(0, options.maxChunkBytes)
         try context.check(spng_set_image_limits(context.handle, dimensionLimit, dimensionLimit), "set image limits")
         try context.check(spng_set_chunk_limits(context.handle, chunkLimit, chunkLimit), "set chunk limits")
-        try context.check(spng_set_png_buffer(context.handle, stream.baseAddress, stream.count), "read the data")
         return context
     }
 
@@ -79,6 +93,13 @@ final class SPNGContext {
         let status = spng_decode_chunks(handle)
         guard status != Int32(SPNG_IO_EOF.rawValue), status != Int32(SPNG_EOF.rawValue) else { return }
         try check(status, "read the chunks after the image data")
+    }
+
+    /// The ICC profile of an `iCCP` chunk, inflated as libspng reads it; `nil` without one.
+    func colorProfile() -> ColorProfile? {
+        var iccp = spng_iccp()
+        guard spng_get_iccp(handle, &iccp) == 0, let bytes = iccp.profile, iccp.profile_len > 0 else { return nil }
+        return ColorProfile(data: Data(bytes: bytes, count: iccp.profile_len))
     }
 
     /// Throws the error libspng's `status` stands for, when it is not success.

@@ -86,7 +86,7 @@ extension Bitmap {
     /// Whether resampling `source` to `destination` blends rows before columns: only
     /// where resampling columns first would hold over four times as many pixels between the
     /// passes, so ordinary shapes keep the order ``IncrementalResizer`` repeats.
-    private static func resamplesRowsFirst(from source: PixelSize, to destination: PixelSize) -> Bool {
+    package static func resamplesRowsFirst(from source: PixelSize, to destination: PixelSize) -> Bool {
         let columnsFirst = Double(source.height) * Double(destination.width)
         let rowsFirst = Double(destination.height) * Double(source.width)
         return columnsFirst > 4 * rowsFirst
@@ -112,7 +112,7 @@ extension Bitmap {
     }
 
     /// One row resampled along x: each destination pixel is the weighted sum of its span.
-    private static func resample(
+    package static func resample(
         _ row: UnsafePointer<SIMD4<Float>>, with columns: ResamplingWeights,
         into output: UnsafeMutablePointer<SIMD4<Float>>
     ) {

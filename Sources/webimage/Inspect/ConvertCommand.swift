@@ -57,6 +57,11 @@ struct ConvertCommand: ParsableCommand {
             let decodeOptions =
                 thumbnail.map { ImageDecodeOptions(thumbnailPixelSize: $0) }
                 ?? spec?.decodeOptions ?? ImageDecodeOptions()
+            // A PNG thumbnail is decoded row by row from the file, never read whole.
+            if thumbnail != nil, let image = try PNGCoder.streamedThumbnail(atPath: input, options: decodeOptions) {
+                try Self.write(image, transformedBy: spec, as: format, options: encodeOptions, to: output)
+                return
+            }
             guard let data = FileManager.default.contents(atPath: input) else {
                 throw ImageError(.fileSystem, "cannot read \(input)")
             }
@@ -89,19 +94,27 @@ struct ConvertCommand: ParsableCommand {
                 print("\(output): \(format.rawValue) \(size.width)×\(size.height), \(bytes) bytes")
                 return
             }
-            var image = try ImageCodersManager.shared.decode(data, options: decodeOptions)
-            if let spec, let transformed = spec.pipeline.transform(image) {
-                image = transformed
-            }
-            let encoded = try ImageCodersManager.shared.encode(image, as: format, options: encodeOptions)
-            guard FileManager.default.createFile(atPath: output, contents: encoded) else {
-                throw ImageError(.fileSystem, "cannot write \(output)")
-            }
-            print("\(output): \(format.rawValue) \(image.pixelWidth)×\(image.pixelHeight), \(encoded.count) bytes")
+            let image = try ImageCodersManager.shared.decode(data, options: decodeOptions)
+            try Self.write(image, transformedBy: spec, as: format, options: encodeOptions, to: output)
         } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode(1)
         }
+    }
+
+    /// Transforms `image` by `spec`'s pipeline, encodes it and writes it to `output`.
+    private static func write(
+        _ image: Image, transformedBy spec: TransformSpec?, as format: ImageFormat, options: ImageEncodeOptions, to output: String
+    ) throws(ImageError) {
+        var image = image
+        if let spec, let transformed = spec.pipeline.transform(image) {
+            image = transformed
+        }
+        let encoded = try ImageCodersManager.shared.encode(image, as: format, options: options)
+        guard FileManager.default.createFile(atPath: output, contents: encoded) else {
+            throw ImageError(.fileSystem, "cannot write \(output)")
+        }
+        print("\(output): \(format.rawValue) \(image.pixelWidth)×\(image.pixelHeight), \(encoded.count) bytes")
     }
 
     private static func decodeFile(atPath path: String, options: ImageDecodeOptions = ImageDecodeOptions()) throws(ImageError) -> Image {
