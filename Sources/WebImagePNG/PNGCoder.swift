@@ -13,8 +13,8 @@ import WebImageCore
 /// profile) larger than `ImageDecodeOptions/maxChunkBytes` once decompressed refuses
 /// the image with `ImageError/Code/imageTooLarge`: libspng 0.7 cannot skip it.
 ///
-/// A still PNG asked for at a smaller size (``ImageDecodeOptions/thumbnailPixelSize``,
-/// ``ImageDecodeOptions/scaleDownLimitBytes``) is decoded row by row straight into the
+/// A still PNG asked for at a smaller size (`ImageDecodeOptions/thumbnailPixelSize`,
+/// `ImageDecodeOptions/scaleDownLimitBytes`) is decoded row by row straight into the
 /// resampler, which holds the few source rows its filter spans rather than the whole
 /// decoded picture; the pixels are those of decoding it whole and resizing it. Interlaced
 /// PNGs are decoded whole first.
