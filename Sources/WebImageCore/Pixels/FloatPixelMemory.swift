@@ -4,7 +4,8 @@ import Glibc
 import Musl
 #endif
 
-/// Whole-image buffers of float pixels for the kernels.
+/// Whole-image buffers for the pixel kernels: float pixels, and the integer rows of the
+/// small-sigma blur. Every allocation is fallible: a buffer that cannot be had throws.
 ///
 /// A 6-megapixel image takes 96 MB as floats; touched page by page, that costs the
 /// kernel tens of thousands of page faults. Large buffers are therefore aligned to 2 MiB

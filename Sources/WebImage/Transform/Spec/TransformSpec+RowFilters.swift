@@ -13,7 +13,9 @@ extension TransformSpec {
         if let options = encodeOptions, options.maxPixelSize != nil || options.maxFileSize != nil || options.lossless {
             return nil
         }
-        // Each maker answers a `Result`: the blur's window of rows may not fit in memory.
+        // Each maker answers a `Result` (the blur's window of rows may not fit in memory)
+        // rather than throwing itself: Swift 6.3's SIL generation crashes on an array of
+        // `throws(ImageError)` closures returning an existential.
         var makers: [(PixelSize) -> Result<any RGBRowFilter, ImageError>] = []
         for transformer in transformers {
             switch transformer {
