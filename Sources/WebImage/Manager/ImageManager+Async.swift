@@ -57,15 +57,15 @@ extension ImageManager {
     /// stream ends after the last answer, and stopping to read it cancels the load.
     public func events(for request: ImageRequest) -> AsyncStream<ImageLoadEvent> {
         let request = processed(request)
-        return AsyncStream { continuation in
-            let task = Task {
-                let outcome = await self.run(request, emit: { continuation.yield($0) })
-                if let final = outcome.response(for: request.url) {
-                    continuation.yield(.response(final))
-                }
-                continuation.finish()
+        let handOver = LoadEventHandOver()
+        let task = Task {
+            let outcome = await self.run(request, emit: { handOver.send($0) })
+            if let final = outcome.response(for: request.url) {
+                handOver.send(.response(final))
             }
-            continuation.onTermination = { _ in task.cancel() }
+            handOver.finish()
         }
+        let reader = LoadEventReader(handOver: handOver, load: task)
+        return AsyncStream(unfolding: { await reader.next() }, onCancel: { task.cancel() })
     }
 }
