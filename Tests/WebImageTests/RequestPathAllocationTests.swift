@@ -18,7 +18,10 @@ import WebImageCore
     /// The unchecked allocations reviewed as small or bounded: a file, a fragment of its
     /// line, and why it cannot ask for more than the machine has.
     static let reviewed: [(file: String, code: String, reason: String)] = [
-        ("WebImageCore/Image/Bitmap.swift", "[UInt8](repeating: 0, count: width * height", "the trapping initialiser kept for samples and tests; no request-path caller (checked below)"),
+        (
+            "WebImageCore/Image/Bitmap.swift", "[UInt8](repeating: 0, count: width * height",
+            "the trapping initialiser kept for samples and tests; no request-path caller (checked below)"
+        ),
         ("WebImageCore/Image/ImageCopyright.swift", "count: 4 - value.count", "pads a four-byte field"),
         ("WebImageCore/Pixels/ResamplingWeights.swift", "count: last - first + 1", "one filter span, at most the source's side"),
         ("WebImage/Loading/Download/DownloadQueue.swift", "count: 3", "three priority lines"),
