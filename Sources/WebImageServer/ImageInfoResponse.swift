@@ -67,7 +67,8 @@ struct ImageInfoResponse: Sendable, Equatable {
         blurHash = try reduced.blurHash(components: (x: 4, y: 3)).string
     }
 
-    /// The alpha-weighted mean colour of `bitmap` (clear when every pixel is).
+    /// The alpha-weighted mean colour of `bitmap` (clear when every pixel is); throws
+    /// `imageTooLarge` when the 8-bit copy of a 16-bit bitmap cannot be had.
     static func average(of bitmap: Bitmap) throws(ImageError) -> RGBA8 {
         let rgba = try bitmap.convertedToRGBA8()
         var red = 0, green = 0, blue = 0, weight = 0

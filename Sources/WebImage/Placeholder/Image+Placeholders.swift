@@ -30,6 +30,8 @@ extension Image {
     ///
     /// - Precondition: both counts are in ``BlurHash/componentRange``, and the image has
     ///   pixels.
+    /// - Throws: ``ImageError/Code/imageTooLarge`` when the 8-bit copy of a 16-bit image
+    ///   cannot get the memory it needs.
     public func blurHash(components: (x: Int, y: Int) = (4, 3)) throws(ImageError) -> BlurHash {
         BlurHash(encoding: try sRGBPixels(), components: components)
     }
