@@ -113,26 +113,26 @@ final class AVIFDecoderSession {
         rgb.rowBytes = rgb.width * UInt32(pixelFormat.bytesPerPixel)
         let width = Int(rgb.width), height = Int(rgb.height)
         var status = AVIF_RESULT_OK
-        let byteCount = width * height * pixelFormat.bytesPerPixel
-        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+        let pixels = try [UInt8](unsafeUninitializedImageSized: width, height, pixelFormat.bytesPerPixel) { buffer, initialized in
             rgb.pixels = buffer.baseAddress
             status = avifImageYUVToRGB(image, &rgb)
-            initialized = byteCount
+            initialized = buffer.count
         }
         guard status == AVIF_RESULT_OK else { throw ImageError(avif: status, "avifImageYUVToRGB") }
         var bitmap = Bitmap(width: width, height: height, pixelFormat: pixelFormat, pixels: pixels)
         if let crop {
-            bitmap = AVIFDecoderSession.crop(bitmap, to: crop)
+            bitmap = try AVIFDecoderSession.crop(bitmap, to: crop)
         }
-        return orientation == .up ? bitmap : bitmap.oriented(orientation)
+        return orientation == .up ? bitmap : try bitmap.oriented(orientation)
     }
 
-    /// The rows and columns of `bitmap` inside `rect`.
-    private static func crop(_ bitmap: Bitmap, to rect: avifCropRect) -> Bitmap {
+    /// The rows and columns of `bitmap` inside `rect`; throws
+    /// ``ImageError/Code/imageTooLarge`` when the copy cannot be had.
+    private static func crop(_ bitmap: Bitmap, to rect: avifCropRect) throws(ImageError) -> Bitmap {
         let bytesPerPixel = bitmap.pixelFormat.bytesPerPixel
         let rowBytes = Int(rect.width) * bytesPerPixel
         var pixels: [UInt8] = []
-        pixels.reserveCapacity(rowBytes * Int(rect.height))
+        pixels.reserveCapacity(try [UInt8].imageSizedCount([rowBytes, Int(rect.height)]))
         bitmap.pixels.withUnsafeBufferPointer { source in
             for y in Int(rect.y)..<Int(rect.y + rect.height) {
                 let start = (y * bitmap.width + Int(rect.x)) * bytesPerPixel

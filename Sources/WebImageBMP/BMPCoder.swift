@@ -47,7 +47,7 @@ public struct BMPCoder: ImageCoder {
             throw ImageError(.unsupportedFormat, "the BMP coder cannot write \(format.rawValue)")
         }
         let image = try options.prepared(image, for: format)
-        return BMPWriter(bitmap: image.bitmap.convertedToRGBA8(), includesAlpha: image.hasAlpha).data()
+        return BMPWriter(bitmap: try image.bitmap.convertedToRGBA8(), includesAlpha: image.hasAlpha).data()
     }
 
     /// Where the bitmap file header (`BM`) starts: after the 14-byte array header of an

@@ -18,7 +18,7 @@ struct BMPPixelDecoder {
         guard pixelOffset >= 0, pixelOffset <= reader.bytes.count else {
             throw ImageError(.badImageData, "the BMP's pixel data starts past the end of the file")
         }
-        var pixels = [UInt8](repeating: 0, count: header.width * header.height * 4)
+        var pixels = try [UInt8](repeating: 0, imageSized: header.width, header.height, 4)
         let end =
             try header.compression.isRunLength
             ? decodeRunLength(into: &pixels)

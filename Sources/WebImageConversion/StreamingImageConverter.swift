@@ -91,8 +91,8 @@ public enum StreamingImageConverter {
         decodeOptions: ImageDecodeOptions = ImageDecodeOptions()
     ) throws(ImageError) -> PixelSize? {
         guard let size = try streamableSize(of: data, writing: format, options: decodeOptions) else { return nil }
-        let frame = UnsafeMutableRawPointer.allocate(byteCount: size.width * size.height * 3, alignment: 16)
-        defer { frame.deallocate() }
+        let frame = try FloatPixelMemory.allocate(try [UInt8].imageSizedCount([size.width, size.height, 3]), of: UInt8.self)
+        defer { FloatPixelMemory.deallocate(frame) }
         let decoded = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             Result { () throws(ImageError) in
                 let decompressor = try startDecompressing(bytes, size: size, maxMemory: decodeOptions.maxTotalBytes)

@@ -9,11 +9,12 @@ struct GIFCanvas {
     /// The canvas as it was before a frame whose disposal restores it.
     private var savedPixels: [UInt8]?
 
-    /// A transparent canvas; the caller has checked `size` against its limits.
-    init(size: PixelSize) {
+    /// A transparent canvas; the caller has checked `size` against its limits. Throws
+    /// ``ImageError/Code/imageTooLarge`` when its pixels cannot be had.
+    init(size: PixelSize) throws(ImageError) {
         width = size.width
         height = size.height
-        pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        pixels = try [UInt8](repeating: 0, imageSized: size.width, size.height, 4)
     }
 
     /// Draws the current frame of `reader` over the canvas; transparent and out-of-range

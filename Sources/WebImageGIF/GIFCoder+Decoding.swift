@@ -10,9 +10,9 @@ extension GIFCoder {
         let frameCount = options.firstFrameOnly ? 1 : try countFrames(bytes, canvas: canvasSize, options: options)
         let outputSize = options.targetSize(forSource: canvasSize, frameCount: frameCount)
 
-        var canvas = GIFCanvas(size: canvasSize)
+        var canvas = try GIFCanvas(size: canvasSize)
         // A thumbnail is kept up to date where frames change, not resized whole per frame.
-        var thumbnail = outputSize != canvasSize ? IncrementalResizer(source: canvasSize, destination: outputSize) : nil
+        var thumbnail = outputSize != canvasSize ? try IncrementalResizer(source: canvasSize, destination: outputSize) : nil
         // The area the last frame's disposal changed, which the next output must redo.
         var disposed: (columns: Range<Int>, rows: Range<Int>)?
         var frames: [ImageFrame] = []

@@ -13,7 +13,7 @@ extension GIFCoder {
     /// transparency.
     func encodeImage(_ image: Image, options: ImageEncodeOptions) throws(ImageError) -> Data {
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
-        let bitmaps = frames.map { $0.bitmap.convertedToRGBA8() }
+        let bitmaps = try frames.map { frame throws(ImageError) in try frame.bitmap.convertedToRGBA8() }
         let isAnimated = frames.count > 1
         let disposal: UInt8 = isAnimated && bitmaps.contains(where: GIFIndexedImage.hasTransparentPixels) ? 2 : 1
         let width = image.pixelWidth, height = image.pixelHeight
@@ -35,7 +35,7 @@ extension GIFCoder {
             try putLoopCount(min(image.loopCount, 0xFFFF), file)
         }
         for (frame, bitmap) in zip(frames, bitmaps) {
-            let indexed = GIFIndexedImage(bitmap)
+            let indexed = try GIFIndexedImage(bitmap)
             if isAnimated || indexed.transparentIndex != nil {
                 let delay = isAnimated ? min(max(Int((frame.duration * 100).rounded()), 0), 0xFFFF) : 0
                 try putGraphicControl(delay: delay, disposal: disposal, transparentIndex: indexed.transparentIndex, file)

@@ -20,7 +20,7 @@ final class GIFFrameDecoder: AnimatedFrameDecoder {
     init(bytes: PinnedBytes) throws(ImageError) {
         self.bytes = bytes
         reader = try GIFReader(bytes: bytes.bytes)
-        canvas = GIFCanvas(size: reader.screenSize)
+        canvas = try GIFCanvas(size: reader.screenSize)
         keyFrames = GIFFrameDecoder.keyFrames(in: bytes.bytes)
     }
 
@@ -59,9 +59,9 @@ final class GIFFrameDecoder: AnimatedFrameDecoder {
     /// Reopens the file and walks to the records of frame `key` without decoding pixels;
     /// the canvas starts transparent, which a key frame overwrites whole.
     private func restart(at key: Int) {
-        guard let fresh = try? GIFReader(bytes: bytes.bytes) else { return }
+        guard let fresh = try? GIFReader(bytes: bytes.bytes), let blank = try? GIFCanvas(size: fresh.screenSize) else { return }
         reader = fresh
-        canvas = GIFCanvas(size: fresh.screenSize)
+        canvas = blank
         control = GIFGraphicControl()
         nextFrameIndex = 0
         while nextFrameIndex < key {

@@ -16,10 +16,11 @@ struct GIFIndexedImage {
     /// The number of palette entries.
     var colorCount: Int { palette.count / 3 }
 
-    /// Indexes `bitmap`, which must be RGBA8.
-    init(_ bitmap: Bitmap) {
+    /// Indexes `bitmap`, which must be RGBA8; throws ``ImageError/Code/imageTooLarge``
+    /// when its indices cannot be had.
+    init(_ bitmap: Bitmap) throws(ImageError) {
         let pixelCount = bitmap.width * bitmap.height
-        var indices = [UInt8](repeating: 0, count: pixelCount)
+        var indices = try [UInt8](repeating: 0, imageSized: pixelCount)
         var colors: [UInt32] = []
         let hasTransparency = GIFIndexedImage.hasTransparentPixels(bitmap)
         let maximumColors = hasTransparency ? 255 : 256

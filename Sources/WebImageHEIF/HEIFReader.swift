@@ -86,7 +86,7 @@ final class HEIFReader {
             throw ImageError(.badImageData, "libheif decoded an empty image")
         }
         let rowBytes = width * pixelFormat.bytesPerPixel
-        var pixels = [UInt8](repeating: 0, count: rowBytes * height)
+        var pixels = try [UInt8](repeating: 0, imageSized: rowBytes, height)
         pixels.withUnsafeMutableBytes { target in
             for row in 0..<height {
                 (target.baseAddress! + row * rowBytes).copyMemory(from: plane + row * Int(stride), byteCount: rowBytes)

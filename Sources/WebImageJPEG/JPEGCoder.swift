@@ -99,7 +99,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
             throw ImageError(.unsupportedFormat, "the JPEG coder cannot write \(format.rawValue)")
         }
         let image = try options.prepared(image, for: format)
-        let bitmap = image.bitmap.convertedToRGBA8()
+        let bitmap = try image.bitmap.convertedToRGBA8()
         let pixels = image.hasAlpha ? Self.compositedOverWhite(bitmap.pixels) : bitmap.pixels
         let compressor = try JPEGCompressor(
             size: bitmap.size, pixels: .rgba,
@@ -176,7 +176,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
         }
         var bitmap = Bitmap(width: decodedSize.width, height: decodedSize.height, pixelFormat: .rgba8, pixels: output)
         if orientation != .up {
-            bitmap = bitmap.oriented(orientation)
+            bitmap = try bitmap.oriented(orientation)
         }
         if bitmap.size != target {
             bitmap = try bitmap.resized(to: target)
@@ -210,7 +210,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
     private static func readAllRows(of decompressor: borrowing JPEGDecompressor, size: PixelSize) throws(ImageError) -> [UInt8] {
         let bytesPerRow = size.width * 4
         var outcome: Result<Int, ImageError> = .success(0)
-        let pixels = [UInt8](unsafeUninitializedCapacity: bytesPerRow * size.height) { buffer, count in
+        let pixels = try [UInt8](unsafeUninitializedImageSized: bytesPerRow, size.height) { buffer, count in
             guard let base = buffer.baseAddress else { return }
             outcome = Result { () throws(ImageError) in
                 try decompressor.readRows(into: base, stride: bytesPerRow, count: size.height)

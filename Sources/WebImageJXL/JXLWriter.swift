@@ -60,7 +60,7 @@ struct JXLWriter {
                 header.duration = UInt32(max(0, (frame.duration * Double(JXLWriter.ticksPerSecond)).rounded()))
                 guard JxlEncoderSetFrameHeader(settings, &header) == JXL_ENC_SUCCESS else { throw failure(encoder, "libjxl refused a frame header") }
             }
-            let samples = alpha ? frame.bitmap.pixels : JXLWriter.droppingAlpha(frame.bitmap)
+            let samples = alpha ? frame.bitmap.pixels : try JXLWriter.droppingAlpha(frame.bitmap)
             let added = samples.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
             guard added == JXL_ENC_SUCCESS else { throw failure(encoder, "libjxl refused a frame") }
         }
@@ -104,10 +104,10 @@ struct JXLWriter {
     }
 
     /// The RGB samples of an opaque bitmap.
-    private static func droppingAlpha(_ bitmap: Bitmap) -> [UInt8] {
+    private static func droppingAlpha(_ bitmap: Bitmap) throws(ImageError) -> [UInt8] {
         let sampleBytes = bitmap.pixelFormat.bytesPerPixel / 4
         let pixelCount = bitmap.width * bitmap.height
-        var rgb = [UInt8](repeating: 0, count: pixelCount * 3 * sampleBytes)
+        var rgb = try [UInt8](repeating: 0, imageSized: pixelCount, 3, sampleBytes)
         bitmap.pixels.withUnsafeBytes { source in
             rgb.withUnsafeMutableBytes { target in
                 for pixel in 0..<pixelCount {

@@ -9,9 +9,10 @@ struct APNGCompositor {
     private var canvas: Bitmap
     private var pendingDisposal: (control: APNGFrameControl, disposal: APNGFrameControl.Disposal, saved: [UInt8]?)?
 
-    /// A transparent canvas of `size` in `pixelFormat`.
-    init(size: PixelSize, pixelFormat: PixelFormat) {
-        canvas = Bitmap(width: size.width, height: size.height, pixelFormat: pixelFormat)
+    /// A transparent canvas of `size` in `pixelFormat`; throws
+    /// ``ImageError/Code/imageTooLarge`` when its pixels cannot be had.
+    init(size: PixelSize, pixelFormat: PixelFormat) throws(ImageError) {
+        canvas = try Bitmap(zeroedWidth: size.width, height: size.height, pixelFormat: pixelFormat)
     }
 
     /// Disposes of the previous frame, draws `frame` at the place `control` gives, and

@@ -22,7 +22,7 @@ final class APNGFrameDecoder: AnimatedFrameDecoder {
         self.bytes = bytes
         self.animation = animation
         pixelFormat = bitDepth == 16 ? .rgba16 : .rgba8
-        compositor = APNGCompositor(size: animation.canvasSize, pixelFormat: pixelFormat)
+        compositor = try APNGCompositor(size: animation.canvasSize, pixelFormat: pixelFormat)
         let canvas = animation.canvasSize
         keyFrames = animation.frames.indices.filter { index in
             let control = animation.frames[index].control
@@ -60,8 +60,12 @@ final class APNGFrameDecoder: AnimatedFrameDecoder {
         restart(at: key)
     }
 
+    /// Starts again at key frame `key` on a transparent canvas. When a fresh canvas cannot
+    /// be had, nothing changes: the decoder stays where it was,
+    /// as the GIF decoder does when it cannot reopen its file.
     private func restart(at key: Int) {
-        compositor = APNGCompositor(size: animation.canvasSize, pixelFormat: pixelFormat)
+        guard let fresh = try? APNGCompositor(size: animation.canvasSize, pixelFormat: pixelFormat) else { return }
+        compositor = fresh
         nextFrameIndex = key
     }
 }

@@ -40,7 +40,7 @@ extension PNGCoder {
         let byteCount = try layout.byteCount(in: context, size: size)
         let hasAlpha = try context.hasTransparencyChunk() || layout.hasAlphaChannel
         var status: Int32 = 0
-        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
+        let pixels = try [UInt8](unsafeUninitializedImageSized: byteCount) { buffer, count in
             status = spng_decode_image(context.handle, buffer.baseAddress, byteCount, layout.format, layout.flags)
             count = byteCount
         }
@@ -97,7 +97,7 @@ extension PNGCoder {
         }
         try context.checkTrailingChunks()
         return Image(
-            bitmap: resizer.finish(),
+            bitmap: try resizer.finish(),
             scale: options.scaleFactor ?? 1,
             format: .png,
             hasAlpha: hasAlpha,
@@ -120,7 +120,7 @@ extension PNGCoder {
         try options.checkAllocation(canvasSize, bytesPerPixel: pixelFormat.bytesPerPixel)
         try options.checkAllocation(target, frameCount: frameCount, bytesPerPixel: pixelFormat.bytesPerPixel)
         try options.checkAnimationWork(canvas: canvasSize, frameCount: frameCount)
-        var compositor = APNGCompositor(size: canvasSize, pixelFormat: pixelFormat)
+        var compositor = try APNGCompositor(size: canvasSize, pixelFormat: pixelFormat)
         var frames: [ImageFrame] = []
         frames.reserveCapacity(frameCount)
         for (index, frame) in animation.frames.prefix(frameCount).enumerated() {

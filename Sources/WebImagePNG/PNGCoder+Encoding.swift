@@ -44,7 +44,7 @@ extension PNGCoder {
         if let colorProfile {
             try setICCProfile(colorProfile, in: context)
         }
-        let samples = pngSamples(of: bitmap, keepingAlpha: keepingAlpha)
+        let samples = try pngSamples(of: bitmap, keepingAlpha: keepingAlpha)
         let status = samples.withUnsafeBytes { bytes in
             spng_encode_image(
                 context.handle, bytes.baseAddress, bytes.count,
@@ -81,12 +81,11 @@ extension PNGCoder {
     /// The bitmap's samples in the order libspng's encoder takes them: RGBA as stored, or
     /// RGB with alpha dropped. 16-bit samples stay in host byte order (libspng 0.7 swaps
     /// them to the file's big-endian order itself).
-    private static func pngSamples(of bitmap: Bitmap, keepingAlpha: Bool) -> [UInt8] {
+    private static func pngSamples(of bitmap: Bitmap, keepingAlpha: Bool) throws(ImageError) -> [UInt8] {
         if keepingAlpha { return bitmap.pixels }
         let sampleBytes = bitmap.pixelFormat.bitsPerComponent / 8
         let pixelCount = bitmap.width * bitmap.height
-        let count = pixelCount * 3 * sampleBytes
-        return [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
+        return try [UInt8](unsafeUninitializedImageSized: pixelCount, 3, sampleBytes) { output, initialized in
             bitmap.pixels.withUnsafeBufferPointer { input in
                 for pixel in 0..<pixelCount {
                     let from = pixel * 4 * sampleBytes
@@ -94,7 +93,7 @@ extension PNGCoder {
                     for byte in 0..<(3 * sampleBytes) { output[to + byte] = input[from + byte] }
                 }
             }
-            initialized = count
+            initialized = output.count
         }
     }
 }

@@ -68,7 +68,7 @@ extension PNGCoder {
         if isOutOfData(startStatus) { return nil }
         try context.check(startStatus, "start decoding")
         let rowBytes = size.width * layout.pixelFormat.bytesPerPixel
-        var pixels = [UInt8](repeating: 0, count: byteCount)
+        var pixels = try [UInt8](repeating: 0, imageSized: byteCount)
         var decodedRows = 0
         pixels.withUnsafeMutableBytes { buffer in
             var row = spng_row_info()

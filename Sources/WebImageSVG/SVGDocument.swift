@@ -101,12 +101,13 @@ final class SVGDocument {
         guard let pixels = cairo_image_surface_get_data(surface) else {
             throw ImageError(.badImageData, "cairo gave no pixels")
         }
-        return Self.straightRGBA(premultipliedARGB: pixels, bytesPerRow: Int(cairo_image_surface_get_stride(surface)), size: size)
+        return try Self.straightRGBA(premultipliedARGB: pixels, bytesPerRow: Int(cairo_image_surface_get_stride(surface)), size: size)
     }
 
-    /// Cairo's premultiplied native-endian ARGB32 rows, as straight-alpha RGBA8.
-    private static func straightRGBA(premultipliedARGB pixels: UnsafeMutablePointer<UInt8>, bytesPerRow: Int, size: PixelSize) -> Bitmap {
-        var bitmap = Bitmap(width: size.width, height: size.height)
+    /// Cairo's premultiplied native-endian ARGB32 rows, as straight-alpha RGBA8; throws
+    /// ``ImageError/Code/imageTooLarge`` when the copy cannot be had.
+    private static func straightRGBA(premultipliedARGB pixels: UnsafeMutablePointer<UInt8>, bytesPerRow: Int, size: PixelSize) throws(ImageError) -> Bitmap {
+        var bitmap = try Bitmap(zeroedWidth: size.width, height: size.height)
         bitmap.pixels.withUnsafeMutableBufferPointer { output in
             var index = 0
             for y in 0..<size.height {

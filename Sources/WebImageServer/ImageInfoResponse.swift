@@ -62,14 +62,15 @@ struct ImageInfoResponse: Sendable, Equatable {
         height = size.height
         colorProfile = sample.colorProfile?.description
         let reduced = sample.convertedToSRGB()
-        dominantColour = Self.average(of: reduced.bitmap)
+        dominantColour = try Self.average(of: reduced.bitmap)
         thumbHash = try reduced.thumbHash().base64
-        blurHash = reduced.blurHash(components: (x: 4, y: 3)).string
+        blurHash = try reduced.blurHash(components: (x: 4, y: 3)).string
     }
 
-    /// The alpha-weighted mean colour of `bitmap` (clear when every pixel is).
-    static func average(of bitmap: Bitmap) -> RGBA8 {
-        let rgba = bitmap.convertedToRGBA8()
+    /// The alpha-weighted mean colour of `bitmap` (clear when every pixel is); throws
+    /// `imageTooLarge` when the 8-bit copy of a 16-bit bitmap cannot be had.
+    static func average(of bitmap: Bitmap) throws(ImageError) -> RGBA8 {
+        let rgba = try bitmap.convertedToRGBA8()
         var red = 0, green = 0, blue = 0, weight = 0
         for index in stride(from: 0, to: rgba.pixels.count, by: 4) {
             let alpha = Int(rgba.pixels[index + 3])

@@ -16,10 +16,11 @@ struct TIFFDirectReader {
     let size: PixelSize
 
     /// The page as stored (before orientation), or `nil` when libtiff failed to read a
-    /// strip or tile.
-    func read() -> Bitmap? {
+    /// strip or tile; throws ``ImageError/Code/imageTooLarge`` when its pixels cannot be
+    /// had.
+    func read() throws(ImageError) -> Bitmap? {
         let outputBytesPerPixel = layout.pixelFormat.bytesPerPixel
-        var pixels = [UInt8](repeating: 0, count: size.width * size.height * outputBytesPerPixel)
+        var pixels = try [UInt8](repeating: 0, imageSized: size.width, size.height, outputBytesPerPixel)
         let isTiled = TIFFIsTiled(tiff) != 0
         let succeeded = pixels.withUnsafeMutableBytes { output in
             (0..<layout.planeCount).allSatisfy { plane in

@@ -58,7 +58,7 @@ struct TIFFPageReader {
             }
         }
         if Set(frames.map(\.bitmap.pixelFormat)).count > 1 {
-            frames = frames.map { ImageFrame(bitmap: $0.bitmap.convertedToRGBA8()) }
+            frames = try frames.map { frame throws(ImageError) in ImageFrame(bitmap: try frame.bitmap.convertedToRGBA8()) }
         }
         // A CMYK page's profile describes its ink, which is RGB by now.
         let rgbProfile = TIFFPageReader.isCMYK(tiff) ? nil : profile
@@ -107,22 +107,21 @@ struct TIFFPageReader {
         stream.clearError()
         if let layout = TIFFSampleLayout(tiff) {
             try options.checkAllocation(size, frameCount: pagesSoFar + 1, bytesPerPixel: layout.pixelFormat.bytesPerPixel)
-            guard var bitmap = TIFFDirectReader(tiff: tiff, layout: layout, size: size).read(), !stream.reportedError else {
+            guard var bitmap = try TIFFDirectReader(tiff: tiff, layout: layout, size: size).read(), !stream.reportedError else {
                 throw readError("libtiff could not decode the TIFF page")
             }
             if layout.isCMYK {
                 TIFFInkConversion.convertToRGB(&bitmap, profile: profile)
             }
-            return orientation == 1 ? bitmap : bitmap.oriented(ImageOrientation(exifValue: Int(orientation)))
+            return orientation == 1 ? bitmap : try bitmap.oriented(ImageOrientation(exifValue: Int(orientation)))
         }
         var reason = [CChar](repeating: 0, count: 1024)
         guard TIFFRGBAImageOK(tiff, &reason) == 1 else {
             throw ImageError(
                 .unsupportedFormat, "libtiff cannot convert this TIFF page to RGBA: \(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
-        let byteCount = size.width * size.height * 4
         var succeeded = false
-        var pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+        var pixels = try [UInt8](unsafeUninitializedImageSized: size.width, size.height, 4) { buffer, initialized in
             let raster = UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: UInt32.self)
             // Asking for the page's own orientation makes libtiff copy rows as stored; the
             // orientation is then applied below, including the transposing ones (5–8).
@@ -130,12 +129,12 @@ struct TIFFPageReader {
             if !succeeded {
                 UnsafeMutableRawBufferPointer(buffer).initializeMemory(as: UInt8.self, repeating: 0)
             }
-            initialized = byteCount
+            initialized = buffer.count
         }
         guard succeeded, !stream.reportedError else { throw readError("libtiff could not decode the TIFF page") }
         TIFFPageReader.unpremultiply(&pixels)
         let bitmap = Bitmap(width: size.width, height: size.height, pixels: pixels)
-        return orientation == 1 ? bitmap : bitmap.oriented(ImageOrientation(exifValue: Int(orientation)))
+        return orientation == 1 ? bitmap : try bitmap.oriented(ImageOrientation(exifValue: Int(orientation)))
     }
 
     /// The error for a page libtiff failed to read: `ImageError.Code.unsupportedFormat`

@@ -40,17 +40,17 @@ public struct TerminalImageRenderer: Sendable {
         switch graphics {
         case .halfBlocks:
             let size = fittedPixelSize(of: bitmap.size, columns: columns, rows: rows, pixelsPerCell: PixelSize(width: 1, height: 2))
-            guard let picture = try? bitmap.resized(to: size) else { return [] }
-            return halfBlockLines(flattened(picture.convertedToRGBA8()))
+            guard let picture = try? bitmap.resized(to: size).convertedToRGBA8() else { return [] }
+            return halfBlockLines(flattened(picture))
         case .kitty:
             let size = fittedPixelSize(of: bitmap.size, columns: columns, rows: rows, pixelsPerCell: cellPixelSize)
             let cells = cellSize(forPixels: size)
-            guard let picture = try? bitmap.resized(to: size) else { return [] }
-            return [KittyGraphicsEncoder.encode(picture.convertedToRGBA8(), columns: cells.columns, rows: cells.rows)]
+            guard let picture = try? bitmap.resized(to: size).convertedToRGBA8() else { return [] }
+            return [KittyGraphicsEncoder.encode(picture, columns: cells.columns, rows: cells.rows)]
         case .sixel:
             let size = fittedPixelSize(of: bitmap.size, columns: columns, rows: rows, pixelsPerCell: cellPixelSize)
-            guard let picture = try? bitmap.resized(to: size) else { return [] }
-            return [SixelEncoder.encode(flattened(picture.convertedToRGBA8()))]
+            guard let picture = try? bitmap.resized(to: size).convertedToRGBA8() else { return [] }
+            return [SixelEncoder.encode(flattened(picture))]
         }
     }
 

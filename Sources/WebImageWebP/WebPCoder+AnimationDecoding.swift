@@ -42,7 +42,7 @@ extension WebPCoder {
                 if frames.isEmpty { throw ImageError(.badImageData, "WebP animation is invalid: a frame failed to decode") }
                 break
             }
-            let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { output, initialized in
+            let pixels = try [UInt8](unsafeUninitializedImageSized: byteCount) { output, initialized in
                 output.baseAddress!.initialize(from: buffer, count: byteCount)
                 initialized = byteCount
             }

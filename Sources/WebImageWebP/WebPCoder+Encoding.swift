@@ -85,7 +85,7 @@ extension WebPCoder {
         of bitmap: Bitmap,
         _ body: (inout WebPPicture) throws(ImageError) -> Void
     ) throws(ImageError) {
-        let rgba = bitmap.convertedToRGBA8()
+        let rgba = try bitmap.convertedToRGBA8()
         var picture = WebPPicture()
         guard WebPPictureInitInternal(&picture, WEBP_ENCODER_ABI_VERSION) != 0 else {
             throw ImageError(.encodingFailed, "libwebp refused its picture")

@@ -22,7 +22,7 @@ extension WebPCoder {
         }
         let size = PixelSize(width: Int(features.width), height: Int(features.height))
         try options.checkAllocation(size)
-        var pixels = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        var pixels = try [UInt8](repeating: 0, imageSized: size.width, size.height, 4)
         var status = VP8_STATUS_OK
         var decodedRows: Int32 = 0
         let isCreated = pixels.withUnsafeMutableBufferPointer { output in

@@ -33,7 +33,7 @@ extension WebPCoder {
         configuration.output.is_external_memory = 1
         let byteCount = target.width * target.height * 4
         var status = VP8_STATUS_OK
-        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+        let pixels = try [UInt8](unsafeUninitializedImageSized: byteCount) { buffer, initialized in
             configuration.output.u.RGBA.rgba = buffer.baseAddress
             configuration.output.u.RGBA.stride = Int32(target.width * 4)
             configuration.output.u.RGBA.size = byteCount

@@ -44,10 +44,9 @@ final class WebPFrameDecoder: AnimatedFrameDecoder {
             rewind(toKeyFrameAtOrBefore: 0)
             throw ImageError(.badImageData, "WebP animation is invalid: frame \(index) failed to decode")
         }
-        let byteCount = canvas.width * canvas.height * 4
-        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { output, initialized in
-            output.baseAddress!.initialize(from: buffer, count: byteCount)
-            initialized = byteCount
+        let pixels = try [UInt8](unsafeUninitializedImageSized: canvas.width, canvas.height, 4) { output, initialized in
+            output.baseAddress!.initialize(from: buffer, count: output.count)
+            initialized = output.count
         }
         nextFrameIndex += 1
         return Bitmap(width: canvas.width, height: canvas.height, pixels: pixels)

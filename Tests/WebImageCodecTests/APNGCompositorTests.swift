@@ -19,7 +19,7 @@ struct APNGCompositorTests {
     }
 
     @Test func disposalAndBlendingFollowTheSpecification() throws {
-        var compositor = APNGCompositor(size: PixelSize(width: 4, height: 2), pixelFormat: .rgba8)
+        var compositor = try APNGCompositor(size: PixelSize(width: 4, height: 2), pixelFormat: .rgba8)
         let first = compositor.draw(frame(red, 4, 2), as: try control(4, 2))
         #expect(first.rgba8(x: 3, y: 1) == red)
 
@@ -45,7 +45,7 @@ struct APNGCompositorTests {
     }
 
     @Test func sixteenBitFramesBlendAtFullPrecision() throws {
-        var compositor = APNGCompositor(size: PixelSize(width: 1, height: 1), pixelFormat: .rgba16)
+        var compositor = try APNGCompositor(size: PixelSize(width: 1, height: 1), pixelFormat: .rgba16)
         func wide(_ values: [UInt16]) -> Bitmap {
             Bitmap(width: 1, height: 1, pixelFormat: .rgba16, pixels: values.flatMap { value in withUnsafeBytes(of: value, Array.init) })
         }

@@ -34,8 +34,8 @@ import WebImageTestSupport
             (.rightMirrored, [[5, 2], [4, 1], [3, 0]]),
             (.left, [[2, 5], [1, 4], [0, 3]]),
         ] as [(ImageOrientation, [[UInt8]])])
-    func turnsTheStoredPixelsUpright(orientation: ImageOrientation, expected: [[UInt8]]) {
-        let upright = numbered.oriented(orientation)
+    func turnsTheStoredPixelsUpright(orientation: ImageOrientation, expected: [[UInt8]]) throws {
+        let upright = try numbered.oriented(orientation)
         #expect(rows(upright) == expected)
         #expect(upright.size == (orientation.swapsWidthAndHeight ? numbered.size.transposed : numbered.size))
     }

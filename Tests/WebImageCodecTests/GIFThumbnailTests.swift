@@ -41,7 +41,7 @@ struct GIFThumbnailTests {
 
     @Test func theResizerFollowsChangesInPlaces() throws {
         var source = [UInt8](repeating: 0, count: 50 * 40 * 4)
-        var resizer = IncrementalResizer(source: PixelSize(width: 50, height: 40), destination: PixelSize(width: 7, height: 6))
+        var resizer = try IncrementalResizer(source: PixelSize(width: 50, height: 40), destination: PixelSize(width: 7, height: 6))
         for step in 0..<5 {
             let columns = (step * 9)..<(step * 9 + 6)
             let rows = (step * 7)..<(step * 7 + 11)

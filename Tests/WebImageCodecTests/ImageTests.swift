@@ -40,12 +40,12 @@ import WebImageTestSupport
         #expect(image.size.width == 20 && image.size.height == 10)
     }
 
-    @Test func sixteenBitChannelsNarrowToEightBits() {
+    @Test func sixteenBitChannelsNarrowToEightBits() throws {
         var wide = Bitmap(width: 1, height: 1, pixelFormat: .rgba16)
         let channels: [UInt16] = [65535, 0, 32896, 257]
         wide.pixels = channels.flatMap { value in withUnsafeBytes(of: value) { Array($0) } }
         #expect(wide.rgba8(x: 0, y: 0) == RGBA8(red: 255, green: 0, blue: 128, alpha: 1))
-        let narrow = wide.convertedToRGBA8()
+        let narrow = try wide.convertedToRGBA8()
         #expect(narrow.pixelFormat == .rgba8)
         #expect(narrow.pixels == [255, 0, 128, 1])
     }

@@ -71,7 +71,7 @@ import WebImageTestSupport
         #expect(metadata(tagged).orientation == orientation)
         let image = try coder.decode(tagged, options: ImageDecodeOptions())
         #expect(image.orientation == orientation)
-        #expect(image.bitmap == upright.oriented(orientation))
+        #expect(try image.bitmap == upright.oriented(orientation))
         #expect(image.pixelSize == (orientation.swapsWidthAndHeight ? PixelSize(width: 16, height: 32) : PixelSize(width: 32, height: 16)))
     }
 

@@ -142,8 +142,8 @@ enum LittleCMSReference {
     }
 
     /// The RGB of every pixel of an RGBA8 bitmap.
-    static func rgb(of bitmap: Bitmap) -> [UInt8] {
-        let rgba = bitmap.convertedToRGBA8().pixels
+    static func rgb(of bitmap: Bitmap) throws -> [UInt8] {
+        let rgba = try bitmap.convertedToRGBA8().pixels
         return (0..<(rgba.count / 4)).flatMap { rgba[($0 * 4)..<($0 * 4 + 3)] }
     }
 

@@ -330,7 +330,7 @@ struct PNGThumbnailTests {
                 bitmap.pixels.withUnsafeBytes { pixels in
                     for y in 0..<bitmap.height { resizer.append(row: pixels.baseAddress! + y * rowBytes) }
                 }
-                #expect(resizer.finish() == (try bitmap.resized(to: target)), "\(bitmap.size) \(bitmap.pixelFormat) to \(target)")
+                #expect(try resizer.finish() == bitmap.resized(to: target), "\(bitmap.size) \(bitmap.pixelFormat) to \(target)")
             }
         }
     }

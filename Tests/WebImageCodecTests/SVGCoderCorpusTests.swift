@@ -46,8 +46,8 @@ struct SVGCoderCorpusTests {
 
     /// The mean absolute difference per channel of two bitmaps of one size, in
     /// premultiplied RGBA (so that the colour of a nearly transparent pixel weighs little).
-    static func meanDifference(_ a: Bitmap, _ b: Bitmap) -> Double {
-        let a = a.convertedToRGBA8().pixels, b = b.convertedToRGBA8().pixels
+    static func meanDifference(_ a: Bitmap, _ b: Bitmap) throws -> Double {
+        let a = try a.convertedToRGBA8().pixels, b = try b.convertedToRGBA8().pixels
         var total = 0
         for index in stride(from: 0, to: a.count, by: 4) {
             let alphaA = Int(a[index + 3]), alphaB = Int(b[index + 3])
@@ -92,7 +92,7 @@ struct SVGCoderCorpusTests {
                 let image = try SVGCoder().decode(Data(contentsOf: file), options: options)
                 #expect(image.pixelSize == reference.size, "\(path)")
                 counts.renderedHere += 1
-                let difference = Self.meanDifference(image.bitmap, reference)
+                let difference = try Self.meanDifference(image.bitmap, reference)
                 counts.differenceSum += difference
                 if difference <= Self.closeThreshold {
                     counts.close += 1

@@ -156,7 +156,7 @@ struct TIFFCoderCorpusTests {
             let twin = try coder.decode(Corpus.data("image-tiff-tests/libtiffpic/depth/\(contiguous)"), options: ImageDecodeOptions())
             #expect(image.pixelSize == PixelSize(width: 73, height: 43), "\(planar)")
             #expect(image.bitmap == twin.bitmap, "\(planar)")
-            Self.expect(image.bitmap, samples: samples, mean: mean, planar)
+            try Self.expect(image.bitmap, samples: samples, mean: mean, planar)
         }
     }
 
@@ -173,18 +173,18 @@ struct TIFFCoderCorpusTests {
             (x: 0, y: 0, colour: RGBA8(red: 162, green: 52, blue: 54)), (x: 10, y: 10, colour: RGBA8(red: 203, green: 224, blue: 204)),
             (x: 19, y: 19, colour: RGBA8(red: 131, green: 185, blue: 80)),
         ]
-        Self.expect(image.bitmap, samples: samples, mean: [177.08, 136.83, 64.39], "cmyk-3c-32b-float.tiff")
+        try Self.expect(image.bitmap, samples: samples, mean: [177.08, 136.83, 64.39], "cmyk-3c-32b-float.tiff")
     }
 
     /// Expects `bitmap` to be opaque, to have each sampled colour within 1 per channel and
     /// the mean red, green and blue within 0.5.
-    static func expect(_ bitmap: Bitmap, samples: [(x: Int, y: Int, colour: RGBA8)], mean: [Double], _ name: String) {
+    static func expect(_ bitmap: Bitmap, samples: [(x: Int, y: Int, colour: RGBA8)], mean: [Double], _ name: String) throws {
         for (x, y, colour) in samples {
             let pixel = bitmap.rgba8(x: x, y: y)
             let channels = [(pixel.red, colour.red), (pixel.green, colour.green), (pixel.blue, colour.blue), (pixel.alpha, colour.alpha)]
             #expect(channels.allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "\(name) at (\(x), \(y)): \(pixel), expected \(colour)")
         }
-        let pixels = bitmap.convertedToRGBA8().pixels
+        let pixels = try bitmap.convertedToRGBA8().pixels
         let count = Double(bitmap.width * bitmap.height)
         for channel in 0..<3 {
             let average = Double(stride(from: channel, to: pixels.count, by: 4).reduce(0) { $0 + Int(pixels[$1]) }) / count
@@ -207,14 +207,14 @@ struct TIFFCoderCorpusTests {
             let reference = "image-rs-formats/" + entry.path.replacingOccurrences(of: "images/", with: "reference/", options: .anchored) + ".png"
             guard FileManager.default.fileExists(atPath: Corpus.url(reference).path) else { continue }
             let image = try coder.decode(Corpus.data("image-rs-formats/\(entry.path)"), options: ImageDecodeOptions())
-            let bitmap = entry.path.contains("hpredict") ? Self.premultiplied(image.bitmap) : image.bitmap
+            let bitmap = try entry.path.contains("hpredict") ? Self.premultiplied(image.bitmap) : image.bitmap
             let difference = try ReferencePixels.maximumDifference(bitmap, ReferencePixels.load(reference))
             #expect(difference != nil && difference! <= 1, "\(entry.path): \(difference.map(String.init) ?? "size")")
         }
     }
 
-    static func premultiplied(_ bitmap: Bitmap) -> Bitmap {
-        var pixels = bitmap.convertedToRGBA8().pixels
+    static func premultiplied(_ bitmap: Bitmap) throws -> Bitmap {
+        var pixels = try bitmap.convertedToRGBA8().pixels
         for index in stride(from: 0, to: pixels.count, by: 4) {
             let alpha = Int(pixels[index + 3])
             for channel in 0..<3 { pixels[index + channel] = UInt8((Int(pixels[index + channel]) * alpha + 127) / 255) }

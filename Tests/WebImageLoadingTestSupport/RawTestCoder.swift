@@ -43,7 +43,7 @@ package struct RawTestCoder: ImageCoder {
             bytes += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24 & 0xFF)]
         }
         for frame in image.frames {
-            bytes += frame.bitmap.convertedToRGBA8().pixels
+            bytes += try frame.bitmap.convertedToRGBA8().pixels
         }
         return Data(bytes)
     }

@@ -6,10 +6,11 @@ import WebImagePNG
 package enum ReferencePixels {
     /// The largest per-channel difference between `bitmap` and `reference`, with fully
     /// transparent pixels counted equal whatever their colour (unless alpha is not
-    /// compared); `nil` when the sizes differ.
+    /// compared); `nil` when the sizes differ or an 8-bit copy cannot be had.
     package static func maximumDifference(_ bitmap: Bitmap, _ reference: Bitmap, comparingAlpha: Bool = true) -> Int? {
-        guard bitmap.size == reference.size else { return nil }
-        let a = bitmap.convertedToRGBA8().pixels, b = reference.convertedToRGBA8().pixels
+        guard bitmap.size == reference.size, let a = try? bitmap.convertedToRGBA8().pixels,
+            let b = try? reference.convertedToRGBA8().pixels
+        else { return nil }
         var worst = 0
         var index = 0
         while index < a.count {
@@ -24,10 +25,11 @@ package enum ReferencePixels {
     }
 
     /// The share of pixels whose channels differ by more than a quarter of their range;
-    /// `nil` when the sizes differ.
+    /// `nil` when the sizes differ or an 8-bit copy cannot be had.
     package static func differingFraction(_ bitmap: Bitmap, _ reference: Bitmap) -> Double? {
-        guard bitmap.size == reference.size else { return nil }
-        let a = bitmap.convertedToRGBA8().pixels, b = reference.convertedToRGBA8().pixels
+        guard bitmap.size == reference.size, let a = try? bitmap.convertedToRGBA8().pixels,
+            let b = try? reference.convertedToRGBA8().pixels
+        else { return nil }
         let differing = stride(from: 0, to: a.count, by: 4).filter { index in
             (0..<4).contains { abs(Int(a[index + $0]) - Int(b[index + $0])) > 64 }
         }.count

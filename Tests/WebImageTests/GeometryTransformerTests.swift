@@ -139,9 +139,9 @@ import WebImageLoadingTestSupport
 
     @Test func aQuarterTurnEqualsTheOrientationTransform() throws {
         let turned = try #require(RotatingImageTransformer(degrees: 90).transform(Image(bitmap: numbered)))
-        #expect(turned.bitmap == numbered.oriented(.right))
+        #expect(try turned.bitmap == numbered.oriented(.right))
         let back = try #require(RotatingImageTransformer(degrees: -90).transform(Image(bitmap: numbered)))
-        #expect(back.bitmap == numbered.oriented(.left))
+        #expect(try back.bitmap == numbered.oriented(.left))
         #expect(RotatingImageTransformer(degrees: 720).transform(Image(bitmap: numbered)) == nil)
     }
 
@@ -163,7 +163,7 @@ import WebImageLoadingTestSupport
         let vertical = try #require(FlippingImageTransformer(vertical: true).transform(Image(bitmap: numbered))).bitmap
         #expect(vertical.rgba8(x: 0, y: 0) == numbered.rgba8(x: 0, y: 2))
         let both = try #require(FlippingImageTransformer(horizontal: true, vertical: true).transform(Image(bitmap: numbered))).bitmap
-        #expect(both == numbered.oriented(.down))
+        #expect(try both == numbered.oriented(.down))
     }
 
     @Test func overlayAtOpacityZeroLeavesTheBaseUnchanged() throws {

@@ -52,10 +52,10 @@ import WebImageTestSupport
     }
 
     /// The largest difference of any channel of any frame.
-    static func largestDifference(_ first: Image, _ second: Image) -> Int {
+    static func largestDifference(_ first: Image, _ second: Image) throws -> Int {
         var largest = 0
         for (a, b) in zip(first.frames, second.frames) {
-            let left = a.bitmap.convertedToRGBA8().pixels, right = b.bitmap.convertedToRGBA8().pixels
+            let left = try a.bitmap.convertedToRGBA8().pixels, right = try b.bitmap.convertedToRGBA8().pixels
             for index in left.indices { largest = max(largest, abs(Int(left[index]) - Int(right[index]))) }
         }
         return largest
@@ -89,7 +89,7 @@ import WebImageTestSupport
             let result = spec.pipeline.transform(shrunk) ?? shrunk
             #expect(result.pixelSize == expected.pixelSize, "\(text)")
             #expect(result.frames.count == expected.frames.count, "\(text)")
-            let difference = Self.largestDifference(result, expected)
+            let difference = try Self.largestDifference(result, expected)
             #expect(difference <= source.tolerance, "\(text): largest difference \(difference)")
         }
     }

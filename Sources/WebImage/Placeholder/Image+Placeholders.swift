@@ -17,7 +17,7 @@ extension Image {
                     width: max(1, (bitmap.width * limit + longSide / 2) / longSide),
                     height: max(1, (bitmap.height * limit + longSide / 2) / longSide)))
         }
-        return ThumbHash(encoding: Image(bitmap: bitmap, colorProfile: colorProfile).sRGBPixels)
+        return ThumbHash(encoding: try Image(bitmap: bitmap, colorProfile: colorProfile).sRGBPixels())
     }
 
     /// The ``BlurHash`` of the first frame (an animation's poster), in sRGB, with
@@ -30,13 +30,16 @@ extension Image {
     ///
     /// - Precondition: both counts are in ``BlurHash/componentRange``, and the image has
     ///   pixels.
-    public func blurHash(components: (x: Int, y: Int) = (4, 3)) -> BlurHash {
-        BlurHash(encoding: sRGBPixels, components: components)
+    /// - Throws: ``ImageError/Code/imageTooLarge`` when the 8-bit copy of a 16-bit image
+    ///   cannot get the memory it needs.
+    public func blurHash(components: (x: Int, y: Int) = (4, 3)) throws(ImageError) -> BlurHash {
+        BlurHash(encoding: try sRGBPixels(), components: components)
     }
 
-    /// The first frame's pixels, 8-bit, converted from `colorProfile` to sRGB.
-    private var sRGBPixels: Bitmap {
+    /// The first frame's pixels, 8-bit, converted from `colorProfile` to sRGB; throws
+    /// ``ImageError/Code/imageTooLarge`` when the 8-bit copy cannot be had.
+    private func sRGBPixels() throws(ImageError) -> Bitmap {
         let first = colorProfile == nil ? self : Image(bitmap: bitmap, colorProfile: colorProfile)
-        return first.convertedToSRGB().bitmap.convertedToRGBA8()
+        return try first.convertedToSRGB().bitmap.convertedToRGBA8()
     }
 }

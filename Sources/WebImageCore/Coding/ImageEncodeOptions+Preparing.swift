@@ -12,8 +12,8 @@ extension ImageEncodeOptions {
     /// options mean the same whether a coder is called directly or through an
     /// ``ImageCodersManager``; a custom coder calls it too.
     ///
-    /// - Throws: ``ImageError/Code/imageTooLarge`` when the shrink cannot get the memory it
-    ///   needs.
+    /// - Throws: ``ImageError/Code/imageTooLarge`` when the shrink or the flattening cannot
+    ///   get the memory it needs.
     public func prepared(_ image: Image, for format: ImageFormat) throws(ImageError) -> Image {
         var result = image
         if let box = maxPixelSize, box.width > 0, box.height > 0,
@@ -29,7 +29,7 @@ extension ImageEncodeOptions {
             result = result.convertedToSRGB()
         }
         if let background, result.hasAlpha, Self.formatsWithoutAlpha.contains(format) {
-            let flat = result.replacingFrames { $0.flattened(onto: background) }
+            let flat = try result.replacingFrames { bitmap throws(ImageError) in try bitmap.flattened(onto: background) }
             result = Image(
                 frames: flat.frames, loopCount: flat.loopCount, scale: flat.scale,
                 orientation: flat.orientation, format: flat.format, hasAlpha: background.alpha < 255,

@@ -21,11 +21,23 @@ public struct Bitmap: Sendable, Hashable {
         self.pixels = pixels
     }
 
-    /// A bitmap of transparent black pixels.
+    /// A bitmap of transparent black pixels, for sizes known to be small (samples,
+    /// tests); it traps when the size overflows or the memory cannot be had. A request's
+    /// path uses ``init(zeroedWidth:height:pixelFormat:)``, which throws instead.
     public init(width: Int, height: Int, pixelFormat: PixelFormat = .rgba8) {
         self.init(
             width: width, height: height, pixelFormat: pixelFormat,
             pixels: [UInt8](repeating: 0, count: width * height * pixelFormat.bytesPerPixel)
+        )
+    }
+
+    /// A bitmap of transparent black pixels, or ``ImageError/Code/imageTooLarge`` when
+    /// its size overflows or passes the machine's memory: refused before anything is
+    /// allocated, so running out is an error a request answers, never a trap.
+    public init(zeroedWidth width: Int, height: Int, pixelFormat: PixelFormat = .rgba8) throws(ImageError) {
+        self.init(
+            width: width, height: height, pixelFormat: pixelFormat,
+            pixels: try [UInt8](repeating: 0, imageSized: width, height, pixelFormat.bytesPerPixel)
         )
     }
 
@@ -55,9 +67,11 @@ public struct Bitmap: Sendable, Hashable {
     }
 
     /// This bitmap with 8-bit channels (a copy-free return when it already has them).
-    public func convertedToRGBA8() -> Bitmap {
+    ///
+    /// Throws ``ImageError/Code/imageTooLarge`` when the narrowed copy cannot be had.
+    public func convertedToRGBA8() throws(ImageError) -> Bitmap {
         guard pixelFormat == .rgba16 else { return self }
-        var narrow = [UInt8](repeating: 0, count: width * height * 4)
+        var narrow = try [UInt8](repeating: 0, imageSized: width, height, 4)
         pixels.withUnsafeBytes { source in
             let wide = source.bindMemory(to: UInt16.self)
             for index in 0..<narrow.count {

@@ -1,10 +1,11 @@
 extension Bitmap {
-    /// A bitmap of `size` filled with `colour`.
-    package static func filled(_ size: PixelSize, format: PixelFormat, with colour: RGBA8) -> Bitmap {
-        var canvas = Bitmap(width: size.width, height: size.height, pixelFormat: format)
+    /// A bitmap of `size` filled with `colour`, or ``ImageError/Code/imageTooLarge``
+    /// when its pixels cannot be had.
+    package static func filled(_ size: PixelSize, format: PixelFormat, with colour: RGBA8) throws(ImageError) -> Bitmap {
+        var canvas = try Bitmap(zeroedWidth: size.width, height: size.height, pixelFormat: format)
         guard colour != .clear else { return canvas }
         let pixel = Bitmap(width: 1, height: 1, pixels: [colour.red, colour.green, colour.blue, colour.alpha])
-        let converted = format == .rgba16 ? pixel.convertedToRGBA16() : pixel
+        let converted = format == .rgba16 ? try pixel.convertedToRGBA16() : pixel
         canvas.pixels.withUnsafeMutableBytes { destination in
             converted.pixels.withUnsafeBytes { source in
                 let bytes = format.bytesPerPixel
@@ -16,10 +17,11 @@ extension Bitmap {
         return canvas
     }
 
-    /// This bitmap with 16-bit channels (a copy-free return when it already has them).
-    package func convertedToRGBA16() -> Bitmap {
+    /// This bitmap with 16-bit channels (a copy-free return when it already has them), or
+    /// ``ImageError/Code/imageTooLarge`` when the widened copy cannot be had.
+    package func convertedToRGBA16() throws(ImageError) -> Bitmap {
         guard pixelFormat == .rgba8 else { return self }
-        var wide = [UInt8](repeating: 0, count: width * height * 8)
+        var wide = try [UInt8](repeating: 0, imageSized: width, height, 8)
         wide.withUnsafeMutableBytes { destination in
             let channels = destination.bindMemory(to: UInt16.self)
             for index in 0..<pixels.count {
@@ -73,8 +75,9 @@ extension Bitmap {
     }
 
     /// This bitmap drawn over a canvas of `colour`: how an image with alpha is written to a
-    /// format without it.
-    package func flattened(onto colour: RGBA8) -> Bitmap {
-        Bitmap.filled(size, format: pixelFormat, with: colour).drawing(self, atX: 0, y: 0)
+    /// format without it. Throws ``ImageError/Code/imageTooLarge`` when the canvas cannot
+    /// be had.
+    package func flattened(onto colour: RGBA8) throws(ImageError) -> Bitmap {
+        try Bitmap.filled(size, format: pixelFormat, with: colour).drawing(self, atX: 0, y: 0)
     }
 }

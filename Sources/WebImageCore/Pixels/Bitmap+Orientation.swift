@@ -1,7 +1,9 @@
 extension Bitmap {
     /// This bitmap turned and mirrored so that a source stored with `orientation`
     /// shows upright.
-    public func oriented(_ orientation: ImageOrientation) -> Bitmap {
+    ///
+    /// Throws ``ImageError/Code/imageTooLarge`` when the turned copy cannot be had.
+    public func oriented(_ orientation: ImageOrientation) throws(ImageError) -> Bitmap {
         if orientation == .up { return self }
         let outputSize = orientation.swapsWidthAndHeight ? size.transposed : size
         // Where output pixel (0, 0) comes from, and how far the source moves (in pixels)
@@ -18,7 +20,7 @@ extension Bitmap {
         case .rightMirrored: (startX, startY, rightStep, downStep) = (lastX, lastY, -width, -1)
         case .left: (startX, startY, rightStep, downStep) = (lastX, 0, width, -1)
         }
-        var output = [UInt8](repeating: 0, count: pixels.count)
+        var output = try [UInt8](repeating: 0, imageSized: pixels.count)
         let start = startY * width + startX
         pixels.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { destination in

@@ -17,7 +17,7 @@ extension Bitmap {
         guard !pixelsOverflow, !bytesOverflow, byteCount <= FloatPixelMemory.largestBuffer else {
             throw ImageError(.imageTooLarge, "a \(size.width)x\(size.height) bitmap would take more than the machine's memory")
         }
-        guard width > 0, height > 0 else { return Bitmap(width: size.width, height: size.height, pixelFormat: pixelFormat) }
+        guard width > 0, height > 0 else { return try Bitmap(zeroedWidth: size.width, height: size.height, pixelFormat: pixelFormat) }
         let columns = ResamplingWeights(source: width, destination: size.width)
         let rows = ResamplingWeights(source: height, destination: size.height)
         let premultiplying = containsTransparency
@@ -51,7 +51,7 @@ extension Bitmap {
                 }
             }
         }
-        let output = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+        let output = try [UInt8](unsafeUninitializedImageSized: byteCount) { buffer, initialized in
             let destination = UnsafeMutableRawPointer(buffer.baseAddress!)
             ParallelRows.forEachBand(of: size.height, pixelsPerItem: size.width * 2) { band in
                 let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: size.width)

@@ -17,15 +17,16 @@ package struct IncrementalResizer {
     /// The output pixels, RGBA8.
     private var pixels: [UInt8]
 
-    /// A resizer from `source` to `destination`, whose source starts fully transparent.
-    package init(source: PixelSize, destination: PixelSize) {
+    /// A resizer from `source` to `destination`, whose source starts fully transparent,
+    /// or ``ImageError/Code/imageTooLarge`` when its two buffers cannot be had.
+    package init(source: PixelSize, destination: PixelSize) throws(ImageError) {
         sourceSize = source
         size = destination
         columns = ResamplingWeights(source: source.width, destination: destination.width)
         rows = ResamplingWeights(source: source.height, destination: destination.height)
         // A transparent source resizes to zeros in both passes.
-        intermediate = [Float](repeating: 0, count: source.height * destination.width * 4)
-        pixels = [UInt8](repeating: 0, count: destination.width * destination.height * 4)
+        intermediate = try [Float](repeating: 0, imageSized: source.height, destination.width, 4)
+        pixels = try [UInt8](repeating: 0, imageSized: destination.width, destination.height, 4)
     }
 
     /// The output as it stands.

@@ -117,11 +117,13 @@ package final class RowStreamingResizer {
     }
 
     /// The resized picture, once every source row is in.
-    package func finish() -> Bitmap {
+    ///
+    /// Throws ``ImageError/Code/imageTooLarge`` when the output's bytes cannot be had.
+    package func finish() throws(ImageError) -> Bitmap {
         precondition(receivedRows == sourceSize.height && writtenRows == size.height, "the source rows are not all in")
         let premultiplied = mayBeTransparent && sawTransparency
         let width = size.width, format = pixelFormat, output = output
-        let pixels = [UInt8](unsafeUninitializedCapacity: outputByteCount) { buffer, initialized in
+        let pixels = try [UInt8](unsafeUninitializedImageSized: outputByteCount) { buffer, initialized in
             let destination = UnsafeMutableRawPointer(buffer.baseAddress!)
             for y in 0..<size.height {
                 Bitmap.packRow(output + y * width, width: width, premultiplied: premultiplied, into: destination, y: y, format: format)

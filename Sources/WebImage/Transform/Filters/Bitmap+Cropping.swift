@@ -1,12 +1,13 @@
 extension Bitmap {
     /// The pixels of the rectangle at (`x`, `y`) of `size`, which must lie inside this
-    /// bitmap; rows are copied whole, with no conversion.
-    package func cropped(x: Int, y: Int, size: PixelSize) -> Bitmap {
+    /// bitmap; rows are copied whole, with no conversion. Throws
+    /// ``ImageError/Code/imageTooLarge`` when the copy cannot be had.
+    package func cropped(x: Int, y: Int, size: PixelSize) throws(ImageError) -> Bitmap {
         precondition(x >= 0 && y >= 0 && x + size.width <= width && y + size.height <= height, "crop outside the bitmap")
         if x == 0, y == 0, size == self.size { return self }
         let pixelBytes = pixelFormat.bytesPerPixel
         let rowBytes = size.width * pixelBytes
-        let output = [UInt8](unsafeUninitializedCapacity: rowBytes * size.height) { buffer, initialized in
+        let output = try [UInt8](unsafeUninitializedImageSized: rowBytes, size.height) { buffer, initialized in
             pixels.withUnsafeBytes { source in
                 for row in 0..<size.height {
                     let start = ((y + row) * width + x) * pixelBytes

@@ -40,7 +40,7 @@ extension Bitmap {
         let floats = try blurredFloats(sigma: sigma, premultiplying: premultiplying)
         defer { FloatPixelMemory.deallocate(floats) }
         let width = self.width, format = pixelFormat
-        let output = [UInt8](unsafeUninitializedCapacity: pixels.count) { buffer, initialized in
+        let output = try [UInt8](unsafeUninitializedImageSized: pixels.count) { buffer, initialized in
             let destination = UnsafeMutableRawPointer(buffer.baseAddress!)
             ParallelRows.forEachBand(of: height, pixelsPerItem: width) { band in
                 for y in band {
@@ -75,7 +75,7 @@ extension Bitmap {
                 }
             }
         }
-        let output = [UInt8](unsafeUninitializedCapacity: rowValues * height) { buffer, initialized in
+        let output = try [UInt8](unsafeUninitializedImageSized: rowValues, height) { buffer, initialized in
             let destination = buffer.baseAddress!
             ParallelRows.forEachBand(of: height, pixelsPerItem: work) { band in
                 let rows = UnsafeMutablePointer<UnsafePointer<UInt16>>.allocate(capacity: kernel.taps)

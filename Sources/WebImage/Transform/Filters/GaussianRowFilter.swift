@@ -99,8 +99,13 @@ final class GaussianRowFilter: RGBRowFilter {
         across = try take(integerValues, of: UInt16.self)
         horizontal = try take(integer == nil ? capacity * width : 1, of: SIMD4<Float>.self)
         causal = try take(max(1, causalCapacity * width), of: SIMD4<Float>.self)
-        originals = amount == nil ? [] : [UInt8](repeating: 0, count: capacity * width * 3)
-        output = [UInt8](repeating: 0, count: min(height, Self.blockRows) * width * 3)
+        do throws(ImageError) {
+            originals = amount == nil ? [] : try [UInt8](repeating: 0, imageSized: capacity, width, 3)
+            output = try [UInt8](repeating: 0, imageSized: min(height, Self.blockRows), width, 3)
+        } catch {
+            for memory in taken { FloatPixelMemory.deallocate(memory) }
+            throw error
+        }
     }
 
     deinit {

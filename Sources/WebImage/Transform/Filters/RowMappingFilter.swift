@@ -46,7 +46,7 @@ final class RowMappingFilter: RGBRowFilter {
         let bytesPerRow = width * 3
         guard count > 0, bytesPerRow > 0 else { return }
         if output.count < count * bytesPerRow {
-            output = [UInt8](repeating: 0, count: count * bytesPerRow)
+            output = try [UInt8](repeating: 0, imageSized: count, bytesPerRow)
         }
         let width = self.width, map = self.map
         output.withUnsafeMutableBytes { output in

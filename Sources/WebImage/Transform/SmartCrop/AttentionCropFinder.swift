@@ -27,7 +27,7 @@ struct AttentionCropFinder {
         let horizontalScale = Double(side) / Double(bitmap.width)
         let verticalScale = Double(side) / Double(bitmap.height)
         let diagonal = hypot(Double(size.width) * horizontalScale, Double(size.height) * verticalScale)
-        let blurred = Self.blur(Self.score(map), side: side, sigma: Float(max(1, diagonal / 10)))
+        let blurred = try Self.blur(Self.score(map), side: side, sigma: Float(max(1, diagonal / 10)))
         var peak = 0
         for index in blurred.indices where blurred[index] > blurred[peak] { peak = index }
         // The cell's top-left corner in the picture, truncated, less half the window
@@ -38,9 +38,9 @@ struct AttentionCropFinder {
     }
 
     /// The score of every pixel of `bitmap`, row by row: edges plus skin plus a*.
-    static func score(_ bitmap: Bitmap) -> [Float] {
+    static func score(_ bitmap: Bitmap) throws(ImageError) -> [Float] {
         let width = bitmap.width, height = bitmap.height
-        let rgba = bitmap.convertedToRGBA8()
+        let rgba = try bitmap.convertedToRGBA8()
         var luminance = [Float](repeating: 0, count: width * height)
         var score = [Float](repeating: 0, count: width * height)
         rgba.pixels.withUnsafeBytes { bytes in

@@ -19,7 +19,7 @@ struct EntropyCropFinder {
             scale < 1
             ? try bitmap.resized(to: PixelSize(width: max(1, Int((Double(bitmap.width) * scale).rounded())), height: max(1, Int((Double(bitmap.height) * scale).rounded()))))
             : bitmap
-        let luma = Self.luma(small)
+        let luma = try Self.luma(small)
         let factorX = Double(small.width) / Double(bitmap.width), factorY = Double(small.height) / Double(bitmap.height)
         let targetWidth = max(1, Int((Double(size.width) * factorX).rounded())), targetHeight = max(1, Int((Double(size.height) * factorY).rounded()))
         var left = 0, top = 0, width = small.width, height = small.height
@@ -49,8 +49,8 @@ struct EntropyCropFinder {
     }
 
     /// The 8-bit Rec. 709 luma of every pixel.
-    static func luma(_ bitmap: Bitmap) -> [UInt8] {
-        let rgba = bitmap.convertedToRGBA8()
+    static func luma(_ bitmap: Bitmap) throws(ImageError) -> [UInt8] {
+        let rgba = try bitmap.convertedToRGBA8()
         return rgba.pixels.withUnsafeBytes { bytes in
             (0..<bitmap.width * bitmap.height).map { index in
                 let value = 0.2126 * Float(bytes[index * 4]) + 0.7152 * Float(bytes[index * 4 + 1]) + 0.0722 * Float(bytes[index * 4 + 2])

@@ -12,14 +12,15 @@ public struct CircleImageTransformer: ImageTransformer {
     /// `circle`, plus the border when there is one.
     public var key: String { "circle" + (border?.keySuffix ?? "") }
 
-    /// The image cut to a circle, as a square of its shorter side.
+    /// The image cut to a circle, as a square of its shorter side; `nil` when the square
+    /// cannot get the memory it needs.
     public func transform(_ image: Image) -> Image? {
         let side = min(image.pixelWidth, image.pixelHeight)
         guard side > 0 else { return nil }
         let square = PixelSize(width: side, height: side)
         let origin = ImageGravity.center.origin(of: square, in: image.pixelSize)
-        return image.replacingFrames { bitmap in
-            bitmap.cropped(x: origin.x, y: origin.y, size: square)
+        return try? image.replacingFrames { bitmap throws(ImageError) in
+            try bitmap.cropped(x: origin.x, y: origin.y, size: square)
                 .clippedToRoundedRectangle(radius: Double(side) / 2, corners: .all, border: border)
         }
     }

@@ -44,8 +44,8 @@ public struct CroppingImageTransformer: ImageTransformer {
     }
 
     /// The image cut to the rectangle (clipped to the image); `nil` when nothing is left
-    /// or the rectangle covers the whole image, or a smart crop's analysis cannot get the
-    /// memory it needs.
+    /// or the rectangle covers the whole image, or the cut copy or a smart crop's analysis
+    /// cannot get the memory it needs.
     public func transform(_ image: Image) -> Image? {
         let x: Int, y: Int
         switch placement {
@@ -61,6 +61,6 @@ public struct CroppingImageTransformer: ImageTransformer {
         guard right > left, bottom > top else { return nil }
         let kept = PixelSize(width: right - left, height: bottom - top)
         guard kept != image.pixelSize else { return nil }
-        return image.replacingFrames { $0.cropped(x: left, y: top, size: kept) }
+        return try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.cropped(x: left, y: top, size: kept) }
     }
 }

@@ -27,13 +27,14 @@ public struct ExtendingImageTransformer: ImageTransformer {
         PixelSize(width: max(size.width, picture.width), height: max(size.height, picture.height))
     }
 
-    /// The image on its canvas; `nil` when the picture already covers the size.
+    /// The image on its canvas; `nil` when the picture already covers the size, or when
+    /// the canvas cannot get the memory it needs.
     public func transform(_ image: Image) -> Image? {
         let canvas = canvas(for: image.pixelSize)
         guard canvas != image.pixelSize else { return nil }
         let origin = gravity.origin(of: image.pixelSize, in: canvas)
-        return image.replacingFrames { bitmap in
-            Bitmap.filled(canvas, format: bitmap.pixelFormat, with: background).drawing(bitmap, atX: origin.x, y: origin.y)
+        return try? image.replacingFrames { bitmap throws(ImageError) in
+            try Bitmap.filled(canvas, format: bitmap.pixelFormat, with: background).drawing(bitmap, atX: origin.x, y: origin.y)
         }
     }
 }

@@ -14,7 +14,8 @@ public struct FlippingImageTransformer: ImageTransformer {
     /// `flip-h`, `flip-v` or `flip-hv`.
     public var key: String { "flip-" + (horizontal ? "h" : "") + (vertical ? "v" : "") }
 
-    /// The image mirrored; `nil` when neither axis is asked for.
+    /// The image mirrored; `nil` when neither axis is asked for, or when the mirrored copy
+    /// cannot get the memory it needs.
     public func transform(_ image: Image) -> Image? {
         let orientation: ImageOrientation
         switch (horizontal, vertical) {
@@ -23,6 +24,6 @@ public struct FlippingImageTransformer: ImageTransformer {
         case (false, true): orientation = .downMirrored
         case (false, false): return nil
         }
-        return image.replacingFrames { $0.oriented(orientation) }
+        return try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.oriented(orientation) }
     }
 }

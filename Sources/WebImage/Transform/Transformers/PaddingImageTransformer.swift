@@ -31,11 +31,12 @@ public struct PaddingImageTransformer: ImageTransformer {
         PixelSize(width: size.width + left + right, height: size.height + top + bottom)
     }
 
-    /// The image on its larger canvas; `nil` when every margin is 0.
+    /// The image on its larger canvas; `nil` when every margin is 0, or when the canvas
+    /// cannot get the memory it needs.
     public func transform(_ image: Image) -> Image? {
         guard top > 0 || right > 0 || bottom > 0 || left > 0 else { return nil }
-        return image.replacingFrames { bitmap in
-            Bitmap.filled(paddedSize(bitmap.size), format: bitmap.pixelFormat, with: background)
+        return try? image.replacingFrames { bitmap throws(ImageError) in
+            try Bitmap.filled(paddedSize(bitmap.size), format: bitmap.pixelFormat, with: background)
                 .drawing(bitmap, atX: left, y: top)
         }
     }

@@ -21,16 +21,16 @@ public struct PixelatingImageTransformer: ImageTransformer {
             let block = min(blockSize, max(bitmap.width, bitmap.height))
             let small = try bitmap.resized(
                 to: PixelSize(width: (bitmap.width + block - 1) / block, height: (bitmap.height + block - 1) / block))
-            return small.enlargedByRepeating(block, to: bitmap.size)
+            return try small.enlargedByRepeating(block, to: bitmap.size)
         }
     }
 }
 
 extension Bitmap {
     /// A bitmap of `size` whose pixel (x, y) is this one's (x / `factor`, y / `factor`).
-    fileprivate func enlargedByRepeating(_ factor: Int, to size: PixelSize) -> Bitmap {
+    fileprivate func enlargedByRepeating(_ factor: Int, to size: PixelSize) throws(ImageError) -> Bitmap {
         let pixelBytes = pixelFormat.bytesPerPixel
-        var output = Bitmap(width: size.width, height: size.height, pixelFormat: pixelFormat)
+        var output = try Bitmap(zeroedWidth: size.width, height: size.height, pixelFormat: pixelFormat)
         output.pixels.withUnsafeMutableBytes { destination in
             pixels.withUnsafeBytes { source in
                 for y in 0..<size.height {

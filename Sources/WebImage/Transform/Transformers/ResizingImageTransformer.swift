@@ -87,10 +87,10 @@ public struct ResizingImageTransformer: ImageTransformer {
                     let origin: (x: Int, y: Int)
                     if let window { origin = window } else { origin = try anchor.origin(of: plan.canvas, in: picture) }
                     window = origin
-                    picture = picture.cropped(x: origin.x, y: origin.y, size: plan.canvas)
+                    picture = try picture.cropped(x: origin.x, y: origin.y, size: plan.canvas)
                 } else {
                     let origin = ImageGravity.center.origin(of: picture.size, in: plan.canvas)
-                    picture = Bitmap.filled(plan.canvas, format: picture.pixelFormat, with: background)
+                    picture = try Bitmap.filled(plan.canvas, format: picture.pixelFormat, with: background)
                         .drawing(picture, atX: origin.x, y: origin.y)
                 }
             }

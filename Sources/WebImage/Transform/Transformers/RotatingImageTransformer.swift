@@ -63,7 +63,7 @@ public struct RotatingImageTransformer: ImageTransformer {
             default: nil
             }
         if let quarter, fitsCanvas || quarter == .down || image.pixelWidth == image.pixelHeight {
-            return image.replacingFrames { $0.oriented(quarter) }
+            return try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.oriented(quarter) }
         }
         return try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.rotated(degrees: angle, fitsCanvas: fitsCanvas, background: background) }
     }
@@ -84,14 +84,14 @@ extension Bitmap {
         } else {
             canvas = size
         }
-        guard width > 0, height > 0 else { return Bitmap.filled(canvas, format: pixelFormat, with: background) }
+        guard width > 0, height > 0 else { return try Bitmap.filled(canvas, format: pixelFormat, with: background) }
         let source = try premultipliedFloats()
         defer { FloatPixelMemory.deallocate(source) }
         let sourceWidth = width, sourceHeight = height
         let backdrop = background.premultipliedFloats
         let centreX = Double(canvas.width) / 2, centreY = Double(canvas.height) / 2
         let sourceCentreX = Double(width) / 2, sourceCentreY = Double(height) / 2
-        return Bitmap(width: canvas.width, height: canvas.height, pixelFormat: pixelFormat).mappingRows(premultiplied: true) { y, row in
+        return try Bitmap(zeroedWidth: canvas.width, height: canvas.height, pixelFormat: pixelFormat).mappingRows(premultiplied: true) { y, row in
             let dy = Double(y) + 0.5 - centreY
             for x in 0..<canvas.width {
                 let dx = Double(x) + 0.5 - centreX

@@ -19,20 +19,21 @@ public struct TrimmingImageTransformer: ImageTransformer {
     public var key: String { "trim-\(threshold)" }
 
     /// The image without its borders; `nil` when there are none or when the whole picture
-    /// is the border's colour.
+    /// is the border's colour, or when the trimmed copy cannot get the memory it needs.
     public func transform(_ image: Image) -> Image? {
         guard let box = contentBox(of: image), box.size != image.pixelSize else { return nil }
-        return image.replacingFrames { $0.cropped(x: box.x, y: box.y, size: box.size) }
+        return try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.cropped(x: box.x, y: box.y, size: box.size) }
     }
 
     /// The rectangle holding every pixel that differs from the border's colour by more
-    /// than ``threshold``, over all frames; `nil` when there is none.
+    /// than ``threshold``, over all frames; `nil` when there is none, or when an 8-bit copy
+    /// of a frame cannot be had.
     public func contentBox(of image: Image) -> (x: Int, y: Int, size: PixelSize)? {
         guard image.pixelWidth > 0, image.pixelHeight > 0 else { return nil }
         let reference = image.bitmap.rgba8(x: 0, y: 0)
         var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
         for frame in image.frames {
-            let bitmap = frame.bitmap.convertedToRGBA8()
+            guard let bitmap = try? frame.bitmap.convertedToRGBA8() else { return nil }
             let limit = threshold
             bitmap.pixels.withUnsafeBytes { bytes in
                 let reference = SIMD4<Int16>(Int16(reference.red), Int16(reference.green), Int16(reference.blue), Int16(reference.alpha))
