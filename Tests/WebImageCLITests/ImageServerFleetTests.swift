@@ -188,20 +188,26 @@ struct ImageServerFleetTests {
             [
                 "serve", "--request-timeout", "600", "--demo", "--port", "0", "--key", String(repeating: "00112233", count: 8), "--cache-dir", scratch.url.path,
             ])
-        let line = try await server.waitForLine(containing: "listening on")
-        let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
-        let client = ImageServerClient()
-        let page = try await client.get(port: port, "/")
-        #expect(page.status == 200 && page.headers.first(name: "Content-Type")?.hasPrefix("text/html") == true)
-        let html = String(decoding: page.body, as: UTF8.self)
-        let sources = html.components(separatedBy: "src=\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
-        let variants = 7  // ServerDemoPage.variants: sizes, formats, and centre vs smart fills
-        #expect(sources.count == 24 * variants)
-        // The first sample, in every variant, signed with the key.
-        for source in sources.prefix(variants) {
-            let answer = try await client.get(port: port, source.replacingOccurrences(of: "&amp;", with: "&"), headers: [("Accept", "image/webp")])
-            #expect(answer.status == 200, "\(source)")
-            #expect((try? answer.image()) != nil)
+        do {
+            let line = try await server.waitForLine(containing: "listening on")
+            let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
+            let client = ImageServerClient()
+            let page = try await client.get(port: port, "/")
+            #expect(page.status == 200 && page.headers.first(name: "Content-Type")?.hasPrefix("text/html") == true)
+            let html = String(decoding: page.body, as: UTF8.self)
+            let sources = html.components(separatedBy: "src=\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+            let variants = 7  // ServerDemoPage.variants: sizes, formats, and centre vs smart fills
+            #expect(sources.count == 24 * variants)
+            // The first sample, in every variant, signed with the key.
+            for source in sources.prefix(variants) {
+                let answer = try await client.get(port: port, source.replacingOccurrences(of: "&amp;", with: "&"), headers: [("Accept", "image/webp")])
+                #expect(answer.status == 200, "\(source)")
+                #expect((try? answer.image()) != nil)
+            }
+        } catch {
+            // Say whether the server was still up, and what it wrote, when a request failed.
+            Issue.record("the server is \(server.isRunning ? "running" : "gone"); its standard error ends: \(server.errorOutput.suffix(4000))")
+            throw error
         }
         #expect(await server.stop() == 0)
     }

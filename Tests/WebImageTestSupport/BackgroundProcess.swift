@@ -2,14 +2,17 @@ import Foundation
 import Glibc
 
 /// A program started for a test and left running until ``stop()``: its standard output is
-/// collected, and ``waitForLine(containing:seconds:)`` waits for a line it prints. A program
+/// collected, and ``waitForLine(containing:seconds:)`` waits for a line it prints; its
+/// standard error is kept apart, for a failing test to show (``errorOutput``). A program
 /// a test leaves running (it threw before stopping it) is killed when the value goes away.
 package final class BackgroundProcess: @unchecked Sendable {
     private let child: ChildProcess
     private let output = Pipe()
+    private let errors = Pipe()
     private let executable: String
     private let lock = NSLock()
     private var collected = ""
+    private var collectedErrors = ""
 
     /// Starts `executable` with `arguments`.
     package init(_ executable: URL, _ arguments: [String]) throws {
@@ -17,7 +20,7 @@ package final class BackgroundProcess: @unchecked Sendable {
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         self.executable = executable.path
         child = try ChildProcess(process)
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
@@ -25,10 +28,20 @@ package final class BackgroundProcess: @unchecked Sendable {
             guard let self, !data.isEmpty else { return }
             self.lock.withLock { self.collected += String(decoding: data, as: UTF8.self) }
         }
+        errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.withLock {
+                // The last 64 KiB are enough to show why a program failed.
+                self.collectedErrors += String(decoding: data, as: UTF8.self)
+                if self.collectedErrors.utf8.count > 1 << 17 { self.collectedErrors = String(self.collectedErrors.suffix(1 << 16)) }
+            }
+        }
     }
 
     deinit {
         output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
         child.send(SIGKILL)
     }
 
@@ -46,6 +59,10 @@ package final class BackgroundProcess: @unchecked Sendable {
         }
         throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "no line with '\(text)' from \(executable)"])
     }
+
+    /// The end of what the program wrote to its standard error so far (its log, a
+    /// sanitizer's report, a fatal error's message).
+    package var errorOutput: String { lock.withLock { collectedErrors } }
 
     /// Whether the program is still running.
     package var isRunning: Bool { child.isRunning }
@@ -66,6 +83,7 @@ package final class BackgroundProcess: @unchecked Sendable {
         child.send(SIGTERM)
         let status = (try? await child.waitForExit(within: 300)) ?? -1
         output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
         return status
     }
 }
