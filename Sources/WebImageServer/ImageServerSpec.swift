@@ -116,7 +116,7 @@ struct ImageServerSpec: Sendable, Equatable {
                 ratio = value
             case "watermark":
                 let arguments = operation.argument.split(separator: ",", omittingEmptySubsequences: false).map {
-                    $0.trimmingCharacters(in: .whitespaces)
+                    $0.trimmingWhitespace()
                 }
                 guard let name = arguments.first, watermarks.contains(name) else {
                     throw ImageServerError(.badRequest, "bad spec: watermark: there is no watermark by that name")
@@ -164,7 +164,7 @@ struct ImageServerSpec: Sendable, Equatable {
     /// The operations of `text`, trimmed, with their lowercased names and arguments.
     private static func split(_ text: String) -> [(text: String, name: String, argument: String)] {
         text.split(separator: "|", omittingEmptySubsequences: false).map { operation in
-            let trimmed = operation.trimmingCharacters(in: .whitespaces)
+            let trimmed = operation.trimmingWhitespace()
             let parts = trimmed.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (trimmed, parts[0].lowercased(), parts.count > 1 ? String(parts[1]) : "")
         }

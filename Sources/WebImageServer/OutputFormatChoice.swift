@@ -47,7 +47,7 @@ struct OutputFormatChoice: Sendable {
 
     /// The name `operation` gives when it is `format=NAME[,…]`, lowercased; `nil` otherwise.
     private static func formatName(of operation: String) -> String? {
-        let trimmed = operation.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = operation.trimmingWhitespace().lowercased()
         guard trimmed.hasPrefix("format=") else { return nil }
         return String(trimmed.dropFirst("format=".count).prefix { $0 != "," })
     }
@@ -63,7 +63,7 @@ struct OutputFormatChoice: Sendable {
         guard let accept else { return [] }
         var types: Set<String> = []
         for item in accept.split(separator: ",") {
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = item.split(separator: ";").map { $0.trimmingWhitespace().lowercased() }
             guard let type = parts.first, !type.isEmpty else { continue }
             let refused = parts.dropFirst().contains { $0.hasPrefix("q=") && Double($0.dropFirst(2)) == 0 }
             if refused { continue }

@@ -1,25 +1,32 @@
 import Foundation
 import WebImage
 
-/// The results the server has made, kept on disk with their entity tags: a request's
-/// result is looked up here first (a hit takes no transform slot and no memory), and a
-/// miss is made once, on the request's deadline, however many identical requests miss at
-/// the same time (``SharedWork``), then kept.
+/// The results the server has made, kept on disk with their entity tags, and the most
+/// recently used of them in memory too: a request's result is looked up here first (a hit
+/// takes no transform slot and no memory budget), and a miss is made once, on the
+/// request's deadline, however many identical requests miss at the same time
+/// (``SharedWork``), then kept.
 struct ResultCache: Sendable {
     /// A result's bytes and the metadata it is answered and kept with (its type and ETag).
     typealias Entry = (data: Data, metadata: DiskCacheEntryMetadata)
 
     private let storage: any ImageDiskStorage
+    /// The results answered from memory, bounded by their bytes; `nil` keeps none there.
+    /// A hit here answers without a trip to the blocking-I/O threads, a file read and the
+    /// decoding of its metadata: most of a cached answer's work.
+    private let memory: MemoryCache<String, Entry>?
     private let metrics: ImageServerMetrics
     private let deadline: RequestDeadline
     /// The results being made, by key: identical requests that miss at the same time share
     /// one piece of work and its answer.
     private let work: SharedWork<String, Entry, ImageServerError>
 
-    /// Keeps results in `storage`, counting hits, misses and shared work in `metrics`; a
-    /// miss waits for its result within `deadline`.
-    init(storage: any ImageDiskStorage, metrics: ImageServerMetrics, deadline: RequestDeadline) {
+    /// Keeps results in `storage`, and up to `memoryLimit` bytes of them in memory (0 for
+    /// none), counting hits, misses and shared work in `metrics`; a miss waits for its
+    /// result within `deadline`.
+    init(storage: any ImageDiskStorage, memoryLimit: Int, metrics: ImageServerMetrics, deadline: RequestDeadline) {
         self.storage = storage
+        memory = memoryLimit > 0 ? MemoryCache(costLimit: memoryLimit) : nil
         self.metrics = metrics
         self.deadline = deadline
         work = SharedWork { metrics.recordResultWorkJoined() }
@@ -48,11 +55,14 @@ struct ResultCache: Sendable {
     }
 
     private func entry(forKey key: String) async throws(ImageServerError) -> Entry? {
+        if let remembered = memory?.value(forKey: key) { return remembered }
         let storage = self.storage
-        return try await BlockingIO.run { () -> Entry? in
+        let entry = try await BlockingIO.run { () -> Entry? in
             guard let data = storage.data(forKey: key), let metadata = storage.metadata(forKey: key) else { return nil }
             return (data, metadata)
         }
+        if let entry { memory?.setValue(entry, forKey: key, cost: entry.data.count) }
+        return entry
     }
 
     /// Keeps a result under `key` with its type and entity tag (a result that cannot be
@@ -63,6 +73,7 @@ struct ResultCache: Sendable {
         try? await BlockingIO.run { () throws(ImageServerError) in
             try? storage.store(encoded.data, forKey: key, metadata: metadata)
         }
+        memory?.setValue((encoded.data, metadata), forKey: key, cost: encoded.data.count)
         return (encoded.data, metadata)
     }
 
@@ -84,7 +95,7 @@ struct ResultCache: Sendable {
     /// current, and is answered 304.
     static func matches(_ ifNoneMatch: String, _ eTag: String) -> Bool {
         ifNoneMatch.split(separator: ",").contains { candidate in
-            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            let trimmed = candidate.trimmingWhitespace()
             return trimmed == "*" || trimmed == eTag || trimmed == "W/\(eTag)"
         }
     }

@@ -19,11 +19,14 @@ extension DiskCache {
 
     /// The extension of the key's URL path, cleaned as ``fileName(forKey:)`` describes.
     static func pathExtension(ofKey key: String) -> String? {
+        // Searched as UTF-8 and with the standard library's `firstRange(of:)`: Foundation's
+        // `range(of:)` goes through `NSString` on Linux, and the image server names a
+        // result file on every cached answer.
         var path = key[...]
-        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+        if let end = path.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
             path = path[..<end]
         }
-        if let schemeEnd = path.range(of: "://") {
+        if let schemeEnd = path.firstRange(of: "://") {
             let afterScheme = path[schemeEnd.upperBound...]
             path = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? ""
         }

@@ -36,12 +36,12 @@ public struct TransformSpec: Sendable {
         encodeOptions = nil
         let parser = TransformSpecParser(overlay: overlay)
         let operations = text.split(separator: "|", omittingEmptySubsequences: false)
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !text.trimmingWhitespace().isEmpty else {
             throw TransformSpecError(operation: nil, message: "the spec is empty; write operations such as resize=400x300|blur=2")
         }
         var sawFormat = false
         for operation in operations {
-            let trimmed = operation.trimmingCharacters(in: .whitespaces)
+            let trimmed = operation.trimmingWhitespace()
             guard !trimmed.isEmpty else {
                 throw TransformSpecError(operation: nil, message: "an operation between two '|' is empty")
             }
@@ -50,7 +50,7 @@ public struct TransformSpec: Sendable {
             let arguments =
                 parts.count > 1
                 ? parts[1].split(separator: ",", omittingEmptySubsequences: false).map {
-                    $0.trimmingCharacters(in: .whitespaces)
+                    $0.trimmingWhitespace()
                 }
                 : []
             if name == "format" {
