@@ -33,7 +33,8 @@ extension ImageServer {
         let image = ImageRoute(
             configuration: configuration, signatures: signatures, policy: policy, budget: budget, fetches: fetches, sources: cached,
             transforms: TransformRun(sources: cached, budget: budget, memory: memory, slots: slots),
-            results: ResultCache(storage: results.diskStorage, metrics: metrics, deadline: deadline),
+            results: ResultCache(
+                storage: results.diskStorage, memoryLimit: configuration.resultMemoryLimit, metrics: metrics, deadline: deadline),
             slots: slots, memory: memory, deadline: deadline, metrics: metrics)
         let info = InfoRoute(
             signatures: signatures, policy: policy, fetches: fetches, sources: cached, memory: memory, slots: slots, deadline: deadline,

@@ -108,6 +108,11 @@ public struct ImageServerConfiguration: Sendable {
     /// disk cache of results, so decoded sources kept in memory mostly cost memory: they
     /// answer only a second spec over the same source at the same decoded size.
     public var memoryLimit = 0
+    /// The encoded bytes of the most recently used results kept in memory beside the disk
+    /// cache of results, 32 MiB by default; 0 keeps none. A result found there is answered
+    /// without reading its file: on `scripts/benchmark-server.sh`'s cached run it is most
+    /// of an answer's work. An entry larger than a quarter of the limit stays on disk only.
+    public var resultMemoryLimit = 32 << 20
     /// The least severe log level written: `.info` writes one access-log line per request.
     public var logLevel = Logger.Level.info
     /// Makes the handler of the server's logger, by label; `nil`, the default, uses the

@@ -153,6 +153,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ServerSetting.memoryLimit.help("Decoded bytes the memory cache of sources keeps; 0 keeps none.", valueName: "size"))
     var memoryLimit: String?
 
+    @Option(help: ServerSetting.resultMemoryLimit.help("Encoded bytes of recent results kept in memory beside their disk cache; 0 keeps none.", valueName: "size"))
+    var resultMemoryLimit: String?
+
     @Option(name: .customLong("preset"), help: ServerSetting.preset.help("A named spec, used as preset=NAME (repeatable).", valueName: "name=spec"))
     var presets: [String] = []
 
@@ -208,7 +211,8 @@ struct ServeCommand: AsyncParsableCommand {
             (.maxFetches, maxFetches), (.maxFetchesPerHost, maxFetchesPerHost),
             (.maxSourceCache, maxSourceCache), (.maxResultCache, maxResultCache), (.timeout, timeout), (.concurrency, concurrency),
             (.maxConnections, maxConnections), (.idleTimeout, idleTimeout), (.writeTimeout, writeTimeout), (.metricsPort, metricsPort), (.metricsHost, metricsHost),
-            (.maxAge, maxAge), (.memoryLimit, memoryLimit), (.onlyPresets, onlyPresets.map { String($0) }), (.demo, demo.map { String($0) }),
+            (.maxAge, maxAge), (.memoryLimit, memoryLimit), (.resultMemoryLimit, resultMemoryLimit), (.onlyPresets, onlyPresets.map { String($0) }),
+            (.demo, demo.map { String($0) }),
             (.demoSamples, demoSamples), (.fallbackImage, fallbackImage), (.fallbackStatus, fallbackStatus),
             (.fallbackMaxAge, fallbackMaxAge),
         ]
@@ -394,6 +398,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.metricsHost = settings.text(.metricsHost) ?? configuration.metricsHost
         configuration.resultMaxAge = settings.integer(.maxAge) ?? configuration.resultMaxAge
         configuration.memoryLimit = settings.size(.memoryLimit) ?? configuration.memoryLimit
+        configuration.resultMemoryLimit = settings.size(.resultMemoryLimit) ?? configuration.resultMemoryLimit
         configuration.presets = try Self.namedPresets(settings)
         configuration.onlyPresets = settings.flag(.onlyPresets)
         configuration.watermarks = try Self.loadWatermarks(settings)

@@ -111,6 +111,7 @@ struct ServerSetting: Hashable, Sendable {
     static let metricsHost = ServerSetting("metrics-host", .text, default: "127.0.0.1")
     static let maxAge = ServerSetting("max-age", .integer, default: "31536000")
     static let memoryLimit = ServerSetting("memory-limit", .size, default: "0")
+    static let resultMemoryLimit = ServerSetting("result-memory-limit", .size, default: "32M")
     static let preset = ServerSetting("preset", .list)
     static let onlyPresets = ServerSetting("only-presets", .flag, default: "false")
     static let watermark = ServerSetting("watermark", .list)
@@ -128,7 +129,7 @@ struct ServerSetting: Hashable, Sendable {
         maxSourceBytes, maxSourcePixels, maxResultPixels, maxOperations, maxAnimationFrames, maxAnimationPixels,
         requestMemory, memoryBudget, memoryWait, maxAspectRatio, requestTimeout, maxFetches, maxFetchesPerHost,
         maxSourceCache, maxResultCache, timeout, concurrency, maxConnections, idleTimeout, writeTimeout,
-        metricsPort, metricsHost, maxAge, memoryLimit, preset, onlyPresets, watermark,
+        metricsPort, metricsHost, maxAge, memoryLimit, resultMemoryLimit, preset, onlyPresets, watermark,
         fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, demo, demoSamples,
     ]
 }
