@@ -22,7 +22,7 @@ struct ImageServerRequest: Sendable, Equatable {
         }
         signature = String(parts[0])
         signedPath = "/\(parts[1])/\(parts[2])"
-        guard let spec = String(parts[1]).removingPercentEncoding else {
+        guard let spec = parts[1].percentDecoded else {
             throw ImageServerError(.badRequest, "the spec is not valid percent-encoding")
         }
         self.spec = spec
@@ -36,7 +36,7 @@ struct ImageServerRequest: Sendable, Equatable {
     static func source(from encodedSource: String) throws(ImageServerError) -> URL {
         let text: String?
         if encodedSource.hasPrefix("plain/") {
-            text = String(encodedSource.dropFirst("plain/".count)).removingPercentEncoding
+            text = encodedSource.dropFirst("plain/".count).percentDecoded
         } else {
             text = Base64URL.decode(encodedSource).flatMap { String(bytes: $0, encoding: .utf8) }
         }
