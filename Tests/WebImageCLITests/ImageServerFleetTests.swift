@@ -209,7 +209,8 @@ struct ImageServerFleetTests {
             Issue.record("the server is \(server.isRunning ? "running" : "gone"); its standard error ends: \(server.errorOutput.suffix(4000))")
             throw error
         }
-        #expect(await server.stop() == 0)
+        let status = await server.stop()
+        #expect(status == 0, "its standard error ends: \(server.errorOutput.suffix(4000))")
     }
 
     /// `--demo` lets through its own sample server and nothing else on loopback: another
