@@ -37,7 +37,7 @@ public struct DataURLImageLoader: ImageLoader {
         }
         let header = text[text.index(text.startIndex, offsetBy: 5)..<comma].lowercased()
         let body = text[text.index(after: comma)...]
-        guard let bytes = percentDecoded(body) else {
+        guard let bytes = body.percentDecodedBytes.map({ Data($0) }) else {
             throw ImageError(.invalidURL, "the percent-encoded data of a data URL is malformed")
         }
         guard header.hasSuffix(";base64") else {
@@ -47,32 +47,5 @@ public struct DataURLImageLoader: ImageLoader {
             throw ImageError(.invalidURL, "the base64 data of a data URL is malformed")
         }
         return data
-    }
-
-    /// The bytes of `text` with every `%XX` replaced by its byte; `nil` for a bad escape.
-    private static func percentDecoded(_ text: Substring) -> Data? {
-        var bytes = Data()
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                return nil
-            }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
