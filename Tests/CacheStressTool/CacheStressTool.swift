@@ -69,7 +69,7 @@ struct CacheStressTool {
 }
 
 /// FNV-1a over the 64-bit words of `bytes`, then over its remaining bytes.
-func checksum(of bytes: UnsafeRawBufferPointer) -> UInt64 {
+package func checksum(of bytes: UnsafeRawBufferPointer) -> UInt64 {
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
     let words = bytes.count / 8
     for index in 0..<words {

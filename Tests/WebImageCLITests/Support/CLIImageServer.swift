@@ -1,6 +1,6 @@
 import Foundation
 import LoopbackHTTPServer
-@testable import WebImage
+import WebImage
 import WebImageTestSupport
 import WebImageLoadingTestSupport
 
@@ -16,14 +16,21 @@ struct CLIImageServer {
     /// The bytes served at `/anim.gif`.
     let gif: [UInt8]
 
-    /// Starts a server with the images routed.
-    static func start() async throws -> CLIImageServer {
-        let server = try await LoopbackHTTPServer.start()
+    /// The PNG, JPEG and GIF every server serves, encoded once per process: 22 tests start a
+    /// server, and under ThreadSanitizer the encodes cost more than the server.
+    private static let images = Result { () throws -> (png: [UInt8], jpeg: [UInt8], gif: [UInt8]) in
         let coders = ImageCodersManager.shared
         let png = Array(try coders.encode(Image(bitmap: gradient(width: 64, height: 48, shift: 0)), as: .png))
         let jpeg = Array(try coders.encode(Image(bitmap: gradient(width: 40, height: 30, shift: 1)), as: .jpeg))
         let frames = (0..<3).map { ImageFrame(bitmap: gradient(width: 20, height: 20, shift: $0), duration: 0.1) }
         let gif = Array(try coders.encode(Image(frames: frames), as: .gif))
+        return (png, jpeg, gif)
+    }
+
+    /// Starts a server with the images routed.
+    static func start() async throws -> CLIImageServer {
+        let server = try await LoopbackHTTPServer.start()
+        let (png, jpeg, gif) = try images.get()
         for (path, bytes, type) in [("/a.png", png, "image/png"), ("/b.jpg", jpeg, "image/jpeg"), ("/anim.gif", gif, "image/gif")] {
             server.route(path) { _, response in
                 await response.respond(headers: [("Content-Type", type)], body: bytes)

@@ -1,5 +1,5 @@
 import Foundation
-@testable import CacheStressTool
+import CacheStressTool
 import WebImageTestSupport
 import WebImageLoadingTestSupport
 

@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+import WebImageCoders
+import WebImageCore
 import WebImageTestSupport
-import WebImage
 
 /// One rule for "is this an image": the header check a prefetch makes before storing bytes
 /// (`ImageCodersManager.checkHeader(of:options:)`) never refuses a file the decoder reads.
-@Suite("Prefetch header check agrees with the decoder", .enabled(if: Corpus.isAvailable, "needs ../shared/corpora"))
+/// It decodes some 2,400 corpus files, so it runs under AddressSanitizer only, with the
+/// other corpus suites.
+@Suite("Prefetch header check agrees with the decoder", Corpus.required, Corpus.skippedUnderThreadSanitizer)
 struct PrefetchDecoderAgreementTests {
     @Test func everyCorpusJPEGPNGGIFAndWebPThatDecodesPassesTheHeaderCheck() throws {
         let extensions: Set<String> = ["jpg", "jpeg", "png", "gif", "webp"]
