@@ -29,10 +29,11 @@ let colorManagement: Target.Dependency = .target(name: "WebImageColor", conditio
 /// Compiled optimised in debug builds too: the targets whose work is pixel and byte loops
 /// (WebImageCore's resampling, blending and packing; the GIF coder's quantiser and LZW; the
 /// cache stress tool's payloads). Unoptimised, under ThreadSanitizer, they took about a
-/// quarter of the test suite's CPU, resizing alone a tenth. None of them has concurrency of
-/// its own beyond locks and `DispatchQueue.concurrentPerform`, which ThreadSanitizer sees
-/// as well in optimised code; the rest of the graph (the manager, caches, downloader,
-/// server and SwiftNIO) stays unoptimised in the test build.
+/// quarter of the test suite's CPU, resizing alone a tenth. ThreadSanitizer instruments
+/// optimised code as well; WebImageCore and the GIF coder have no concurrency of their own
+/// beyond locks and `DispatchQueue.concurrentPerform`, and the stress tool's own code only
+/// makes payloads. The rest of the graph (the manager, caches, downloader, server and
+/// SwiftNIO) stays unoptimised in the test build.
 let optimisedAlways: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 /// What every test target builds on: the support code that needs no HTTP stack.
