@@ -48,9 +48,25 @@ package struct ImageServerClient: Sendable {
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         // Long enough for a loaded machine: a request whose answer took over 60 s under
         // ThreadSanitizer, with builds beside it, once failed a test that had nothing wrong.
-        let response = try await Self.shared.execute(request, timeout: .seconds(300))
+        let response: HTTPClientResponse
+        do {
+            response = try await Self.shared.execute(request, timeout: .seconds(300))
+        } catch let error where Self.isClosedBeforeTheRequest(error) {
+            // A kept-alive connection the server closed as idle just as the pool handed it
+            // out (CI's loaded machine once held a test's task for 25 s between two requests,
+            // past both idle timeouts): no answer was read, and a GET may be sent again
+            // (RFC 9110, 9.2.2), as browsers do.
+            response = try await Self.shared.execute(request, timeout: .seconds(300))
+        }
         let body = try await response.body.collect(upTo: 64 << 20)
         return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+    }
+
+    /// Whether `error` says the connection was closed before any answer arrived.
+    private static func isClosedBeforeTheRequest(_ error: any Error) -> Bool {
+        if let error = error as? ChannelError, error == .ioOnClosedChannel { return true }
+        if let error = error as? HTTPClientError, error == .remoteConnectionClosed { return true }
+        return false
     }
 
     /// Waits until `/health` on `port` answers, for up to ten seconds.
