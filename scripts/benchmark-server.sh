@@ -143,7 +143,7 @@ run_side() {
     python3 scripts/bulk/cold-requests.py "$list" 8 > "$work/$name.cold"
     # The CPU seconds each of the server's processes spent so far (thumbor: its workers, then
     # its parent), to tell a one-core run.
-    local child
+    local child worker
     for child in $(pgrep -P "$server_pid"); do
         for worker in $(pgrep -P "$child") "$child"; do
             awk '{ printf "%.1f\n", ($14 + $15) / 100 }' "/proc/$worker/stat" 2>/dev/null || true
