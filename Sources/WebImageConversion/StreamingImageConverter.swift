@@ -75,8 +75,8 @@ public enum StreamingImageConverter {
     ///
     /// For the pictures that transform cannot turn exactly (partial blocks on an edge it
     /// moves), and for PNG output: the picture is decoded once into RGB rows and the
-    /// output's rows are gathered from them a strip at a time on their way to the encoder,
-    /// so peak memory is one RGB frame and a strip, not the frame, a turned copy and an
+    /// output's rows are gathered from them a strip at a time, on a second thread while the
+    /// encoder writes the strip before, so peak memory is one RGB frame and a strip, not the frame, a turned copy and an
     /// encoder's copy. The pixels are those of decoding, turning and encoding as usual.
     /// Returns the output's size, or `nil` when the conversion is declined (for the reasons
     /// of ``convert(_:to:writingTo:options:decodeOptions:)``) and nothing was written.
@@ -107,18 +107,41 @@ public enum StreamingImageConverter {
         let walk = OrientedWalk(orientation, sourceSize: size)
         let outputSize = walk.outputSize
         try write(to: url, as: format, size: outputSize, options: options) { (encode) throws(ImageError) in
-            let bytesPerRow = outputSize.width * 3
-            let strip = UnsafeMutableRawPointer.allocate(byteCount: stripHeight * bytesPerRow, alignment: 16)
-            defer { strip.deallocate() }
-            var row = 0
-            while row < outputSize.height {
-                let count = min(stripHeight, outputSize.height - row)
-                walk.gather(rows: row..<(row + count), from: frame, into: strip)
-                try encode(UnsafeRawBufferPointer(start: strip, count: count * bytesPerRow))
-                row += count
+            let queue = StripQueue(capacity: stripsInFlight, stripBytes: stripHeight * outputSize.width * 3)
+            let gathering = startGathering(walk, from: UnsafeRawPointer(frame), into: queue)
+            defer {
+                queue.cancel()
+                gathering.wait()
             }
+            try encodeStrips(from: queue, width: outputSize.width, filters: [], encode)
         }
         return outputSize
+    }
+
+    /// Starts the thread that gathers the turned picture's strips from `frame` into
+    /// `queue`, a strip or more ahead of the encoder, so that the gather's scattered reads
+    /// cost the encoder no time. The returned semaphore is signalled when the thread is done
+    /// with `frame`.
+    private static func startGathering(_ walk: OrientedWalk, from frame: UnsafeRawPointer, into queue: StripQueue) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        // Read only, and kept alive by the caller until `done` is signalled.
+        nonisolated(unsafe) let frame = frame
+        let thread = Thread {
+            defer { done.signal() }
+            let size = walk.outputSize
+            var row = 0
+            while row < size.height {
+                guard var buffer = queue.bufferToFill() else { return }
+                let count = min(stripHeight, size.height - row)
+                buffer.withUnsafeMutableBytes { walk.gather(rows: row..<(row + count), from: frame, into: $0.baseAddress!) }
+                queue.send(.rows(buffer, rowCount: count))
+                row += count
+            }
+            queue.send(.end)
+        }
+        thread.name = "webimage.turn-gather"
+        thread.start()
+        return done
     }
 
     /// Writes the rows `produce` hands its `encode` argument to `url` as `format` (JPEG or
