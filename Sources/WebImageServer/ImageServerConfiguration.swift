@@ -79,8 +79,11 @@ public struct ImageServerConfiguration: Sendable {
     /// The memory all the work in flight may take together, in bytes: each image and
     /// `/info` request is admitted by the bytes its plan says it takes (decode, each
     /// step's canvases and scratch, encode), and waits for room when the work already
-    /// admitted holds too much. The default is half the machine's physical memory.
-    public var memoryBudget = Int(min(ProcessInfo.processInfo.physicalMemory / 2, UInt64(Int.max)))
+    /// admitted holds too much. The default is half the memory the process may use
+    /// (``ProcessMemory/available``: its cgroup's limit in a container or systemd slice,
+    /// else physical memory), so a container's limit is met by waiting, not by the kernel's
+    /// OOM killer.
+    public var memoryBudget = ProcessMemory.available / 2
     /// Seconds a request waits for room under ``memoryBudget`` before it is answered 503.
     public var memoryWait: TimeInterval = 5
     /// The most a source's longer side may be over its shorter one (a 1 × 30,000,000 strip

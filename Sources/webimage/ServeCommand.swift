@@ -95,7 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ServerSetting.memoryBudget.help(
-            "The memory all requests in flight may take together, by their plans (default: half the physical memory); a request waits for room, then is answered 503.",
+            "The memory all requests in flight may take together, by their plans (default: half the memory the process may use: its cgroup's limit, else physical memory); a request waits for room, then is answered 503.",
             valueName: "size"))
     var memoryBudget: String?
 

@@ -46,6 +46,14 @@ struct ImageServerEnvelopeTests {
         }
     }
 
+    /// In a container the kernel's limit is the cgroup's, not the machine's: a budget of half
+    /// the physical memory would let admitted work reach the OOM killer first.
+    @Test func theDefaultMemoryBudgetIsHalfWhatTheProcessMayUse() {
+        let configuration = ImageServerConfiguration(cacheDirectory: FileManager.default.temporaryDirectory)
+        #expect(configuration.memoryBudget == ProcessMemory.available / 2)
+        #expect(configuration.memoryBudget <= Int(clamping: ProcessInfo.processInfo.physicalMemory) / 2)
+    }
+
     @Test func workOverTheWholeMemoryBudgetIsRefused() async throws {
         // A 64 × 48 PNG is planned at 8 bytes a pixel to decode: 24,576 bytes.
         try await ImageServerHarness.run(configure: { $0.memoryBudget = 20_000 }) { harness in
