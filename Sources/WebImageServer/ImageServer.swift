@@ -95,6 +95,9 @@ public struct ImageServer: Sendable {
                 "limit": "\(files.current)", "was": "\(before.current)", "hard": "\(files.maximum)",
                 "connections": "\(cap)", "requested": "\(configuration.maxConnections)",
             ])
+        if let threshold = LargeAllocationThreshold.apply(environment: ProcessInfo.processInfo.environment) {
+            logger.info("large allocations returned on free", metadata: ["from bytes": "\(threshold)"])
+        }
         let connections = ConnectionLimit(maximum: cap)
         let application = Application(
             router: router(),
