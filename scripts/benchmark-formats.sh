@@ -221,5 +221,5 @@ if [ "$ours_only" != 1 ]; then
     python3 scripts/bulk/server-ratios.py "$work/figures"
     echo
 fi
-python3 scripts/bulk/server-ratios.py "$work/figures" --table
+python3 scripts/bulk/server-ratios.py "$work/figures" --table --requests "$count"
 for note in "${notes[@]}"; do echo; echo "$note"; done

@@ -5,8 +5,11 @@ a source format).
 Prints each group's paired cold and cached ratios (minimum, median, maximum), names the runs
 where thumbor ran on one core (its second-busiest process did under a quarter of the busiest
 one's cold work: one worker took every connection) and gives the ratios again without them.
-With --table, prints instead one Markdown row a group. For scripts/benchmark-server.sh and
-scripts/benchmark-formats.sh; benchmarks only."""
+With --table, prints instead one Markdown row a group, with each side's CPU seconds in the
+cold phase (all its processes) and their ratio, thumbor's over ours: the work each did for
+the same requests, whether or not thumbor used both cores; --requests N adds the
+milliseconds a request. For scripts/benchmark-server.sh and scripts/benchmark-formats.sh;
+benchmarks only."""
 import statistics
 import sys
 
@@ -17,7 +20,8 @@ def load(path):
         name, cold, cached, rss, all_rss, *cpu = line.split()
         side, rest = name.split("-", 1)
         group, run = rest.rsplit("-", 1) if "-" in rest else ("", rest)
-        groups.setdefault(group, {}).setdefault(run, {})[side] = (float(cold), float(cached), int(rss), int(all_rss))
+        cpu_total = sum(float(seconds) for seconds in cpu)
+        groups.setdefault(group, {}).setdefault(run, {})[side] = (float(cold), float(cached), int(rss), int(all_rss), cpu_total)
         busiest = sorted((float(seconds) for seconds in cpu), reverse=True)
         if side == "theirs" and len(busiest) >= 2 and busiest[1] < 0.25 * busiest[0]:
             one_core.setdefault(group, set()).add(run)
@@ -63,10 +67,23 @@ def table(groups, one_core):
         values = [rows[run][side][index] for run in rows if side in rows[run]]
         return pick(values) if values else None
 
+    requests = int(sys.argv[sys.argv.index("--requests") + 1]) if "--requests" in sys.argv else None
+
+    def cpu_figure(rows):
+        runs = [run for run in rows if "theirs" in rows[run] and rows[run]["ours"][4] > 0]
+        if not runs:
+            return "—"
+        ours = statistics.median(rows[run]["ours"][4] for run in runs)
+        theirs = statistics.median(rows[run]["theirs"][4] for run in runs)
+        work = spread(sorted(rows[run]["theirs"][4] / rows[run]["ours"][4] for run in runs))
+        if requests:
+            return f"{ours / requests * 1000:.0f} / {theirs / requests * 1000:.0f} ms ({work})"
+        return f"{ours:.1f} / {theirs:.1f} s ({work})"
+
     print("| format | ours cold req/s (median) | thumbor cold req/s (median) "
-          "| cold ratio (min–median–max) | cached ratio (min–median–max) | peak RSS ours / thumbor "
-          "(thumbor's processes summed) |")
-    print("|---|---|---|---|---|---|")
+          "| cold ratio (min–median–max) | cold CPU ours / thumbor (thumbor's ÷ ours) "
+          "| cached ratio (min–median–max) | peak RSS ours / thumbor (thumbor's processes summed) |")
+    print("|---|---|---|---|---|---|---|")
     for group, rows in groups.items():
         ours_cold = side_figure(rows, "ours", 0, statistics.median)
         theirs_cold = side_figure(rows, "theirs", 0, statistics.median)
@@ -75,7 +92,7 @@ def table(groups, one_core):
         theirs_all_rss = side_figure(rows, "theirs", 3, max)
         print(f"| {group or 'all'} | {ours_cold:.1f} | "
               f"{'—' if theirs_cold is None else f'{theirs_cold:.1f}'} | "
-              f"{spread(ratios(rows, 0, rows))} | {spread(ratios(rows, 1, rows))} | "
+              f"{spread(ratios(rows, 0, rows))} | {cpu_figure(rows)} | {spread(ratios(rows, 1, rows))} | "
               f"{ours_rss} / {'—' if theirs_rss is None else f'{theirs_rss} ({theirs_all_rss})'} MiB |")
     for group, runs in one_core.items():
         print(f"\n{group or 'all'}: thumbor ran on one core in run(s) {', '.join(sorted(runs))}.")
