@@ -10,9 +10,7 @@ extension DiskCacheEntryMetadata {
     init(response: DownloadResponseHead, receivedAt now: Date = Date()) {
         let headers = response.headers
         let directives = CacheControl(headers)
-        // One formatter for the response's dates: making one costs more than parsing.
-        let formatter = Self.httpDateFormatter()
-        let httpDate = { (text: String) in formatter.date(from: text) }
+        let httpDate = { (text: String) in HTTPDate.date(from: text) }
         let date = headers.first(name: "Date").flatMap(httpDate)
         let lastModified = headers.first(name: "Last-Modified")
         var lifetime: TimeInterval?
@@ -78,14 +76,5 @@ extension DiskCacheEntryMetadata {
     /// Whether the response forbids storing it (`Cache-Control: no-store`).
     static func forbidsStoring(_ response: DownloadResponseHead) -> Bool {
         CacheControl(response.headers).noStore
-    }
-
-    /// A formatter for HTTP dates (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    static func httpDateFormatter() -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter
     }
 }

@@ -91,7 +91,7 @@ public struct DownloadRetryPolicy: Sendable, Hashable {
         if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             return TimeInterval(text) ?? .infinity
         }
-        guard let date = DiskCacheEntryMetadata.httpDateFormatter().date(from: text) else { return nil }
+        guard let date = HTTPDate.date(from: text) else { return nil }
         return max(date.timeIntervalSince(now), 0)
     }
 }
