@@ -132,7 +132,7 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "WebImageCore", "WebImageCoders", "CXattr", nioConcurrencyHelpers, asyncHTTPClient, nioCore, nioPosix, nioHTTP1, nioFoundationCompat, nioSSL, logging, coreMetrics,
+                "WebImageCore", "WebImageCoders", "CXattr", "CMalloc", nioConcurrencyHelpers, asyncHTTPClient, nioCore, nioPosix, nioHTTP1, nioFoundationCompat, nioSSL, logging, coreMetrics,
             ]
                 + codecs
         ),
@@ -141,7 +141,7 @@ let package = Package(
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage", "CMalloc", nioConcurrencyHelpers, logging, coreMetrics,
+                "WebImage", nioConcurrencyHelpers, logging, coreMetrics,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

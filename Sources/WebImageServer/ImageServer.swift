@@ -95,8 +95,8 @@ public struct ImageServer: Sendable {
                 "limit": "\(files.current)", "was": "\(before.current)", "hard": "\(files.maximum)",
                 "connections": "\(cap)", "requested": "\(configuration.maxConnections)",
             ])
-        if let threshold = LargeAllocationThreshold.apply(environment: ProcessInfo.processInfo.environment) {
-            logger.info("large allocations returned on free", metadata: ["from bytes": "\(threshold)"])
+        if Self.allocatorPolicy.apply(environment: ProcessInfo.processInfo.environment) {
+            logger.info("large allocations returned on free", metadata: ["from bytes": "\(Self.largeBlockBytes)"])
         }
         let connections = ConnectionLimit(maximum: cap)
         let application = Application(
@@ -153,6 +153,11 @@ public struct ImageServer: Sendable {
         sourceConfiguration.maxDiskSize = configuration.maxSourceCacheBytes
         return sourceConfiguration
     }
+
+    /// The size from which a freed block goes back to the system (`AllocatorPolicy`).
+    static let largeBlockBytes = 2 << 20
+    /// How the server has glibc treat freed blocks: see `AllocatorPolicy.returnBlocks(from:)`.
+    static let allocatorPolicy = AllocatorPolicy.returnBlocks(from: largeBlockBytes)
 
     /// The open files kept free of connections: the source fetches, and a margin for the
     /// cache files, listeners, logs and the host lookups.

@@ -56,6 +56,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        AllocatorPolicy.keepFreedBlocks.apply(environment: ProcessInfo.processInfo.environment)
         let arguments = urls + (try listFile.map(URLList.read) ?? [])
         let options = optionNames.flatMap(ImageOptions.init(names:)) ?? []
         // Where each distinct URL was given, in input order: one pass, so that the report

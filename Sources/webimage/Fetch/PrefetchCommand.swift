@@ -42,6 +42,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        AllocatorPolicy.keepFreedBlocks.apply(environment: ProcessInfo.processInfo.environment)
         let arguments = urls + (try listFile.map(URLList.read) ?? [])
         let parsed = arguments.compactMap(URL.init(argument:))
         let unusable = arguments.count - parsed.count
