@@ -132,7 +132,8 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "WebImageCore", "WebImageCoders", "CXattr", "CMalloc", nioConcurrencyHelpers, asyncHTTPClient, nioCore, nioPosix, nioHTTP1, nioFoundationCompat, nioSSL, logging, coreMetrics,
+                "WebImageCore", "WebImageCoders", "CXattr", "CMalloc", nioConcurrencyHelpers, asyncHTTPClient,
+                nioCore, nioPosix, nioHTTP1, nioFoundationCompat, nioSSL, logging, coreMetrics,
             ]
                 + codecs
         ),
