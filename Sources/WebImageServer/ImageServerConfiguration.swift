@@ -80,7 +80,7 @@ public struct ImageServerConfiguration: Sendable {
     /// `/info` request is admitted by the bytes its plan says it takes (decode, each
     /// step's canvases and scratch, encode), and waits for room when the work already
     /// admitted holds too much. The default is half the memory the process may use
-    /// (``ProcessMemory/available``: its cgroup's limit in a container or systemd slice,
+    /// (`ProcessMemory.available`: its cgroup's limit in a container or systemd slice,
     /// else physical memory), so a container's limit is met by waiting, not by the kernel's
     /// OOM killer.
     public var memoryBudget = ProcessMemory.available / 2

@@ -12,7 +12,7 @@ import CMalloc
 /// `MALLOC_MMAP_THRESHOLD_` and `MALLOC_TRIM_THRESHOLD_`, when set in the environment, are
 /// left in force. Other C libraries are left alone.
 package enum AllocatorPolicy: Sendable, Equatable {
-    /// Blocks of `bytes` or more are mapped for each use and unmapped when freed: a server
+    /// Blocks of the given size or more are mapped for each use and unmapped when freed: a server
     /// frees its decoded pictures and scratch after every request, and blocks kept in the
     /// allocator's arenas (one per thread that allocated) held the busiest moment's peak
     /// for ever. At 2 MiB, `webimage serve`'s fit benchmark peaked at 94–102 MiB against
@@ -27,7 +27,7 @@ package enum AllocatorPolicy: Sendable, Equatable {
 
     /// Sets the thresholds unless `environment` sets glibc's own.
     ///
-    /// - Returns: Whether they were set: `false` when the environment's stand or the C
+    /// - Returns: Whether they were set: `false` when the environment's thresholds stand or the C
     ///   library is not glibc.
     @discardableResult
     package func apply(environment: [String: String]) -> Bool {
