@@ -64,7 +64,7 @@ import WebImageTestSupport
         return worst
     }
 
-    @Test(arguments: [0.5, 0.8, 1.0, 2.0, 3.0, 5.0, 9.5])
+    @Test(arguments: [0.5, 0.8, 1.0, 2.0, 3.0, 5.0, 9.5, 10.0])
     func theIntegerMaskFollowsTheGaussian(sigma: Double) throws {
         #expect(sigma < Bitmap.integerBlurMaximumSigma, "the sigma takes the integer path")
         let picture = Self.picture(61, 47)

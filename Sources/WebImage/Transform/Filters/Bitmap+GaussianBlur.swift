@@ -10,10 +10,14 @@ extension Bitmap {
     /// ``IntegerGaussianKernel`` (2⌈3σ⌉ + 1 taps a pass), from it on Deriche's filter.
     ///
     /// The crossover as measured (`scripts/blur-crossover.sh`, one optimised process, a
-    /// 6 MP picture on the 2-core VM, 2026-11-28): the mask took 0.24–0.50 of Deriche's
-    /// time per megapixel up to sigma 4, 0.90 at 6, 0.79 at 8 and 0.99 at 10, where the
-    /// costs meet (Deriche's stays near 26 ms/MP, the mask's grows with its 61 taps).
-    static let integerBlurMaximumSigma = 10.0
+    /// 6 MP picture on the 2-core VM): on 2026-11-28 under load the mask took 0.24–0.50 of
+    /// Deriche's time per megapixel up to sigma 4 and 0.99 at 10; on an idle machine on
+    /// 2026-12-06, 0.18–0.34 up to 3, 0.87 and 1.33 at 10 in two runs, 1.72 at 12. Where the
+    /// times meet, memory decides: `blur=10` of the 20 MP photo took 0.91× vips' time and
+    /// 1.11× its peak RSS with the mask against 0.88× and 1.26× with Deriche's float
+    /// picture (`Benchmarks/README.md`), so sigma 10 takes the mask, and from 11 on
+    /// Deriche's filter, whose cost does not grow.
+    static let integerBlurMaximumSigma = 11.0
 
     /// The integer mask for an opaque 8-bit blur of `sigma`; `nil` where the float
     /// filters are used (transparent or 16-bit pixels, larger sigmas).
