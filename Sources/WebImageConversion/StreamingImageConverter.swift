@@ -76,8 +76,8 @@ public enum StreamingImageConverter {
     /// For the pictures that transform cannot turn exactly (partial blocks on an edge it
     /// moves), and for PNG output: the picture is decoded once into RGB rows and the
     /// output's rows are gathered from them a strip at a time, on a second thread while the
-    /// encoder writes the strip before, so peak memory is one RGB frame and a strip, not the frame, a turned copy and an
-    /// encoder's copy. The pixels are those of decoding, turning and encoding as usual.
+    /// encoder writes the strip before, so peak memory is one RGB frame and a few strips,
+    /// not the frame, a turned copy and an encoder's copy. The pixels are those of decoding, turning and encoding as usual.
     /// Returns the output's size, or `nil` when the conversion is declined (for the reasons
     /// of ``convert(_:to:writingTo:options:decodeOptions:)``) and nothing was written.
     ///
@@ -123,11 +123,9 @@ public enum StreamingImageConverter {
     /// cost the encoder no time. The returned semaphore is signalled when the thread is done
     /// with `frame`.
     private static func startGathering(_ walk: OrientedWalk, from frame: UnsafeRawPointer, into queue: StripQueue) -> DispatchSemaphore {
-        let done = DispatchSemaphore(value: 0)
-        // Read only, and kept alive by the caller until `done` is signalled.
+        // Read only, and kept alive by the caller until the thread is done.
         nonisolated(unsafe) let frame = frame
-        let thread = Thread {
-            defer { done.signal() }
+        return startThread(named: "webimage.turn-gather") {
             let size = walk.outputSize
             var row = 0
             while row < size.height {
@@ -139,9 +137,6 @@ public enum StreamingImageConverter {
             }
             queue.send(.end)
         }
-        thread.name = "webimage.turn-gather"
-        thread.start()
-        return done
     }
 
     /// Writes the rows `produce` hands its `encode` argument to `url` as `format` (JPEG or
@@ -217,15 +212,23 @@ public enum StreamingImageConverter {
     /// `queue`, then the end or the failure. The returned semaphore is signalled when the
     /// thread is done with `data`.
     private static func startDecoding(_ data: Data, size: PixelSize, into queue: StripQueue, maxMemory: Int) -> DispatchSemaphore {
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            defer { done.signal() }
+        startThread(named: "webimage.jpeg-decode") {
             let outcome = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
                 Result { () throws(ImageError) in try decodeStrips(bytes, size: size, into: queue, maxMemory: maxMemory) }
             }
             if case .failure(let error) = outcome { queue.send(.failed(error)) }
         }
-        thread.name = "webimage.jpeg-decode"
+    }
+
+    /// Runs `body` on a thread of its own named `name`; the returned semaphore is signalled
+    /// when `body` has returned.
+    private static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            body()
+        }
+        thread.name = name
         thread.start()
         return done
     }

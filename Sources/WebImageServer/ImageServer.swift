@@ -96,7 +96,7 @@ public struct ImageServer: Sendable {
                 "connections": "\(cap)", "requested": "\(configuration.maxConnections)",
             ])
         if Self.allocatorPolicy.apply(environment: ProcessInfo.processInfo.environment) {
-            logger.info("large allocations returned on free", metadata: ["from bytes": "\(Self.largeBlockBytes)"])
+            logger.info("large allocations returned on free", metadata: ["policy": "\(Self.allocatorPolicy)"])
         }
         let connections = ConnectionLimit(maximum: cap)
         let application = Application(
@@ -154,10 +154,9 @@ public struct ImageServer: Sendable {
         return sourceConfiguration
     }
 
-    /// The size from which a freed block goes back to the system (`AllocatorPolicy`).
-    static let largeBlockBytes = 2 << 20
-    /// How the server has glibc treat freed blocks: see `AllocatorPolicy.returnBlocks(from:)`.
-    static let allocatorPolicy = AllocatorPolicy.returnBlocks(from: largeBlockBytes)
+    /// How the server has glibc treat freed blocks: blocks from 2 MiB go back to the system
+    /// (see `AllocatorPolicy.returnBlocks(from:)`).
+    static let allocatorPolicy = AllocatorPolicy.returnBlocks(from: 2 << 20)
 
     /// The open files kept free of connections: the source fetches, and a margin for the
     /// cache files, listeners, logs and the host lookups.
