@@ -23,14 +23,11 @@ package struct ImageServerClient: Sendable {
     /// request threw before the test reached its `shutdown()`. It waits as long as a busy
     /// test machine needs for one of its connections (AsyncHTTPClient fails a request
     /// queued for a connection longer than its connect timeout, ten seconds by default).
-    /// It keeps an idle connection for 3 s, under the server's idle timeout (10 s by
-    /// default): a connection kept longer could be closed by the server just as the client
-    /// sent a request on it, and the request would fail with `remoteConnectionClosed`.
     private static let shared = HTTPClient(
         eventLoopGroupProvider: .singleton,
         configuration: HTTPClient.Configuration(
             timeout: .init(connect: .seconds(90), read: .seconds(300)),
-            connectionPool: .init(idleTimeout: .seconds(3), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)
         )
     )
 
@@ -42,24 +39,22 @@ package struct ImageServerClient: Sendable {
         "plain/" + (url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? url)
     }
 
-    /// GETs `path` from the server on `port` of 127.0.0.1.
+    /// GETs `path` from the server on `port` of 127.0.0.1, on a connection of its own.
+    ///
+    /// The request says `Connection: close`, so no connection is ever used twice. A kept-alive
+    /// connection raced the server's idle timeout: twice on CI's loaded machine a test's task
+    /// was held for over ten seconds between two requests, the server closed the idle
+    /// connection, and the client, whose event loop was as starved, wrote the next request
+    /// into it before it saw the close and failed with `remoteConnectionClosed` (once with
+    /// `I/O on closed channel`) — a request the server never received. A fresh connection
+    /// per request costs a loopback handshake and cannot meet a closing one.
     package func get(port: Int, _ path: String, headers: [(String, String)] = []) async throws -> Answer {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.headers.add(name: "Connection", value: "close")
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         // Long enough for a loaded machine: a request whose answer took over 60 s under
         // ThreadSanitizer, with builds beside it, once failed a test that had nothing wrong.
-        let response: HTTPClientResponse
-        do {
-            response = try await Self.shared.execute(request, timeout: .seconds(300))
-        } catch ChannelError.ioOnClosedChannel {
-            // The request was written to a kept-alive connection the server had already
-            // closed as idle (CI's loaded machine once held a test's task for 25 s between
-            // two requests, past both idle timeouts), so it never reached the server, and a
-            // GET may be sent again (RFC 9110, 9.2.2), as browsers do. A connection closed
-            // after the request went out (`remoteConnectionClosed`) is not retried: that
-            // would hide a server that drops a request without answering.
-            response = try await Self.shared.execute(request, timeout: .seconds(300))
-        }
+        let response = try await Self.shared.execute(request, timeout: .seconds(300))
         let body = try await response.body.collect(upTo: 64 << 20)
         return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
     }
