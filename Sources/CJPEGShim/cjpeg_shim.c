@@ -62,6 +62,7 @@ struct cjpeg_decoder {
     struct jpeg_progress_mgr progress;
     const unsigned char *data;
     size_t size;
+    FILE *file;
     int created;
 };
 
@@ -75,11 +76,12 @@ static void limit_scans(j_common_ptr common) {
     }
 }
 
-cjpeg_decoder *cjpeg_decoder_create(const void *data, size_t size, uint64_t max_memory) {
+static cjpeg_decoder *decoder_create(const void *data, size_t size, FILE *file, uint64_t max_memory) {
     cjpeg_decoder *decoder = calloc(1, sizeof *decoder);
     if (!decoder) return NULL;
     decoder->data = data;
     decoder->size = size;
+    decoder->file = file;
     shim_error_init(&decoder->error);
     decoder->info.err = &decoder->error.base;
     if (setjmp(decoder->error.jump)) {
@@ -96,6 +98,14 @@ cjpeg_decoder *cjpeg_decoder_create(const void *data, size_t size, uint64_t max_
     return decoder;
 }
 
+cjpeg_decoder *cjpeg_decoder_create(const void *data, size_t size, uint64_t max_memory) {
+    return decoder_create(data, size, NULL, max_memory);
+}
+
+cjpeg_decoder *cjpeg_decoder_create_reading(FILE *file, uint64_t max_memory) {
+    return decoder_create(NULL, 0, file, max_memory);
+}
+
 void cjpeg_decoder_destroy(cjpeg_decoder *decoder) {
     if (!decoder) return;
     if (decoder->created) jpeg_destroy_decompress(&decoder->info);
@@ -109,7 +119,11 @@ static uint64_t round_up(uint64_t value, uint64_t multiple) {
 int cjpeg_decoder_read_header(cjpeg_decoder *decoder, cjpeg_header *header) {
     if (decoder->error.failed) return -1;
     if (setjmp(decoder->error.jump)) return -1;
-    jpeg_mem_src(&decoder->info, decoder->data, (unsigned long)decoder->size);
+    if (decoder->file) {
+        jpeg_stdio_src(&decoder->info, decoder->file);
+    } else {
+        jpeg_mem_src(&decoder->info, decoder->data, (unsigned long)decoder->size);
+    }
     jpeg_read_header(&decoder->info, TRUE);
     struct jpeg_decompress_struct *info = &decoder->info;
     memset(header, 0, sizeof *header);

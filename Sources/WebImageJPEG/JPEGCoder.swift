@@ -134,6 +134,34 @@ public struct JPEGCoder: ProgressiveImageCoder {
     ) throws(ImageError) -> Image {
         guard jpeg.count > 0 else { throw ImageError(.emptyData, "the JPEG data is empty") }
         let metadata = JPEGMetadata(reading: jpeg)
+        try Self.check(metadata)
+        return try Self.decodeImage(
+            JPEGDecompressor(jpeg, maxMemory: options.maxTotalBytes), metadata: metadata, options: options,
+            acceptingTruncation: acceptingTruncation)
+    }
+
+    /// Decodes the JPEG file at `path` as ``decode(_:options:)`` decodes its bytes, reading
+    /// it a buffer at a time instead of whole: only the segments before the first scan are
+    /// held (for the orientation and the ICC profile), then libjpeg reads the scans from the
+    /// file. A 20 MP photograph's 4 MB file is never in memory, only its decoded pixels.
+    ///
+    /// - Returns: `nil` when the file cannot be opened or does not start with the JPEG
+    ///   signature.
+    /// - Throws: every error of ``decode(_:options:)``.
+    package static func decodeFile(atPath path: String, options: ImageDecodeOptions) throws(ImageError) -> Image? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        guard let header = JPEGMetadata.headerSegments(of: file), fseeko(file, 0, SEEK_SET) == 0 else { return nil }
+        let metadata = header.withUnsafeBytes { JPEGMetadata(reading: $0) }
+        try check(metadata)
+        return try decodeImage(
+            JPEGDecompressor(reading: file, maxMemory: options.maxTotalBytes), metadata: metadata, options: options,
+            acceptingTruncation: false)
+    }
+
+    /// Refuses what the segments declare before libjpeg is started: samples of other than
+    /// 8 bits, a side over libjpeg's limit.
+    private static func check(_ metadata: JPEGMetadata) throws(ImageError) {
         if let precision = metadata.precision, precision != 8 {
             throw ImageError(.unsupportedFormat, "\(precision)-bit JPEG samples are not supported, only 8-bit")
         }
@@ -143,7 +171,13 @@ public struct JPEGCoder: ProgressiveImageCoder {
                 "the JPEG declares \(declared), over libjpeg's limit of \(Self.maximumDimension) pixels a side"
             )
         }
-        let decompressor = try JPEGDecompressor(jpeg, maxMemory: options.maxTotalBytes)
+    }
+
+    /// Decodes the JPEG `decompressor` reads, whose segments say `metadata`.
+    private static func decodeImage(
+        _ decompressor: consuming JPEGDecompressor, metadata: JPEGMetadata, options: ImageDecodeOptions,
+        acceptingTruncation: Bool
+    ) throws(ImageError) -> Image {
         let header = try decompressor.readHeader()
         let orientation = metadata.orientation
         let swaps = orientation.swapsWidthAndHeight

@@ -1,7 +1,10 @@
 import CJPEGShim
+#if canImport(Glibc)
+import Glibc
+#endif
 import WebImageCore
 
-/// A libjpeg decompressor over one JPEG in memory, driven through the project's C shim
+/// A libjpeg decompressor over one JPEG in memory or in a file, driven through the project's C shim
 /// (`CJPEGShim`), destroyed when its owner goes out of scope.
 ///
 /// The classic API is used instead of TurboJPEG's whole-image calls because it decodes
@@ -39,6 +42,16 @@ package struct JPEGDecompressor: ~Copyable {
             throw ImageError(.emptyData, "the JPEG data is empty")
         }
         guard let handle = cjpeg_decoder_create(base, jpeg.count, UInt64(max(0, maxMemory))) else {
+            throw ImageError(.imageTooLarge, "libjpeg could not allocate a decompressor")
+        }
+        self.handle = handle
+    }
+
+    /// Creates a decompressor reading the JPEG from `file`, from its current position, a
+    /// buffer at a time (libjpeg's stdio source), so the file is never held whole; `file`
+    /// must stay open for the decompressor's whole life.
+    package init(reading file: UnsafeMutablePointer<FILE>, maxMemory: Int) throws(ImageError) {
+        guard let handle = cjpeg_decoder_create_reading(file, UInt64(max(0, maxMemory))) else {
             throw ImageError(.imageTooLarge, "libjpeg could not allocate a decompressor")
         }
         self.handle = handle

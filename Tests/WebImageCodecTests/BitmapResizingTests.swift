@@ -86,4 +86,73 @@ import WebImageTestSupport
         #expect(buffer != nil)
         buffer.map(FloatPixelMemory.deallocate)
     }
+
+    /// Columns-first resizing walks each band of output rows down a ring of resampled
+    /// source rows instead of holding every source row between two whole passes; its pixels
+    /// must be those of the two whole passes, bit for bit — shrinking and enlarging, opaque
+    /// and transparent, 8- and 16-bit, and large enough to be split over the cores.
+    @Test(arguments: [
+        (PixelSize(width: 754, height: 425), PixelSize(width: 533, height: 300), PixelFormat.rgba8, false),
+        (PixelSize(width: 1200, height: 900), PixelSize(width: 97, height: 61), .rgba8, true),
+        (PixelSize(width: 300, height: 200), PixelSize(width: 1100, height: 700), .rgba8, true),
+        (PixelSize(width: 640, height: 480), PixelSize(width: 320, height: 481), .rgba16, true),
+        (PixelSize(width: 31, height: 17), PixelSize(width: 5, height: 3), .rgba8, false),
+    ])
+    func theRingGivesTheTwoWholePassesPixels(source: PixelSize, destination: PixelSize, format: PixelFormat, transparent: Bool) throws {
+        var generator = SeededGenerator(seed: UInt64(source.width * 7919 + destination.height))
+        let byteCount = source.width * source.height * format.bytesPerPixel
+        var pixels = (0..<byteCount).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        if !transparent {
+            let channel = format.bytesPerPixel / 4
+            for pixel in 0..<source.width * source.height {
+                for byte in 0..<channel { pixels[(pixel * 4 + 3) * channel + byte] = 0xFF }
+            }
+        }
+        let bitmap = Bitmap(width: source.width, height: source.height, pixelFormat: format, pixels: pixels)
+        #expect(!Bitmap.resamplesRowsFirst(from: source, to: destination))
+        #expect(bitmap.containsTransparency == transparent)
+        let resized = try bitmap.resized(to: destination)
+        #expect(resized.pixels == Self.twoWholePasses(bitmap, to: destination), "\(source) → \(destination)")
+        let held = ResamplingWeights(source: source.height, destination: destination.height).widestSpan
+        #expect(held <= ResamplingWeights.widestSpanBound(source: source.height, destination: destination.height))
+    }
+
+    /// Resizing as it was done before the ring: every source row resampled along x into one
+    /// whole intermediate, then each output row blended from it along y.
+    private static func twoWholePasses(_ bitmap: Bitmap, to size: PixelSize) -> [UInt8] {
+        let columns = ResamplingWeights(source: bitmap.width, destination: size.width)
+        let rows = ResamplingWeights(source: bitmap.height, destination: size.height)
+        let premultiplying = bitmap.containsTransparency
+        var intermediate = [SIMD4<Float>](repeating: .zero, count: bitmap.height * size.width)
+        var sourceRow = [SIMD4<Float>](repeating: .zero, count: bitmap.width)
+        var row = [SIMD4<Float>](repeating: .zero, count: size.width)
+        var output = [UInt8](repeating: 0, count: size.width * size.height * bitmap.pixelFormat.bytesPerPixel)
+        bitmap.pixels.withUnsafeBytes { source in
+            for y in 0..<bitmap.height {
+                sourceRow.withUnsafeMutableBufferPointer { sourceRow in
+                    Bitmap.unpackRow(
+                        y, of: source.baseAddress!, width: bitmap.width, format: bitmap.pixelFormat, into: sourceRow.baseAddress!,
+                        premultiplying: premultiplying)
+                    intermediate.withUnsafeMutableBufferPointer { intermediate in
+                        Bitmap.resample(sourceRow.baseAddress!, with: columns, into: intermediate.baseAddress! + y * size.width)
+                    }
+                }
+            }
+        }
+        for y in 0..<size.height {
+            let start = rows.weightStart[y], end = rows.weightStart[y + 1], first = rows.firstSource[y]
+            for x in 0..<size.width { row[x] = intermediate[first * size.width + x] * rows.weights[start] }
+            for tap in start + 1..<end {
+                for x in 0..<size.width { row[x] += intermediate[(first + tap - start) * size.width + x] * rows.weights[tap] }
+            }
+            row.withUnsafeBufferPointer { row in
+                output.withUnsafeMutableBytes { output in
+                    Bitmap.packRow(
+                        row.baseAddress!, width: size.width, premultiplied: premultiplying, into: output.baseAddress!, y: y,
+                        format: bitmap.pixelFormat)
+                }
+            }
+        }
+        return output
+    }
 }

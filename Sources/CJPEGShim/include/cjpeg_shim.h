@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Files with more scans than this are refused, as TurboJPEG's TJFLAG_LIMITSCANS does:
  * each scan of a progressive file costs a pass over the whole coefficient buffer. The
@@ -42,6 +43,9 @@ typedef struct cjpeg_decoder cjpeg_decoder;
  * libjpeg's whole-image buffers may take at most `max_memory` bytes (0: no limit).
  * Returns NULL when memory is short. */
 cjpeg_decoder *cjpeg_decoder_create(const void *data, size_t size, uint64_t max_memory);
+/* A decoder reading the JPEG from `file` (at its current position) through libjpeg's
+ * stdio source, a buffer at a time; the file must stay open until it is destroyed. */
+cjpeg_decoder *cjpeg_decoder_create_reading(FILE *file, uint64_t max_memory);
 void cjpeg_decoder_destroy(cjpeg_decoder *decoder);
 
 /* Reads the markers up to the first scan. Returns 0, or -1 on a fatal error. */

@@ -17,16 +17,23 @@ package enum ParallelRows {
     /// `pixelsPerItem × count` reaches ``minimumParallelPixels``. The ranges never
     /// overlap, so each call may write the rows of its range without locking.
     package static func forEachBand(of count: Int, pixelsPerItem: Int, _ body: (Range<Int>) -> Void) {
+        forEachNumberedBand(of: count, pixelsPerItem: pixelsPerItem) { _, rows in body(rows) }
+    }
+
+    /// As ``forEachBand(of:pixelsPerItem:_:)``, also telling each call its band's number,
+    /// below ``bandCount``, so that a band can work in scratch memory of its own that was
+    /// allocated (and checked) before the split.
+    package static func forEachNumberedBand(of count: Int, pixelsPerItem: Int, _ body: (Int, Range<Int>) -> Void) {
         guard count > 0 else { return }
         let bands = min(count, bandCount)
         if bands < 2 || count * pixelsPerItem < minimumParallelPixels {
-            body(0..<count)
+            body(0, 0..<count)
             return
         }
         withoutActuallyEscaping(body) { body in
             let shared = UncheckedBandBody(body: body)
             DispatchQueue.concurrentPerform(iterations: bands) { band in
-                shared.body(count * band / bands..<count * (band + 1) / bands)
+                shared.body(band, count * band / bands..<count * (band + 1) / bands)
             }
         }
     }
@@ -35,5 +42,5 @@ package enum ParallelRows {
 /// Carries a band body into `concurrentPerform`; the bands it is called with write
 /// disjoint rows, so sharing it between threads is safe.
 private struct UncheckedBandBody: @unchecked Sendable {
-    let body: (Range<Int>) -> Void
+    let body: (Int, Range<Int>) -> Void
 }

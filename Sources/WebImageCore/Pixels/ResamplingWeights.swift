@@ -17,6 +17,21 @@ package struct ResamplingWeights: Sendable {
     /// The number of destination pixels.
     package var count: Int { firstSource.count }
 
+    /// The most source pixels any one destination pixel's span covers.
+    package var widestSpan: Int {
+        var widest = 1
+        for index in 0..<count { widest = max(widest, weightStart[index + 1] - weightStart[index]) }
+        return widest
+    }
+
+    /// A bound on ``widestSpan`` for weights from `source` to `destination` pixels, without
+    /// making them: a span runs from the ceiling of its centre less the support to the floor
+    /// of the centre plus it, so it covers at most twice the support and one pixel.
+    package static func widestSpanBound(source: Int, destination: Int) -> Int {
+        let support = lobes * max(Double(source) / Double(max(destination, 1)), 1)
+        return min(max(source, 1), Int((2 * support).rounded(.down)) + 1)
+    }
+
     /// The lobes of the Lanczos window on each side of the centre.
     private static let lobes = 3.0
 

@@ -63,8 +63,7 @@ package final class RowStreamingResizer {
         outputByteCount = byteCount
         columns = ResamplingWeights(source: source.width, destination: destination.width)
         rows = ResamplingWeights(source: source.height, destination: destination.height)
-        var widest = 1
-        for y in 0..<rows.count { widest = max(widest, rows.weightStart[y + 1] - rows.weightStart[y]) }
+        let widest = rows.widestSpan
         heldRows = widest
         let (ringCount, ringOverflow) = widest.multipliedReportingOverflow(by: destination.width)
         guard !ringOverflow else {
@@ -140,20 +139,7 @@ package final class RowStreamingResizer {
 
     /// Output row `y` blended along y from the ring, in ``Bitmap/resized(to:)``'s order.
     private func blend(outputRow y: Int) {
-        let width = size.width, held = heldRows, ring = ring
-        let row = output + y * width
-        let first = rows.firstSource[y]
-        rows.weights.withUnsafeBufferPointer { weights in
-            let start = rows.weightStart[y], end = rows.weightStart[y + 1]
-            var source = ring + (first % held) * width
-            let firstWeight = weights[start]
-            for x in 0..<width { row[x] = source[x] * firstWeight }
-            for tap in start + 1..<end {
-                source = ring + ((first + tap - start) % held) * width
-                let weight = weights[tap]
-                for x in 0..<width { row[x] += source[x] * weight }
-            }
-        }
+        Bitmap.blendRing(ring, heldRows: heldRows, width: size.width, weights: rows, destinationRow: y, into: output + y * size.width)
     }
 
     /// Whether any pixel of `row` is less than fully opaque.

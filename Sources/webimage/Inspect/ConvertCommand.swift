@@ -62,6 +62,14 @@ struct ConvertCommand: ParsableCommand {
                 try Self.write(image, transformedBy: spec, as: format, options: encodeOptions, to: output)
                 return
             }
+            // A JPEG that is decoded whole for a transform (not turned losslessly, not
+            // streamed strip by strip) is read from the file a buffer at a time.
+            if thumbnail == nil, let spec, spec.losslessOrientation == nil, spec.rowFilters == nil,
+                let image = try JPEGCoder.decodeFile(atPath: input, options: decodeOptions)
+            {
+                try Self.write(image, transformedBy: spec, as: format, options: encodeOptions, to: output)
+                return
+            }
             guard let data = FileManager.default.contents(atPath: input) else {
                 throw ImageError(.fileSystem, "cannot read \(input)")
             }
