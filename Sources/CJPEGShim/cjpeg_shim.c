@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <jpeglib.h>
 #include <jerror.h>
 
@@ -323,4 +327,223 @@ int cjpeg_encoder_finish(cjpeg_encoder *encoder, uint8_t **data, size_t *size) {
 
 const char *cjpeg_encoder_message(const cjpeg_encoder *encoder) {
     return encoder->error.message;
+}
+
+/* ---- Lossless turns without a second coefficient array ---- */
+
+typedef struct turn_job turn_job;
+
+/* The iMCU rows of the turned picture made at a time. */
+#define CJPEG_TURN_BAND_MCU_ROWS 16
+
+/* One component of the turned picture: the handle the encoder is given for its
+ * coefficient array, the source's rows of blocks, and the rows handed to the encoder. */
+typedef struct {
+    turn_job *job;
+    int index;
+    JBLOCKROW *source_rows;   /* every block row of the source component */
+    JBLOCKARRAY band;         /* rows of the turned component made ahead of the encoder */
+    JDIMENSION band_capacity; /* the rows `band` holds */
+    JDIMENSION band_start;    /* the turned row band[0] is */
+    JDIMENSION band_height;   /* how many of its rows are made (0: none yet) */
+} turn_component;
+
+struct turn_job {
+    struct jpeg_decompress_struct source;
+    struct jpeg_compress_struct destination;
+    shim_error error;
+    struct jpeg_progress_mgr progress;
+    int transposes;          /* the blocks' rows become columns */
+    int mirrors_x, mirrors_y; /* the source block is counted from the right, the bottom */
+    int negates_u, negates_v; /* odd horizontal, vertical frequencies change sign */
+    turn_component components[MAX_COMPONENTS];
+    jvirt_barray_ptr handles[MAX_COMPONENTS];
+    unsigned char *buffer;
+    unsigned long used;
+};
+
+/* One block of coefficients turned: transposed when the job transposes, then each odd
+ * horizontal (u) and vertical (v) frequency negated as the job says. Coefficients are
+ * stored row by row, v * 8 + u. */
+static void turn_block(const turn_job *job, const JCOEF *in, JCOEF *out) {
+#if defined(__SSE2__)
+    __m128i rows[DCTSIZE];
+    for (int v = 0; v < DCTSIZE; v++) rows[v] = _mm_loadu_si128((const __m128i *)(in + v * DCTSIZE));
+    if (job->transposes) {
+        /* An 8 x 8 transpose of 16-bit lanes: pairs, then quads, then halves interleaved. */
+        __m128i a[DCTSIZE], b[DCTSIZE];
+        for (int i = 0; i < 4; i++) {
+            a[2 * i] = _mm_unpacklo_epi16(rows[2 * i], rows[2 * i + 1]);
+            a[2 * i + 1] = _mm_unpackhi_epi16(rows[2 * i], rows[2 * i + 1]);
+        }
+        for (int i = 0; i < 2; i++) {
+            b[4 * i + 0] = _mm_unpacklo_epi32(a[4 * i + 0], a[4 * i + 2]);
+            b[4 * i + 1] = _mm_unpackhi_epi32(a[4 * i + 0], a[4 * i + 2]);
+            b[4 * i + 2] = _mm_unpacklo_epi32(a[4 * i + 1], a[4 * i + 3]);
+            b[4 * i + 3] = _mm_unpackhi_epi32(a[4 * i + 1], a[4 * i + 3]);
+        }
+        for (int i = 0; i < 4; i++) {
+            rows[2 * i] = _mm_unpacklo_epi64(b[i], b[i + 4]);
+            rows[2 * i + 1] = _mm_unpackhi_epi64(b[i], b[i + 4]);
+        }
+    }
+    /* x negated where the mask is all ones: (x ^ m) - m. */
+    const __m128i odd_u = job->negates_u ? _mm_setr_epi16(0, -1, 0, -1, 0, -1, 0, -1) : _mm_setzero_si128();
+    const __m128i all = _mm_set1_epi16(-1);
+    for (int v = 0; v < DCTSIZE; v++) {
+        __m128i mask = (job->negates_v && (v & 1)) ? _mm_xor_si128(odd_u, all) : odd_u;
+        __m128i row = _mm_sub_epi16(_mm_xor_si128(rows[v], mask), mask);
+        _mm_storeu_si128((__m128i *)(out + v * DCTSIZE), row);
+    }
+#else
+    for (int v = 0; v < DCTSIZE; v++) {
+        for (int u = 0; u < DCTSIZE; u++) {
+            JCOEF value = job->transposes ? in[u * DCTSIZE + v] : in[v * DCTSIZE + u];
+            int negative = ((u & job->negates_u) ^ (v & job->negates_v)) & 1;
+            out[v * DCTSIZE + u] = negative ? (JCOEF)-value : value;
+        }
+    }
+#endif
+}
+
+/* The encoder's access to a coefficient array, for the turned components' handles. The
+ * rows asked for are made from the source's blocks in bands of several iMCU rows: a
+ * transposing turn reads a source column for each turned row, so a band reads each
+ * source row's blocks for all its rows at once, side by side in memory, instead of one
+ * block a row, a page apart. */
+static JBLOCKARRAY turned_rows(j_common_ptr common, jvirt_barray_ptr handle, JDIMENSION start_row,
+                               JDIMENSION num_rows, boolean writable) {
+    (void)writable;
+    turn_component *component = (turn_component *)handle;
+    if (start_row < component->band_start || start_row + num_rows > component->band_start + component->band_height) {
+        turn_job *job = component->job;
+        jpeg_component_info *source = &job->source.comp_info[component->index];
+        jpeg_component_info *turned = &((j_compress_ptr)common)->comp_info[component->index];
+        JDIMENSION last_x = source->width_in_blocks - 1, last_y = source->height_in_blocks - 1;
+        JDIMENSION height = turned->height_in_blocks - start_row;
+        if (height > component->band_capacity) height = component->band_capacity;
+        for (JDIMENSION outer = 0; outer < (job->transposes ? turned->width_in_blocks : height); outer++) {
+            for (JDIMENSION inner = 0; inner < (job->transposes ? height : turned->width_in_blocks); inner++) {
+                JDIMENSION x = job->transposes ? outer : inner, row = job->transposes ? inner : outer;
+                JDIMENSION y = start_row + row;
+                JDIMENSION from_x = job->transposes ? y : x, from_y = job->transposes ? x : y;
+                if (job->mirrors_x) from_x = last_x - from_x;
+                if (job->mirrors_y) from_y = last_y - from_y;
+                turn_block(job, component->source_rows[from_y][from_x], component->band[row][x]);
+            }
+        }
+        component->band_start = start_row;
+        component->band_height = height;
+    }
+    return component->band + (start_row - component->band_start);
+}
+
+static void turn_job_destroy(turn_job *job) {
+    jpeg_destroy_compress(&job->destination);
+    jpeg_destroy_decompress(&job->source);
+    free(job->buffer);
+    free(job);
+}
+
+int cjpeg_turn_coefficients(const void *data, size_t size, cjpeg_turn turn, uint64_t max_memory,
+                            unsigned char **output, unsigned long *output_size, char *message, size_t message_size) {
+    turn_job *job = calloc(1, sizeof *job);
+    if (!job) {
+        snprintf(message, message_size, "out of memory");
+        return -1;
+    }
+    shim_error_init(&job->error);
+    job->source.err = &job->error.base;
+    job->destination.err = &job->error.base;
+    if (setjmp(job->error.jump)) {
+        snprintf(message, message_size, "%s", job->error.message);
+        turn_job_destroy(job);
+        return -1;
+    }
+    jpeg_create_decompress(&job->source);
+    jpeg_create_compress(&job->destination);
+    if (max_memory > 0) {
+        job->source.mem->max_memory_to_use = max_memory > (uint64_t)LONG_MAX ? LONG_MAX : (long)max_memory;
+    }
+    job->progress.progress_monitor = limit_scans;
+    job->source.progress = &job->progress;
+    jpeg_mem_src(&job->source, data, (unsigned long)size);
+    jpeg_read_header(&job->source, TRUE);
+    struct jpeg_decompress_struct *source = &job->source;
+    int whole_mcus = source->image_width % (JDIMENSION)(source->max_h_samp_factor * DCTSIZE) == 0 &&
+                     source->image_height % (JDIMENSION)(source->max_v_samp_factor * DCTSIZE) == 0;
+    if (!whole_mcus || source->num_components > MAX_COMPONENTS) {
+        turn_job_destroy(job);
+        return 1;
+    }
+    jvirt_barray_ptr *source_arrays = jpeg_read_coefficients(source);
+    if (job->error.base.num_warnings > 0) {
+        turn_job_destroy(job);
+        return 1;
+    }
+    job->transposes = turn == CJPEG_TURN_TRANSPOSE || turn == CJPEG_TURN_CLOCKWISE || turn == CJPEG_TURN_TRANSVERSE ||
+                      turn == CJPEG_TURN_COUNTERCLOCKWISE;
+    job->mirrors_x = turn == CJPEG_TURN_MIRROR_HORIZONTALLY || turn == CJPEG_TURN_HALF ||
+                     turn == CJPEG_TURN_TRANSVERSE || turn == CJPEG_TURN_COUNTERCLOCKWISE;
+    job->mirrors_y = turn == CJPEG_TURN_MIRROR_VERTICALLY || turn == CJPEG_TURN_HALF ||
+                     turn == CJPEG_TURN_TRANSVERSE || turn == CJPEG_TURN_CLOCKWISE;
+    job->negates_u = turn == CJPEG_TURN_MIRROR_HORIZONTALLY || turn == CJPEG_TURN_HALF ||
+                     turn == CJPEG_TURN_TRANSVERSE || turn == CJPEG_TURN_CLOCKWISE;
+    job->negates_v = turn == CJPEG_TURN_MIRROR_VERTICALLY || turn == CJPEG_TURN_HALF ||
+                     turn == CJPEG_TURN_TRANSVERSE || turn == CJPEG_TURN_COUNTERCLOCKWISE;
+
+    struct jpeg_compress_struct *destination = &job->destination;
+    jpeg_copy_critical_parameters(source, destination);
+    if (job->transposes) {
+        destination->image_width = source->image_height;
+        destination->image_height = source->image_width;
+        for (int index = 0; index < destination->num_components; index++) {
+            jpeg_component_info *component = &destination->comp_info[index];
+            int horizontal = component->h_samp_factor;
+            component->h_samp_factor = component->v_samp_factor;
+            component->v_samp_factor = horizontal;
+        }
+        for (int table = 0; table < NUM_QUANT_TBLS; table++) {
+            JQUANT_TBL *quantization = destination->quant_tbl_ptrs[table];
+            if (!quantization) continue;
+            for (int row = 0; row < DCTSIZE; row++) {
+                for (int column = row + 1; column < DCTSIZE; column++) {
+                    UINT16 value = quantization->quantval[row * DCTSIZE + column];
+                    quantization->quantval[row * DCTSIZE + column] = quantization->quantval[column * DCTSIZE + row];
+                    quantization->quantval[column * DCTSIZE + row] = value;
+                }
+            }
+        }
+    }
+    for (int index = 0; index < source->num_components; index++) {
+        turn_component *component = &job->components[index];
+        jpeg_component_info *info = &source->comp_info[index];
+        component->job = job;
+        component->index = index;
+        component->source_rows = (JBLOCKROW *)(*source->mem->alloc_small)(
+            (j_common_ptr)source, JPOOL_IMAGE, info->height_in_blocks * sizeof(JBLOCKROW));
+        for (JDIMENSION row = 0; row < info->height_in_blocks; row++) {
+            component->source_rows[row] =
+                (*source->mem->access_virt_barray)((j_common_ptr)source, source_arrays[index], row, 1, FALSE)[0];
+        }
+        job->handles[index] = (jvirt_barray_ptr)component;
+    }
+    jpeg_mem_dest(destination, &job->buffer, &job->used);
+    jpeg_write_coefficients(destination, job->handles);
+    for (int index = 0; index < destination->num_components; index++) {
+        jpeg_component_info *info = &destination->comp_info[index];
+        turn_component *component = &job->components[index];
+        component->band_capacity = (JDIMENSION)(CJPEG_TURN_BAND_MCU_ROWS * info->v_samp_factor);
+        if (component->band_capacity > info->height_in_blocks) component->band_capacity = info->height_in_blocks;
+        component->band = (*destination->mem->alloc_barray)(
+            (j_common_ptr)destination, JPOOL_IMAGE, info->width_in_blocks, component->band_capacity);
+    }
+    destination->mem->access_virt_barray = turned_rows;
+    jpeg_finish_compress(destination);
+    jpeg_finish_decompress(source);
+    *output = job->buffer;
+    *output_size = job->used;
+    job->buffer = NULL;
+    turn_job_destroy(job);
+    return 0;
 }

@@ -93,4 +93,27 @@ int cjpeg_encoder_finish(cjpeg_encoder *encoder, uint8_t **data, size_t *size);
 /* The last fatal error, or "". */
 const char *cjpeg_encoder_message(const cjpeg_encoder *encoder);
 
+/* The seven lossless turns and mirrors, as the stored pixels move. */
+typedef enum {
+    CJPEG_TURN_MIRROR_HORIZONTALLY = 1, /* left and right swap */
+    CJPEG_TURN_MIRROR_VERTICALLY = 2,   /* top and bottom swap */
+    CJPEG_TURN_TRANSPOSE = 3,           /* across the top-left to bottom-right diagonal */
+    CJPEG_TURN_CLOCKWISE = 4,           /* a quarter turn clockwise */
+    CJPEG_TURN_HALF = 5,                /* half a turn */
+    CJPEG_TURN_TRANSVERSE = 6,          /* across the top-right to bottom-left diagonal */
+    CJPEG_TURN_COUNTERCLOCKWISE = 7,    /* a quarter turn counter-clockwise */
+} cjpeg_turn;
+
+/* Turns or mirrors the JPEG of `size` bytes at `data` without decoding its pixels: its
+ * DCT coefficients are read whole (libjpeg's whole-image arrays, at most `max_memory`
+ * bytes), and each block of the result is moved and its coefficients transposed or
+ * negated as the encoder asks for it, so no second whole-image array is held. The
+ * result is a baseline JPEG with standard Huffman tables and no markers of the source.
+ * Only pictures whose width and height are whole MCUs are turned here.
+ * Returns 0 with the result in `*output` (free() it), 1 when the picture is not whole
+ * MCUs or libjpeg warned about the data (nothing written), or -1 on a fatal error with
+ * a message in `message` (JMSG_LENGTH_MAX bytes, 200 is enough). */
+int cjpeg_turn_coefficients(const void *data, size_t size, cjpeg_turn turn, uint64_t max_memory,
+                            unsigned char **output, unsigned long *output_size, char *message, size_t message_size);
+
 #endif
