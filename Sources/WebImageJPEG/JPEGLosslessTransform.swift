@@ -3,9 +3,11 @@ import CJPEGShim
 import Foundation
 import WebImageCore
 
-/// Turns or mirrors a JPEG without decoding its pixels: libjpeg-turbo's `tjTransform`
-/// moves the DCT coefficients, so the result decodes to exactly the turned pixels of the
-/// source, with no second round of compression loss.
+/// Turns or mirrors a JPEG without decoding its pixels: the DCT coefficients are moved,
+/// so the result is the turned picture with no second round of compression loss. A picture
+/// of whole MCUs is turned by the shim's `cjpeg_turn_coefficients`, which holds one
+/// whole-image coefficient array instead of `tjTransform`'s two and writes the same bytes;
+/// the others by libjpeg-turbo's `tjTransform`.
 ///
 /// Only *perfect* transforms are made (`TJXOPT_PERFECT`): when the operation would move a
 /// partial MCU block (a right or bottom edge that is not a multiple of the MCU, 8 or 16

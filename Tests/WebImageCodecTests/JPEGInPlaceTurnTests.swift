@@ -66,11 +66,13 @@ import WebImageTestSupport
 
     /// Corpus JPEGs (grayscale, CMYK, progressive, arithmetic-coded, 4:2:2, with ICC
     /// profiles) cut to whole MCUs by TurboJPEG, then turned every way.
-    @Test(Corpus.required, arguments: [
-        "libjpeg-turbo-testimages/testorig.jpg", "libjpeg-turbo-testimages/testimgint.jpg",
-        "libjpeg-turbo-testimages/testimgari.jpg", "sdwebimage/MonochromeTestImage.jpg", "sdwebimage/TestICCProfile.jpg",
-        "sdwebimage/TestImage.jpg",
-    ])
+    @Test(
+        Corpus.required,
+        arguments: [
+            "libjpeg-turbo-testimages/testorig.jpg", "libjpeg-turbo-testimages/testimgint.jpg",
+            "libjpeg-turbo-testimages/testimgari.jpg", "sdwebimage/MonochromeTestImage.jpg", "sdwebimage/TestICCProfile.jpg",
+            "sdwebimage/TestImage.jpg",
+        ])
     func corpusPicturesTurnAsTurboJPEGTurnsThem(path: String) throws {
         let data = try Corpus.data(path)
         let size = try #require(try JPEGCoder().pixelSize(of: data))

@@ -7,9 +7,12 @@ extension TransformSpec {
     /// must decode, transform and encode as usual.
     ///
     /// The chain's turns and flips are combined into one of the eight orientations and
-    /// applied by libjpeg-turbo's lossless transform (`tjTransform`), so the result decodes
-    /// to exactly the pixels the pipeline would produce from the source's decode, without
-    /// a second round of compression loss, and keeps the source's compression (a `q=` in
+    /// applied to the DCT coefficients (`JPEGLosslessTransform`: libjpeg-turbo's
+    /// `tjTransform`, or, for a picture of whole MCUs, the same transform made block by block
+    /// as the encoder asks), so the result is the turned picture without a second round of
+    /// compression loss (its decode can differ from the turned decode of the source by the
+    /// rounding of libjpeg's inverse DCT and chroma upsampling, which are not symmetric in
+    /// rows and columns), and keeps the source's compression (a `q=` in
     /// the spec does not apply). `nil` as well when the transform could not be exact: a
     /// partial MCU block on an edge the operation moves (a width or height that is not a
     /// multiple of 8 or 16 pixels), an EXIF or XMP orientation in the source, samples that
