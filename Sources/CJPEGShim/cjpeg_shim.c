@@ -446,17 +446,13 @@ static void turn_job_destroy(turn_job *job) {
 }
 
 int cjpeg_turn_coefficients(const void *data, size_t size, cjpeg_turn turn, uint64_t max_memory,
-                            unsigned char **output, unsigned long *output_size, char *message, size_t message_size) {
+                            unsigned char **output, unsigned long *output_size) {
     turn_job *job = calloc(1, sizeof *job);
-    if (!job) {
-        snprintf(message, message_size, "out of memory");
-        return -1;
-    }
+    if (!job) return -1;
     shim_error_init(&job->error);
     job->source.err = &job->error.base;
     job->destination.err = &job->error.base;
     if (setjmp(job->error.jump)) {
-        snprintf(message, message_size, "%s", job->error.message);
         turn_job_destroy(job);
         return -1;
     }

@@ -94,11 +94,9 @@ package enum JPEGLosslessTransform {
         guard let turn = turnCode(for: orientation) else { return .declined }
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize: UInt = 0
-        var message = [CChar](repeating: 0, count: 256)
         defer { free(output) }
         let status = data.withUnsafeBytes { bytes in
-            cjpeg_turn_coefficients(
-                bytes.baseAddress!, bytes.count, turn, UInt64(max(0, maxMemory)), &output, &outputSize, &message, message.count)
+            cjpeg_turn_coefficients(bytes.baseAddress!, bytes.count, turn, UInt64(max(0, maxMemory)), &output, &outputSize)
         }
         switch status {
         case 0: return output.map { .turned(Data(bytes: $0, count: Int(outputSize))) } ?? .failed

@@ -23,7 +23,6 @@ import WebImageCore
             "the trapping initialiser kept for samples and tests; no request-path caller (checked below)"
         ),
         ("WebImageCore/Image/ImageCopyright.swift", "count: 4 - value.count", "pads a four-byte field"),
-        ("WebImageJPEG/JPEGLosslessTransform.swift", "count: 256", "the shim's error message"),
         ("WebImageJPEG/JPEGMetadata+HeaderSegments.swift", "var bytes = [UInt8](repeating: 0, count: 2)", "a JPEG's two-byte signature"),
         ("WebImageJPEG/JPEGMetadata+HeaderSegments.swift", "var lengthBytes = [UInt8](repeating: 0, count: 2)", "a segment's two-byte length"),
         ("WebImageCore/Pixels/ResamplingWeights.swift", "count: last - first + 1", "one filter span, at most the source's side"),

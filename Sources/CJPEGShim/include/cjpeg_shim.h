@@ -111,9 +111,9 @@ typedef enum {
  * result is a baseline JPEG with standard Huffman tables and no markers of the source.
  * Only pictures whose width and height are whole MCUs are turned here.
  * Returns 0 with the result in `*output` (free() it), 1 when the picture is not whole
- * MCUs or libjpeg warned about the data (nothing written), or -1 on a fatal error with
- * a message in `message` (JMSG_LENGTH_MAX bytes, 200 is enough). */
+ * MCUs or libjpeg warned about the data (nothing written), or -1 when libjpeg failed
+ * (damaged data, its memory limit) or memory ran out. */
 int cjpeg_turn_coefficients(const void *data, size_t size, cjpeg_turn turn, uint64_t max_memory,
-                            unsigned char **output, unsigned long *output_size, char *message, size_t message_size);
+                            unsigned char **output, unsigned long *output_size);
 
 #endif
