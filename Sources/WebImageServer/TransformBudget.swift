@@ -59,7 +59,8 @@ struct TransformBudget: Sendable {
     ///
     /// - Returns: The size of the result, and the bytes of the costliest step: the canvases
     ///   it reads and writes as floats, and a resize's scratch between its two passes
-    ///   (`Bitmap.resamplingScratchPixels(from:to:)`), for every frame.
+    ///   (`Bitmap.resamplingScratchPixels(from:to:)`: a few rows per core for ordinary
+    ///   shapes), for every frame.
     /// - Throws: ``ImageServerError`` 413 when a canvas or a step's memory is over the
     ///   budget, 422 when an operation leaves nothing of the source.
     func plan(
