@@ -6,7 +6,10 @@
 # One 12 MP JPEG is served by python's http.server on loopback and fetched once before the
 # rounds; each round asks for a result of its own (`cachebuster=`), so every result is made
 # from the cached source. ROUNDS=N (default 10) rounds of each case, alternately; prints
-# the CPU of each case over all rounds and their ratio (32 requests ÷ 1).
+# the CPU of each case over all rounds and their ratio (32 requests ÷ 1). Each round also
+# sends 32 concurrent requests for `/health`, which does no image work: what 32 requests on
+# fresh connections cost the server by themselves (connection, HTTP, routing, access log),
+# and so the least the ratio can be — one result plus 31 such requests.
 # SPEC (default `resize=400|format=webp,q=80`) is the spec asked for; ACCEPT, when set, is
 # sent as the requests' `Accept` header (`format=auto` and `format=best` choose by it).
 # Needs: a release build (`swift build -c release --product webimage`), curl, python3 with
@@ -52,9 +55,16 @@ ask() {
     target=$(url "$1")
     for _ in $(seq "$2"); do curl -s "${accept[@]}" -o /dev/null -w '%{http_code}\n' "$target" & done | sort | uniq -c | grep -q "^ *$2 200$"
 }
+# Asks for /health from 32 concurrent clients.
+ask_health() {
+    for _ in $(seq 32); do curl -s -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$port/health" & done | sort | uniq -c | grep -q "^ *32 200$"
+}
 ask warm 1 # the source's fetch, and the server's first result
-one=0 many=0
+one=0 many=0 health=0
 for round in $(seq "$rounds"); do
+    before=$(cpu)
+    ask_health
+    health=$((health + $(cpu) - before))
     before=$(cpu)
     ask "one-$round" 1
     one=$((one + $(cpu) - before))
@@ -63,9 +73,11 @@ for round in $(seq "$rounds"); do
     many=$((many + $(cpu) - before))
 done
 ticks=$(getconf CLK_TCK)
-python3 - "$one" "$many" "$ticks" "$rounds" <<'PYTHON'
+python3 - "$one" "$many" "$health" "$ticks" "$rounds" <<'PYTHON'
 import sys
-one, many, ticks, rounds = (int(value) for value in sys.argv[1:])
+one, many, health, ticks, rounds = (int(value) for value in sys.argv[1:])
 print(f"{rounds} rounds: 1 request {one / ticks / rounds * 1000:.0f} ms CPU a result, "
       f"32 concurrent identical requests {many / ticks / rounds * 1000:.0f} ms; ratio {many / one:.2f}")
+print(f"32 concurrent requests for /health {health / ticks / rounds * 1000:.1f} ms; "
+      f"one result and 31 such requests: ratio {(one + health * 31 / 32) / one:.2f}")
 PYTHON

@@ -1,1 +1,2 @@
 #include <spng.h>
+#include <zlib.h>

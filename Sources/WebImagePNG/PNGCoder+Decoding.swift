@@ -38,7 +38,37 @@ extension PNGCoder {
         let size = PixelSize(width: Int(header.width), height: Int(header.height))
         try options.checkAllocation(size, bytesPerPixel: layout.pixelFormat.bytesPerPixel)
         let byteCount = try layout.byteCount(in: context, size: size)
-        let hasAlpha = try context.hasTransparencyChunk() || layout.hasAlphaChannel
+        let transparencyChunk = try context.hasTransparencyChunk()
+        let hasAlpha = transparencyChunk || layout.hasAlphaChannel
+        if PNGTruecolorRows.canDecode(header, hasTransparencyChunk: transparencyChunk) {
+            let rowBytes = size.width * layout.pixelFormat.bytesPerPixel
+            var decoded = false
+            let pixels = try [UInt8](unsafeUninitializedImageSized: byteCount) { buffer, count in
+                var row = 0
+                decoded = PNGTruecolorRows.forEachRow(in: stream, header: header, chunkLimit: max(0, options.maxChunkBytes)) { source in
+                    (buffer.baseAddress! + row * rowBytes).initialize(from: source.assumingMemoryBound(to: UInt8.self), count: rowBytes)
+                    row += 1
+                }
+                count = decoded ? byteCount : 0
+            }
+            if decoded {
+                let bitmap = Bitmap(width: size.width, height: size.height, pixelFormat: layout.pixelFormat, pixels: pixels)
+                return (bitmap, hasAlpha, context.colorProfile())
+            }
+            return try decodeStillWithLibspng(SPNGContext.decoder(for: stream, options: options), layout: layout, size: size, hasAlpha: hasAlpha)
+        }
+        return try decodeStillWithLibspng(context, layout: layout, size: size, hasAlpha: hasAlpha)
+    }
+
+    /// ``decodeStill(_:options:)``'s decode by libspng, on a context whose header and chunks
+    /// before the image data have been read.
+    private static func decodeStillWithLibspng(
+        _ context: SPNGContext,
+        layout: PNGOutputLayout,
+        size: PixelSize,
+        hasAlpha: Bool
+    ) throws(ImageError) -> (bitmap: Bitmap, hasAlpha: Bool, colorProfile: ColorProfile?) {
+        let byteCount = try layout.byteCount(in: context, size: size)
         var status: Int32 = 0
         let pixels = try [UInt8](unsafeUninitializedImageSized: byteCount) { buffer, count in
             status = spng_decode_image(context.handle, buffer.baseAddress, byteCount, layout.format, layout.flags)
@@ -59,11 +89,17 @@ extension PNGCoder {
     /// The pixels, errors, alpha flag and colour profile are those of ``decodeStill(_:options:)``
     /// followed by ``Bitmap/resized(to:)``.
     static func decodeStreamedThumbnail(_ stream: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws(ImageError) -> Image? {
-        try decodeStreamedThumbnail(SPNGContext.decoder(for: stream, options: options), options: options)
+        try decodeStreamedThumbnail(SPNGContext.decoder(for: stream, options: options), options: options, stream: stream)
     }
 
-    /// ``decodeStreamedThumbnail(_:options:)`` from a decoder set up over any source.
-    static func decodeStreamedThumbnail(_ context: SPNGContext, options: ImageDecodeOptions) throws(ImageError) -> Image? {
+    /// ``decodeStreamedThumbnail(_:options:)`` from a decoder set up over any source; with
+    /// `stream`, the source's bytes in memory, an 8-bit RGB or RGBA picture is decoded by
+    /// ``PNGTruecolorRows`` (libspng again from the start when that declines it).
+    static func decodeStreamedThumbnail(
+        _ context: SPNGContext,
+        options: ImageDecodeOptions,
+        stream: UnsafeRawBufferPointer? = nil
+    ) throws(ImageError) -> Image? {
         let header = try context.header()
         guard header.interlace_method == 0 else { return nil }
         let layout = PNGOutputLayout(header)
@@ -74,9 +110,25 @@ extension PNGCoder {
             !Bitmap.resamplesRowsFirst(from: size, to: target)
         else { return nil }
         _ = try layout.byteCount(in: context, size: size)
-        let hasAlpha = try context.hasTransparencyChunk() || layout.hasAlphaChannel
+        let transparencyChunk = try context.hasTransparencyChunk()
+        let hasAlpha = transparencyChunk || layout.hasAlphaChannel
         let resizer = try RowStreamingResizer(
             source: size, destination: target, pixelFormat: layout.pixelFormat, mayBeTransparent: hasAlpha)
+        if let stream, PNGTruecolorRows.canDecode(header, hasTransparencyChunk: transparencyChunk) {
+            let decoded = PNGTruecolorRows.forEachRow(in: stream, header: header, chunkLimit: max(0, options.maxChunkBytes)) { row in
+                resizer.append(row: row)
+            }
+            guard decoded else {
+                return try decodeStreamedThumbnail(SPNGContext.decoder(for: stream, options: options), options: options)
+            }
+            return Image(
+                bitmap: try resizer.finish(),
+                scale: options.scaleFactor ?? 1,
+                format: .png,
+                hasAlpha: hasAlpha,
+                colorProfile: context.colorProfile()
+            )
+        }
         let progressive = layout.flags | Int32(SPNG_DECODE_PROGRESSIVE.rawValue)
         try context.check(spng_decode_image(context.handle, nil, 0, layout.format, progressive), "decode the image")
         let rowBytes = size.width * layout.pixelFormat.bytesPerPixel
