@@ -105,10 +105,12 @@ struct PNGTruecolorRowsTests {
 
     // MARK: - Every filter
 
-    @Test(arguments: [3, 4], [
-        SPNG_FILTER_CHOICE_NONE, SPNG_FILTER_CHOICE_SUB, SPNG_FILTER_CHOICE_UP, SPNG_FILTER_CHOICE_AVG,
-        SPNG_FILTER_CHOICE_PAETH, SPNG_FILTER_CHOICE_ALL,
-    ])
+    @Test(
+        arguments: [3, 4],
+        [
+            SPNG_FILTER_CHOICE_NONE, SPNG_FILTER_CHOICE_SUB, SPNG_FILTER_CHOICE_UP, SPNG_FILTER_CHOICE_AVG,
+            SPNG_FILTER_CHOICE_PAETH, SPNG_FILTER_CHOICE_ALL,
+        ])
     func eachFilterGivesLibspngsPixels(channels: Int, filters: spng_filter_choice) throws {
         // Odd sizes, and samples that vary in every pixel and channel, so that every Paeth
         // choice and every wrap-around happens.
