@@ -60,8 +60,8 @@ extension PNGCoder {
         return try decodeStillWithLibspng(context, layout: layout, size: size, hasAlpha: hasAlpha)
     }
 
-    /// ``decodeStill(_:options:)``'s decode by libspng, on a context whose header and chunks
-    /// before the image data have been read.
+    /// ``decodeStill(_:options:)``'s decode by libspng, on a context that has read no more
+    /// than the chunks before the image data.
     private static func decodeStillWithLibspng(
         _ context: SPNGContext,
         layout: PNGOutputLayout,
@@ -89,17 +89,18 @@ extension PNGCoder {
     /// The pixels, errors, alpha flag and colour profile are those of ``decodeStill(_:options:)``
     /// followed by ``Bitmap/resized(to:)``.
     static func decodeStreamedThumbnail(_ stream: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws(ImageError) -> Image? {
-        try decodeStreamedThumbnail(SPNGContext.decoder(for: stream, options: options), options: options, stream: stream)
+        try decodeStreamedThumbnail(from: .memory(stream), options: options)
     }
 
-    /// ``decodeStreamedThumbnail(_:options:)`` from a decoder set up over any source; with
-    /// `stream`, the source's bytes in memory, an 8-bit RGB or RGBA picture is decoded by
-    /// ``PNGTruecolorRows`` (libspng again from the start when that declines it).
+    /// ``decodeStreamedThumbnail(_:options:)`` from bytes in memory or a file. An 8-bit RGB
+    /// or RGBA picture is decoded by ``PNGTruecolorRows`` unless `libspngOnly`, and by
+    /// libspng from the start when that declines it.
     static func decodeStreamedThumbnail(
-        _ context: SPNGContext,
+        from source: PNGByteSource,
         options: ImageDecodeOptions,
-        stream: UnsafeRawBufferPointer? = nil
+        libspngOnly: Bool = false
     ) throws(ImageError) -> Image? {
+        let context = try source.decoder(options: options)
         let header = try context.header()
         guard header.interlace_method == 0 else { return nil }
         let layout = PNGOutputLayout(header)
@@ -114,13 +115,11 @@ extension PNGCoder {
         let hasAlpha = transparencyChunk || layout.hasAlphaChannel
         let resizer = try RowStreamingResizer(
             source: size, destination: target, pixelFormat: layout.pixelFormat, mayBeTransparent: hasAlpha)
-        if let stream, PNGTruecolorRows.canDecode(header, hasTransparencyChunk: transparencyChunk) {
-            let decoded = PNGTruecolorRows.forEachRow(in: stream, header: header, chunkLimit: max(0, options.maxChunkBytes)) { row in
+        if !libspngOnly, PNGTruecolorRows.canDecode(header, hasTransparencyChunk: transparencyChunk) {
+            let decoded = source.forEachTruecolorRow(header: header, chunkLimit: max(0, options.maxChunkBytes)) { row in
                 resizer.append(row: row)
             }
-            guard decoded else {
-                return try decodeStreamedThumbnail(SPNGContext.decoder(for: stream, options: options), options: options)
-            }
+            guard decoded else { return try decodeStreamedThumbnail(from: source, options: options, libspngOnly: true) }
             return Image(
                 bitmap: try resizer.finish(),
                 scale: options.scaleFactor ?? 1,

@@ -11,7 +11,8 @@ import Musl
 extension PNGCoder {
     /// A thumbnail of the still PNG in the file at `path`, decoded row by row straight from
     /// the file: neither the file's bytes nor the decoded picture are ever held whole, only
-    /// stdio's buffer and the few rows the resampler spans.
+    /// stdio's buffer (and a 64 KiB piece of image data for an 8-bit RGB or RGBA picture,
+    /// which ``PNGTruecolorRows`` reads) and the few rows the resampler spans.
     ///
     /// The pixels, errors, alpha flag and colour profile are those ``decode(_:options:)``
     /// gives for the file's data.
@@ -22,8 +23,8 @@ extension PNGCoder {
     package static func streamedThumbnail(atPath path: String, options: ImageDecodeOptions) throws(ImageError) -> Image? {
         guard let file = fopen(path, "rb") else { return nil }
         defer { fclose(file) }
-        guard isStill(file), fseeko(file, 0, SEEK_SET) == 0 else { return nil }
-        return try decodeStreamedThumbnail(SPNGContext.decoder(reading: file, options: options), options: options)
+        guard isStill(file) else { return nil }
+        return try decodeStreamedThumbnail(from: .file(file), options: options)
     }
 
     /// Whether `file` holds a PNG whose image data comes with no `acTL` chunk before it:

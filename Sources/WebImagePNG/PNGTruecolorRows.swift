@@ -1,6 +1,12 @@
 import CPNG
 import WebImageCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Decodes the rows of a still PNG held in memory in the shape most photographs take —
 /// 8-bit RGB or RGBA, not interlaced, no `tRNS` chunk — with zlib's inflate and a defilter
 /// that works a pixel at a time, where libspng undoes the filters a byte at a time (a third
@@ -36,72 +42,68 @@ enum PNGTruecolorRows {
         chunkLimit: Int,
         _ body: (UnsafeRawPointer) -> Void
     ) -> Bool {
-        guard canDecode(header, hasTransparencyChunk: false), var chunks = try? PNGChunkReader(stream) else { return false }
-        let width = Int(header.width)
-        let height = Int(header.height)
-        let channels = header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue) ? 4 : 3
-        let filteredRowBytes = 1 + width * channels
-        // The filtered row, and two RGBA rows: the one being made and the one above it. The
-        // slack lets the last pixel of an RGB row be read as four bytes.
-        let filtered = UnsafeMutableRawPointer.allocate(byteCount: filteredRowBytes + 16, alignment: 16)
-        var above = UnsafeMutableRawPointer.allocate(byteCount: width * 4 + 16, alignment: 16)
-        var current = UnsafeMutableRawPointer.allocate(byteCount: width * 4 + 16, alignment: 16)
-        defer {
-            filtered.deallocate()
-            above.deallocate()
-            current.deallocate()
-        }
-        above.initializeMemory(as: UInt8.self, repeating: 0, count: width * 4 + 16)
-
-        var inflater = z_stream()
-        guard inflateInit_(&inflater, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return false }
-        defer { inflateEnd(&inflater) }
-
-        var rows = 0
-        var filled = 0
-        var streamEnded = false
+        guard canDecode(header, hasTransparencyChunk: false), var chunks = try? PNGChunkReader(stream),
+            let inflater = PNGRowInflater(header: header)
+        else { return false }
         var inImageData = false
-        var overrun: UInt8 = 0
         while true {
             guard let chunk = try? chunks.next() else { return false }
             if chunk.type != .imageData {
                 guard inImageData else { continue }
                 // After the image data: an empty IEND with a valid CRC, and nothing more.
-                return chunk.type == .end && chunk.data.isEmpty && chunks.isAtEnd && streamEnded && rows == height
+                return chunk.type == .end && chunk.data.isEmpty && chunks.isAtEnd && inflater.isComplete
                     && hasValidChecksum(chunk, in: stream)
             }
             inImageData = true
-            guard !streamEnded, chunk.data.count <= chunkLimit, hasValidChecksum(chunk, in: stream) else { return false }
-            inflater.next_in = UnsafeMutablePointer(mutating: stream.baseAddress!.advanced(by: chunk.data.lowerBound).assumingMemoryBound(to: Bytef.self))
-            inflater.avail_in = uInt(chunk.data.count)
-            while inflater.avail_in > 0 {
-                let status: Int32
-                if rows < height {
-                    inflater.next_out = filtered.advanced(by: filled).assumingMemoryBound(to: Bytef.self)
-                    inflater.avail_out = uInt(filteredRowBytes - filled)
-                    status = inflate(&inflater, Z_NO_FLUSH)
-                    filled = filteredRowBytes - Int(inflater.avail_out)
-                    if filled == filteredRowBytes {
-                        guard defilter(filtered, above: above, into: current, width: width, channels: channels) else { return false }
-                        body(current)
-                        swap(&above, &current)
-                        filled = 0
-                        rows += 1
-                    }
-                } else {
-                    // Every row is in: the stream may only end (its Adler-32) with no more bytes.
-                    withUnsafeMutablePointer(to: &overrun) { inflater.next_out = $0 }
-                    inflater.avail_out = 1
-                    status = inflate(&inflater, Z_NO_FLUSH)
-                    guard inflater.avail_out == 1 else { return false }
+            guard chunk.data.count <= chunkLimit, hasValidChecksum(chunk, in: stream),
+                inflater.inflate(UnsafeRawBufferPointer(rebasing: stream[chunk.data]), body)
+            else { return false }
+        }
+    }
+
+    /// ``forEachRow(in:header:chunkLimit:_:)`` for the PNG in `file`, read from its start in
+    /// pieces of 64 KiB; the file's position afterwards is anywhere.
+    static func forEachRow(
+        reading file: UnsafeMutablePointer<FILE>,
+        header: spng_ihdr,
+        chunkLimit: Int,
+        _ body: (UnsafeRawPointer) -> Void
+    ) -> Bool {
+        let pieceBytes = 1 << 16
+        guard canDecode(header, hasTransparencyChunk: false), fseeko(file, off_t(PNGChunkReader.signature.count), SEEK_SET) == 0,
+            let inflater = PNGRowInflater(header: header)
+        else { return false }
+        let piece = UnsafeMutableRawPointer.allocate(byteCount: pieceBytes, alignment: 16)
+        defer { piece.deallocate() }
+        /// The next four bytes of the file, big-endian.
+        func readWord() -> UInt32? {
+            guard fread(piece, 1, 4, file) == 4 else { return nil }
+            return UInt32(bigEndian: piece.loadUnaligned(as: UInt32.self))
+        }
+        var inImageData = false
+        while true {
+            guard let length = readWord(), length <= 0x7FFF_FFFF, let rawType = readWord() else { return false }
+            let type = PNGChunkType(rawValue: rawType)
+            var crc = withUnsafeBytes(of: rawType.bigEndian) { crc32(0, $0.baseAddress!.assumingMemoryBound(to: Bytef.self), 4) }
+            if type != .imageData {
+                guard inImageData else {
+                    guard fseeko(file, off_t(length) + 4, SEEK_CUR) == 0 else { return false }
+                    continue
                 }
-                if status == Z_STREAM_END {
-                    streamEnded = true
-                    guard inflater.avail_in == 0 else { return false }
-                } else if status != Z_OK {
-                    return false
-                }
+                // After the image data: an empty IEND with a valid CRC, and nothing more.
+                return type == .end && length == 0 && readWord() == UInt32(crc) && fgetc(file) == EOF && inflater.isComplete
             }
+            inImageData = true
+            guard Int(length) <= chunkLimit else { return false }
+            var remaining = Int(length)
+            while remaining > 0 {
+                let count = min(remaining, pieceBytes)
+                guard fread(piece, 1, count, file) == count else { return false }
+                crc = crc32(crc, piece.assumingMemoryBound(to: Bytef.self), uInt(count))
+                guard inflater.inflate(UnsafeRawBufferPointer(start: piece, count: count), body) else { return false }
+                remaining -= count
+            }
+            guard readWord() == UInt32(crc) else { return false }
         }
     }
 
@@ -116,7 +118,7 @@ enum PNGTruecolorRows {
     /// Undoes the filter of one row: `filtered` holds the filter type and the filtered bytes
     /// (`channels` a pixel), `above` the previous row's RGBA pixels (zeros above the first
     /// row); writes the row's RGBA pixels into `output`. `false` for an unknown filter type.
-    private static func defilter(
+    static func defilter(
         _ filtered: UnsafeMutableRawPointer,
         above: UnsafeRawPointer,
         into output: UnsafeMutableRawPointer,

@@ -140,7 +140,7 @@ struct PNGTruecolorRowsTests {
         let (fast, libspng) = try data.withImageBytes { stream throws(ImageError) in
             (
                 try PNGCoder.decodeStreamedThumbnail(stream, options: options),
-                try PNGCoder.decodeStreamedThumbnail(SPNGContext.decoder(for: stream, options: options), options: options)
+                try PNGCoder.decodeStreamedThumbnail(from: .memory(stream), options: options, libspngOnly: true)
             )
         }
         let thumbnail = try #require(fast)
@@ -189,6 +189,44 @@ struct PNGTruecolorRowsTests {
             }
         }
         #expect(try coder.decode(Data(withText), options: ImageDecodeOptions()).bitmap.pixels == samples)
+    }
+
+    @Test func aFileDecodesAsItsDataDoes() throws {
+        let samples = PNGThumbnailTests.samples(width: 400, height: 300, channels: 3)
+        let good = try Self.png(width: 400, height: 300, channels: 3, filters: SPNG_FILTER_CHOICE_ALL, samples: samples)
+        var flipped = good
+        flipped[good.count / 2] ^= 0x5A
+        let withText = good.prefix(good.count - 12) + Self.chunk("tEXt", Array("Comment\u{0}after".utf8)) + good.suffix(12)
+        let options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: 50, height: 50))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("png-rows-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cases = [("good", good), ("flipped", flipped), ("truncated", Data(good.prefix(good.count * 2 / 3))), ("text after", Data(withText))]
+        for (name, data) in cases {
+            let path = directory.appendingPathComponent("\(name).png").path
+            try data.write(to: URL(fileURLWithPath: path))
+            let fromFile = Result { () throws(ImageError) in try PNGCoder.streamedThumbnail(atPath: path, options: options)?.bitmap }
+            let fromData = Result { () throws(ImageError) in
+                try data.withImageBytes { stream throws(ImageError) in
+                    try PNGCoder.decodeStreamedThumbnail(from: .memory(stream), options: options, libspngOnly: true)?.bitmap
+                }
+            }
+            switch (fromFile, fromData) {
+            case let (.success(file), .success(memory)): #expect(file == memory, "\(name)")
+            case let (.failure(file), .failure(memory)): #expect(file.code == memory.code, "\(name)")
+            default: Issue.record("\(name): the file and libspng's decode of its data disagree on success")
+            }
+        }
+        // The good file is read by the new path itself, to libspng's pixels.
+        let file = try #require(fopen(directory.appendingPathComponent("good.png").path, "rb"))
+        defer { fclose(file) }
+        let header = try SPNGContext.decoder(reading: file, options: ImageDecodeOptions()).header()
+        var pixels: [UInt8] = []
+        let decoded = PNGTruecolorRows.forEachRow(reading: file, header: header, chunkLimit: .max) { row in
+            pixels.append(contentsOf: UnsafeRawBufferPointer(start: row, count: 400 * 4))
+        }
+        #expect(decoded)
+        #expect(pixels == (try Self.libspngPixels(good).get()))
     }
 
     // MARK: - Real files

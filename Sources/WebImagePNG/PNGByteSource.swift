@@ -1,0 +1,37 @@
+import CPNG
+import WebImageCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where a PNG is decoded from: bytes in memory, or an open file read from its start. Both
+/// libspng and ``PNGTruecolorRows`` can read either, each from the beginning.
+enum PNGByteSource {
+    /// Bytes that stay valid while any decoder made from them is used.
+    case memory(UnsafeRawBufferPointer)
+    /// A file that stays open while any decoder made from it is used.
+    case file(UnsafeMutablePointer<FILE>)
+
+    /// A libspng decoder reading the PNG from its start, with the limits of `options`.
+    func decoder(options: ImageDecodeOptions) throws(ImageError) -> SPNGContext {
+        switch self {
+        case let .memory(stream):
+            return try .decoder(for: stream, options: options)
+        case let .file(file):
+            guard fseeko(file, 0, SEEK_SET) == 0 else { throw ImageError(.badImageData, "could not go back to the start of the PNG file") }
+            return try .decoder(reading: file, options: options)
+        }
+    }
+
+    /// ``PNGTruecolorRows``' rows of the PNG; see
+    /// ``PNGTruecolorRows/forEachRow(in:header:chunkLimit:_:)``.
+    func forEachTruecolorRow(header: spng_ihdr, chunkLimit: Int, _ body: (UnsafeRawPointer) -> Void) -> Bool {
+        switch self {
+        case let .memory(stream): PNGTruecolorRows.forEachRow(in: stream, header: header, chunkLimit: chunkLimit, body)
+        case let .file(file): PNGTruecolorRows.forEachRow(reading: file, header: header, chunkLimit: chunkLimit, body)
+        }
+    }
+}
