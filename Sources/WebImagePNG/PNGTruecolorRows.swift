@@ -14,7 +14,8 @@ import Musl
 ///
 /// It only answers for data that libspng decodes without complaint, so that the pixels and
 /// errors stay libspng's: the `IDAT` chunks must follow one another with valid CRCs, only an
-/// empty `IEND` may follow them, the zlib stream (its Adler-32 checked by zlib) must end
+/// empty `IEND` may follow them (checked before decoding: text or Exif after the image data
+/// leaves the whole picture to libspng), the zlib stream (its Adler-32 checked by zlib) must end
 /// with the last row, and every filter type must be one of the five. Anything else makes
 /// ``forEachRow(in:header:chunkLimit:_:)`` return `false`, and the caller decodes with
 /// libspng from the start. The chunks before the first `IDAT` are libspng's to read and
@@ -42,8 +43,8 @@ enum PNGTruecolorRows {
         chunkLimit: Int,
         _ body: (UnsafeRawPointer) -> Void
     ) -> Bool {
-        guard canDecode(header, hasTransparencyChunk: false), var chunks = try? PNGChunkReader(stream),
-            let inflater = PNGRowInflater(header: header)
+        guard canDecode(header, hasTransparencyChunk: false), imageDataEndsTheStream(stream),
+            var chunks = try? PNGChunkReader(stream), let inflater = PNGRowInflater(header: header)
         else { return false }
         var inImageData = false
         while true {
@@ -70,8 +71,8 @@ enum PNGTruecolorRows {
         _ body: (UnsafeRawPointer) -> Void
     ) -> Bool {
         let pieceBytes = 1 << 16
-        guard canDecode(header, hasTransparencyChunk: false), fseeko(file, off_t(PNGChunkReader.signature.count), SEEK_SET) == 0,
-            let inflater = PNGRowInflater(header: header)
+        guard canDecode(header, hasTransparencyChunk: false), imageDataEndsTheFile(file),
+            fseeko(file, off_t(PNGChunkReader.signature.count), SEEK_SET) == 0, let inflater = PNGRowInflater(header: header)
         else { return false }
         let piece = UnsafeMutableRawPointer.allocate(byteCount: pieceBytes, alignment: 16)
         defer { piece.deallocate() }
@@ -105,6 +106,42 @@ enum PNGTruecolorRows {
             }
             guard readWord() == UInt32(crc) else { return false }
         }
+    }
+
+    /// Whether the chunks of `stream` after its first `IDAT` are more `IDAT` chunks, then
+    /// IEND and the end: read before decoding, so that a PNG this decoder would decline at
+    /// its end (text or Exif after the image data, as libvips writes) is decoded once, by
+    /// libspng, rather than twice. Only the chunk headers are read.
+    private static func imageDataEndsTheStream(_ stream: UnsafeRawBufferPointer) -> Bool {
+        guard var chunks = try? PNGChunkReader(stream) else { return false }
+        var inImageData = false
+        while let chunk = try? chunks.next() {
+            if chunk.type == .imageData {
+                inImageData = true
+            } else if inImageData {
+                return chunk.type == .end && chunks.isAtEnd
+            }
+        }
+        return false
+    }
+
+    /// ``imageDataEndsTheStream(_:)`` for the PNG in `file`, walking its chunk headers
+    /// from the start; the file's position afterwards is anywhere.
+    private static func imageDataEndsTheFile(_ file: UnsafeMutablePointer<FILE>) -> Bool {
+        guard fseeko(file, off_t(PNGChunkReader.signature.count), SEEK_SET) == 0 else { return false }
+        var header = (UInt32(0), UInt32(0))
+        var inImageData = false
+        while fread(&header, 1, 8, file) == 8 {
+            let length = UInt32(bigEndian: header.0)
+            let type = PNGChunkType(rawValue: UInt32(bigEndian: header.1))
+            if type == .imageData {
+                inImageData = true
+            } else if inImageData {
+                return type == .end && length == 0 && fseeko(file, 4, SEEK_CUR) == 0 && fgetc(file) == EOF
+            }
+            guard length <= 0x7FFF_FFFF, fseeko(file, off_t(length) + 4, SEEK_CUR) == 0 else { return false }
+        }
+        return false
     }
 
     /// Whether `chunk`'s stored CRC matches its type and data (zlib's CRC-32).

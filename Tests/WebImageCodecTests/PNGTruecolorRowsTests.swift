@@ -189,6 +189,13 @@ struct PNGTruecolorRowsTests {
             }
         }
         #expect(try coder.decode(Data(withText), options: ImageDecodeOptions()).bitmap.pixels == samples)
+        // Declined before any row is decoded, so that libspng decodes such a file once, not after this path.
+        var rows = 0
+        let declined = try Data(withText).withUnsafeBytes { stream in
+            let header = try SPNGContext.decoder(for: stream, options: ImageDecodeOptions()).header()
+            return !PNGTruecolorRows.forEachRow(in: stream, header: header, chunkLimit: .max) { _ in rows += 1 }
+        }
+        #expect(declined && rows == 0)
     }
 
     @Test func aFileDecodesAsItsDataDoes() throws {
