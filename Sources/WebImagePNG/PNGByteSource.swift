@@ -27,11 +27,11 @@ enum PNGByteSource {
     }
 
     /// ``PNGTruecolorRows``' rows of the PNG; see
-    /// ``PNGTruecolorRows/forEachRow(in:header:chunkLimit:_:)``.
-    func forEachTruecolorRow(header: spng_ihdr, chunkLimit: Int, _ body: (UnsafeRawPointer) -> Void) -> Bool {
+    /// ``PNGTruecolorRows/forEachRow(in:header:options:_:)``.
+    func forEachTruecolorRow(header: spng_ihdr, options: ImageDecodeOptions, _ body: (UnsafeRawPointer) -> Void) -> Bool {
         switch self {
-        case let .memory(stream): PNGTruecolorRows.forEachRow(in: stream, header: header, chunkLimit: chunkLimit, body)
-        case let .file(file): PNGTruecolorRows.forEachRow(reading: file, header: header, chunkLimit: chunkLimit, body)
+        case let .memory(stream): PNGTruecolorRows.forEachRow(in: stream, header: header, options: options, body)
+        case let .file(file): PNGTruecolorRows.forEachRow(reading: file, header: header, options: options, body)
         }
     }
 }

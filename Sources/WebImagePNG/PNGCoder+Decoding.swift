@@ -45,7 +45,7 @@ extension PNGCoder {
             var decoded = false
             let pixels = try [UInt8](unsafeUninitializedImageSized: byteCount) { buffer, count in
                 var row = 0
-                decoded = PNGTruecolorRows.forEachRow(in: stream, header: header, chunkLimit: max(0, options.maxChunkBytes)) { source in
+                decoded = PNGTruecolorRows.forEachRow(in: stream, header: header, options: options) { source in
                     (buffer.baseAddress! + row * rowBytes).initialize(from: source.assumingMemoryBound(to: UInt8.self), count: rowBytes)
                     row += 1
                 }
@@ -116,7 +116,7 @@ extension PNGCoder {
         let resizer = try RowStreamingResizer(
             source: size, destination: target, pixelFormat: layout.pixelFormat, mayBeTransparent: hasAlpha)
         if !libspngOnly, PNGTruecolorRows.canDecode(header, hasTransparencyChunk: transparencyChunk) {
-            let decoded = source.forEachTruecolorRow(header: header, chunkLimit: max(0, options.maxChunkBytes)) { row in
+            let decoded = source.forEachTruecolorRow(header: header, options: options) { row in
                 resizer.append(row: row)
             }
             guard decoded else { return try decodeStreamedThumbnail(from: source, options: options, libspngOnly: true) }

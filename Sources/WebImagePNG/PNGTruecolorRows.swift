@@ -13,13 +13,14 @@ import Musl
 /// of the CPU of a PNG thumbnail went there).
 ///
 /// It only answers for data that libspng decodes without complaint, so that the pixels and
-/// errors stay libspng's: the `IDAT` chunks must follow one another with valid CRCs, only an
-/// empty `IEND` may follow them (checked before decoding: text or Exif after the image data
-/// leaves the whole picture to libspng), the zlib stream (its Adler-32 checked by zlib) must end
-/// with the last row, and every filter type must be one of the five. Anything else makes
-/// ``forEachRow(in:header:chunkLimit:_:)`` return `false`, and the caller decodes with
-/// libspng from the start. The chunks before the first `IDAT` are libspng's to read and
-/// check, before this runs.
+/// errors stay libspng's: the `IDAT` chunks must follow one another with valid CRCs and
+/// nothing but chunks up to IEND may follow them (checked before decoding), the zlib stream
+/// (its Adler-32 checked by zlib) must end with the last row, every filter type must be one
+/// of the five, and the chunks after the image data must be ones libspng accepts. Anything
+/// else makes ``forEachRow(in:header:options:_:)`` return `false`, and the caller decodes
+/// with libspng from the start. The chunks before the first `IDAT` are libspng's to read and
+/// check, before this runs; so are the ones after it other than a lone IEND, which libspng
+/// reads in a one-pixel stand-in (``libspngAcceptsChunksAround(header:before:after:options:)``).
 enum PNGTruecolorRows {
     /// Whether a PNG with `header` (and a `tRNS` chunk when `hasTransparencyChunk`) has the
     /// shape this decoder handles.
@@ -32,48 +33,51 @@ enum PNGTruecolorRows {
     /// Calls `body` with each row of the image in `stream`, top to bottom, as RGBA8
     /// (`header.width × 4` bytes, opaque alpha for RGB); the pointer is valid during the call.
     ///
-    /// - Parameters:
-    ///   - chunkLimit: The largest chunk libspng was told to accept; a larger `IDAT` chunk
-    ///     is left to libspng.
+    /// - Parameter options: The limits libspng was given; an `IDAT` chunk over their chunk
+    ///   limit is left to libspng, and the chunks after the image data are checked with them.
     /// - Returns: `false` when the data is not one this decoder answers for (see the type's
     ///   documentation); rows already given must then be discarded.
     static func forEachRow(
         in stream: UnsafeRawBufferPointer,
         header: spng_ihdr,
-        chunkLimit: Int,
+        options: ImageDecodeOptions,
         _ body: (UnsafeRawPointer) -> Void
     ) -> Bool {
-        guard canDecode(header, hasTransparencyChunk: false), imageDataEndsTheStream(stream),
+        guard canDecode(header, hasTransparencyChunk: false), let layout = layout(of: stream),
             var chunks = try? PNGChunkReader(stream), let inflater = PNGRowInflater(header: header)
         else { return false }
-        var inImageData = false
+        let chunkLimit = max(0, options.maxChunkBytes)
         while true {
             guard let chunk = try? chunks.next() else { return false }
-            if chunk.type != .imageData {
-                guard inImageData else { continue }
-                // After the image data: an empty IEND with a valid CRC, and nothing more.
-                return chunk.type == .end && chunk.data.isEmpty && chunks.isAtEnd && inflater.isComplete
-                    && hasValidChecksum(chunk, in: stream)
+            if chunk.start < layout.imageData { continue }
+            if chunk.start == layout.afterImageData {
+                guard inflater.isComplete else { return false }
+                if chunk.type == .end, chunk.data.isEmpty, chunks.isAtEnd { return hasValidChecksum(chunk, in: stream) }
+                return libspngAcceptsChunksAround(
+                    header: header,
+                    before: UnsafeRawBufferPointer(rebasing: stream[PNGChunkReader.signature.count..<layout.imageData]),
+                    after: UnsafeRawBufferPointer(rebasing: stream[layout.afterImageData...]),
+                    options: options)
             }
-            inImageData = true
             guard chunk.data.count <= chunkLimit, hasValidChecksum(chunk, in: stream),
                 inflater.inflate(UnsafeRawBufferPointer(rebasing: stream[chunk.data]), body)
             else { return false }
         }
     }
 
-    /// ``forEachRow(in:header:chunkLimit:_:)`` for the PNG in `file`, read from its start in
+    /// ``forEachRow(in:header:options:_:)`` for the PNG in `file`, read from its start in
     /// pieces of 64 KiB; the file's position afterwards is anywhere.
     static func forEachRow(
         reading file: UnsafeMutablePointer<FILE>,
         header: spng_ihdr,
-        chunkLimit: Int,
+        options: ImageDecodeOptions,
         _ body: (UnsafeRawPointer) -> Void
     ) -> Bool {
         let pieceBytes = 1 << 16
-        guard canDecode(header, hasTransparencyChunk: false), imageDataEndsTheFile(file),
-            fseeko(file, off_t(PNGChunkReader.signature.count), SEEK_SET) == 0, let inflater = PNGRowInflater(header: header)
+        guard canDecode(header, hasTransparencyChunk: false), let layout = layout(of: file),
+            fseeko(file, off_t(layout.imageData), SEEK_SET) == 0, let inflater = PNGRowInflater(header: header)
         else { return false }
+        let chunkLimit = max(0, options.maxChunkBytes)
         let piece = UnsafeMutableRawPointer.allocate(byteCount: pieceBytes, alignment: 16)
         defer { piece.deallocate() }
         /// The next four bytes of the file, big-endian.
@@ -81,21 +85,10 @@ enum PNGTruecolorRows {
             guard fread(piece, 1, 4, file) == 4 else { return nil }
             return UInt32(bigEndian: piece.loadUnaligned(as: UInt32.self))
         }
-        var inImageData = false
-        while true {
-            guard let length = readWord(), length <= 0x7FFF_FFFF, let rawType = readWord() else { return false }
-            let type = PNGChunkType(rawValue: rawType)
+        var offset = layout.imageData
+        while offset < layout.afterImageData {
+            guard let length = readWord(), Int(length) <= chunkLimit, let rawType = readWord() else { return false }
             var crc = withUnsafeBytes(of: rawType.bigEndian) { crc32(0, $0.baseAddress!.assumingMemoryBound(to: Bytef.self), 4) }
-            if type != .imageData {
-                guard inImageData else {
-                    guard fseeko(file, off_t(length) + 4, SEEK_CUR) == 0 else { return false }
-                    continue
-                }
-                // After the image data: an empty IEND with a valid CRC, and nothing more.
-                return type == .end && length == 0 && readWord() == UInt32(crc) && fgetc(file) == EOF && inflater.isComplete
-            }
-            inImageData = true
-            guard Int(length) <= chunkLimit else { return false }
             var remaining = Int(length)
             while remaining > 0 {
                 let count = min(remaining, pieceBytes)
@@ -105,43 +98,123 @@ enum PNGTruecolorRows {
                 remaining -= count
             }
             guard readWord() == UInt32(crc) else { return false }
+            offset += 12 + Int(length)
         }
+        guard inflater.isComplete else { return false }
+        // What surrounds the image data, read for libspng's check unless it is a lone IEND.
+        let before = layout.imageData - PNGChunkReader.signature.count
+        let after = layout.end - layout.afterImageData
+        let surroundings = UnsafeMutableRawPointer.allocate(byteCount: before + after, alignment: 16)
+        defer { surroundings.deallocate() }
+        guard fseeko(file, off_t(layout.afterImageData), SEEK_SET) == 0, fread(surroundings + before, 1, after, file) == after else {
+            return false
+        }
+        let trailing = UnsafeRawBufferPointer(start: surroundings + before, count: after)
+        if after == 12, trailing.loadBigEndianUInt32(at: 0) == 0, trailing.loadBigEndianUInt32(at: 4) == PNGChunkType.end.rawValue {
+            return trailing.loadBigEndianUInt32(at: 8) == UInt32(crc32(0, surroundings.advanced(by: before + 4).assumingMemoryBound(to: Bytef.self), 4))
+        }
+        guard fseeko(file, off_t(PNGChunkReader.signature.count), SEEK_SET) == 0, fread(surroundings, 1, before, file) == before else {
+            return false
+        }
+        return libspngAcceptsChunksAround(
+            header: header, before: UnsafeRawBufferPointer(start: surroundings, count: before), after: trailing, options: options)
     }
 
-    /// Whether the chunks of `stream` after its first `IDAT` are more `IDAT` chunks, then
-    /// IEND and the end: read before decoding, so that a PNG this decoder would decline at
-    /// its end (text or Exif after the image data, as libvips writes) is decoded once, by
-    /// libspng, rather than twice. Only the chunk headers are read.
-    private static func imageDataEndsTheStream(_ stream: UnsafeRawBufferPointer) -> Bool {
-        guard var chunks = try? PNGChunkReader(stream) else { return false }
-        var inImageData = false
+    /// Where a PNG's image data lies: the offset of its first `IDAT` chunk, of the first
+    /// chunk after its last one, and of the data's end.
+    typealias Layout = (imageData: Int, afterImageData: Int, end: Int)
+
+    /// The most bytes of chunks around the image data that libspng is given to check in a
+    /// stand-in; a PNG with more is left to libspng whole.
+    static let surroundingsLimit = 1 << 20
+
+    /// The layout of `stream` when its `IDAT` chunks follow one another and at least one
+    /// whole chunk follows them, with no more than ``surroundingsLimit`` bytes around them;
+    /// `nil` otherwise. Read before decoding (chunk headers only), so that a PNG this decoder
+    /// would decline at its end is decoded once, by libspng, rather than twice.
+    private static func layout(of stream: UnsafeRawBufferPointer) -> Layout? {
+        guard var chunks = try? PNGChunkReader(stream) else { return nil }
+        var imageData: Int?
+        var afterImageData: Int?
         while let chunk = try? chunks.next() {
             if chunk.type == .imageData {
-                inImageData = true
-            } else if inImageData {
-                return chunk.type == .end && chunks.isAtEnd
+                guard afterImageData == nil else { return nil }
+                imageData = imageData ?? chunk.start
+            } else if imageData != nil, afterImageData == nil {
+                afterImageData = chunk.start
             }
+            if chunks.isAtEnd { break }
         }
-        return false
+        guard chunks.isAtEnd, let imageData, let afterImageData else { return nil }
+        return checkedLayout((imageData, afterImageData, stream.count))
     }
 
-    /// ``imageDataEndsTheStream(_:)`` for the PNG in `file`, walking its chunk headers
-    /// from the start; the file's position afterwards is anywhere.
-    private static func imageDataEndsTheFile(_ file: UnsafeMutablePointer<FILE>) -> Bool {
-        guard fseeko(file, off_t(PNGChunkReader.signature.count), SEEK_SET) == 0 else { return false }
+    /// ``layout(of:)-(UnsafeRawBufferPointer)`` for the PNG in `file`, walking its chunk
+    /// headers from the start; the file's position afterwards is anywhere.
+    private static func layout(of file: UnsafeMutablePointer<FILE>) -> Layout? {
+        guard fseeko(file, off_t(PNGChunkReader.signature.count), SEEK_SET) == 0, fseeko(file, 0, SEEK_END) == 0 else { return nil }
+        let end = Int(ftello(file))
+        var offset = PNGChunkReader.signature.count
+        var imageData: Int?
+        var afterImageData: Int?
         var header = (UInt32(0), UInt32(0))
-        var inImageData = false
-        while fread(&header, 1, 8, file) == 8 {
-            let length = UInt32(bigEndian: header.0)
-            let type = PNGChunkType(rawValue: UInt32(bigEndian: header.1))
-            if type == .imageData {
-                inImageData = true
-            } else if inImageData {
-                return type == .end && length == 0 && fseeko(file, 4, SEEK_CUR) == 0 && fgetc(file) == EOF
+        while offset < end {
+            guard fseeko(file, off_t(offset), SEEK_SET) == 0, fread(&header, 1, 8, file) == 8 else { return nil }
+            let length = Int(UInt32(bigEndian: header.0))
+            guard length <= 0x7FFF_FFFF, end - offset - 12 >= length else { return nil }
+            if PNGChunkType(rawValue: UInt32(bigEndian: header.1)) == .imageData {
+                guard afterImageData == nil else { return nil }
+                imageData = imageData ?? offset
+            } else if imageData != nil, afterImageData == nil {
+                afterImageData = offset
             }
-            guard length <= 0x7FFF_FFFF, fseeko(file, off_t(length) + 4, SEEK_CUR) == 0 else { return false }
+            offset += 12 + length
         }
-        return false
+        guard let imageData, let afterImageData else { return nil }
+        return checkedLayout((imageData, afterImageData, end))
+    }
+
+    /// `layout`, unless the chunks around its image data pass ``surroundingsLimit``.
+    private static func checkedLayout(_ layout: Layout) -> Layout? {
+        let surroundings = layout.imageData - PNGChunkReader.signature.count + layout.end - layout.afterImageData
+        return surroundings <= surroundingsLimit ? layout : nil
+    }
+
+    /// Whether libspng accepts the chunks before and after a PNG's image data, read in a
+    /// stand-in PNG: `header` made one pixel, the chunks of `before` after its IHDR, one
+    /// pixel's image data, then `after`. Duplicates, positions, text and Exif are checked
+    /// against the same chunks, with the same limits, as in the real picture.
+    static func libspngAcceptsChunksAround(
+        header: spng_ihdr,
+        before: UnsafeRawBufferPointer,
+        after: UnsafeRawBufferPointer,
+        options: ImageDecodeOptions
+    ) -> Bool {
+        let headerChunkBytes = 25
+        guard before.count >= headerChunkBytes else { return false }
+        // One row of one black pixel, filter type 0, as a zlib stream of one stored block:
+        // header, block (final, stored) with its length and the length's complement, the
+        // bytes, and their Adler-32 (1 + 256 × count for zeros).
+        let rowBytes: UInt8 = header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue) ? 5 : 4
+        let zeros: [UInt8] = rowBytes == 5 ? [0, 0, 0, 0, 0] : [0, 0, 0, 0]
+        let imageData: [UInt8] = [0x78, 0x01, 0x01, rowBytes, 0, ~rowBytes, 0xFF] + zeros + [0, rowBytes, 0, 1]
+        var onePixel = header
+        onePixel.width = 1
+        onePixel.height = 1
+        var standIn = PNGChunkWriter(capacity: before.count + after.count + 64)
+        var fields: [UInt8] = []
+        for word in [onePixel.width, onePixel.height] { withUnsafeBytes(of: word.bigEndian) { fields.append(contentsOf: $0) } }
+        fields += [onePixel.bit_depth, onePixel.color_type, onePixel.compression_method, onePixel.filter_method, onePixel.interlace_method]
+        standIn.append(.header, fields)
+        standIn.appendVerbatim(UnsafeRawBufferPointer(rebasing: before[headerChunkBytes...]))
+        standIn.append(.imageData, imageData)
+        standIn.appendVerbatim(after)
+        return standIn.bytes.withUnsafeBytes { bytes in
+            guard let context = try? SPNGContext.decoder(for: bytes, options: options) else { return false }
+            var pixel: UInt32 = 0
+            let status = spng_decode_image(context.handle, &pixel, 4, Int32(SPNG_FMT_RGBA8.rawValue), Int32(SPNG_DECODE_TRNS.rawValue))
+            return status == 0 && (try? context.checkTrailingChunks()) != nil
+        }
     }
 
     /// Whether `chunk`'s stored CRC matches its type and data (zlib's CRC-32).

@@ -69,7 +69,7 @@ struct PNGTruecolorRowsTests {
             guard try PNGTruecolorRows.canDecode(header, hasTransparencyChunk: context.hasTransparencyChunk()) else { return nil }
             var pixels: [UInt8] = []
             let rowBytes = Int(header.width) * 4
-            let decoded = PNGTruecolorRows.forEachRow(in: stream, header: header, chunkLimit: .max) { row in
+            let decoded = PNGTruecolorRows.forEachRow(in: stream, header: header, options: ImageDecodeOptions()) { row in
                 pixels.append(contentsOf: UnsafeRawBufferPointer(start: row, count: rowBytes))
             }
             return decoded ? pixels : nil
@@ -175,10 +175,10 @@ struct PNGTruecolorRowsTests {
         let good = try Self.png(width: 90, height: 60, channels: 4, filters: SPNG_FILTER_CHOICE_ALL, samples: samples)
         var flipped = good
         flipped[good.count / 2] ^= 0x5A
-        let truncated = good.prefix(good.count * 2 / 3)
-        // A text chunk after the image data: valid, but this decoder reads only IEND there.
-        let withText = good.prefix(good.count - 12) + Self.chunk("tEXt", Array("Comment\u{0}after".utf8)) + good.suffix(12)
-        for (name, data) in [("flipped", flipped), ("truncated", Data(truncated)), ("text after", Data(withText))] {
+        let truncated = Data(good.prefix(good.count * 2 / 3))
+        // A tIME chunk in the middle of the image data: the IDAT chunks no longer follow one another.
+        let split = Self.withChunk(Self.chunk("tIME", [7, 234, 12, 6, 12, 0, 0]), afterFirstImageDataOf: good)
+        for (name, data) in [("flipped", flipped), ("truncated", truncated), ("split", split)] {
             #expect(try Self.fastPixels(data) == nil, "\(name)")
             let expected = Self.libspngPixels(data)
             let decoded = Result { try coder.decode(data, options: ImageDecodeOptions()).bitmap.pixels }
@@ -188,14 +188,68 @@ struct PNGTruecolorRowsTests {
             default: Issue.record("\(name): libspng and the decoder disagree on success (\((try? expected.get()) != nil) against \((try? decoded.get()) != nil))")
             }
         }
-        #expect(try coder.decode(Data(withText), options: ImageDecodeOptions()).bitmap.pixels == samples)
         // Declined before any row is decoded, so that libspng decodes such a file once, not after this path.
-        var rows = 0
-        let declined = try Data(withText).withUnsafeBytes { stream in
-            let header = try SPNGContext.decoder(for: stream, options: ImageDecodeOptions()).header()
-            return !PNGTruecolorRows.forEachRow(in: stream, header: header, chunkLimit: .max) { _ in rows += 1 }
+        for data in [truncated, split] {
+            var rows = 0
+            let declined = try data.withUnsafeBytes { stream in
+                let header = try SPNGContext.decoder(for: stream, options: ImageDecodeOptions()).header()
+                return !PNGTruecolorRows.forEachRow(in: stream, header: header, options: ImageDecodeOptions()) { _ in rows += 1 }
+            }
+            #expect(declined && rows == 0)
         }
-        #expect(declined && rows == 0)
+    }
+
+    /// `png` with `chunk` inserted after its first IDAT chunk.
+    static func withChunk(_ chunk: Data, afterFirstImageDataOf png: Data) -> Data {
+        png.withUnsafeBytes { stream in
+            var reader = try! PNGChunkReader(stream)
+            while let next = try! reader.next() {
+                if next.type == .imageData { return png.prefix(next.bytes.upperBound) + chunk + png.suffix(from: next.bytes.upperBound) }
+            }
+            return png
+        }
+    }
+
+    @Test func chunksAfterTheImageDataAreCheckedByLibspng() throws {
+        let samples = PNGThumbnailTests.samples(width: 90, height: 60, channels: 3)
+        let good = try Self.png(width: 90, height: 60, channels: 3, filters: SPNG_FILTER_CHOICE_ALL, samples: samples)
+        let exif: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 0]
+        let accepted = [
+            ("text", Self.chunk("tEXt", Array("Comment\u{0}after".utf8))),
+            ("time", Self.chunk("tIME", [7, 234, 12, 6, 12, 0, 0])),
+            ("exif", Self.chunk("eXIf", exif)),
+        ]
+        for (name, chunk) in accepted {
+            let data = good.prefix(good.count - 12) + chunk + good.suffix(12)
+            let expected = try Self.libspngPixels(data).get()
+            #expect(try Self.fastPixels(data) == expected, "\(name): not decoded by the new path, or other pixels")
+        }
+        // Whatever libspng makes of a doubtful chunk after the image data, the decoder agrees:
+        // refused, it is refused here too and left to libspng. (libspng 0.7.3 accepts all four
+        // after the image data, so today each takes the new path.)
+        let doubtful = [
+            ("empty keyword", Self.chunk("tEXt", Array("\u{0}after".utf8))),
+            ("a thirteenth month", Self.chunk("tIME", [7, 234, 13, 6, 12, 0, 0])),
+            ("a critical chunk", Self.chunk("PLTE", [0, 0, 0])),
+            (
+                "a wrong CRC",
+                {
+                    var chunk = Self.chunk("tEXt", Array("Comment\u{0}after".utf8))
+                    chunk[chunk.count - 1] ^= 1
+                    return chunk
+                }()
+            ),
+        ]
+        for (name, chunk) in doubtful {
+            let data = good.prefix(good.count - 12) + chunk + good.suffix(12)
+            switch Self.libspngPixels(data) {
+            case let .success(pixels):
+                #expect(try Self.fastPixels(data) == pixels, "\(name)")
+            case .failure:
+                #expect(try Self.fastPixels(data) == nil, "\(name)")
+                #expect(throws: ImageError.self, "\(name)") { try coder.decode(data, options: ImageDecodeOptions()) }
+            }
+        }
     }
 
     @Test func aFileDecodesAsItsDataDoes() throws {
@@ -229,7 +283,7 @@ struct PNGTruecolorRowsTests {
         defer { fclose(file) }
         let header = try SPNGContext.decoder(reading: file, options: ImageDecodeOptions()).header()
         var pixels: [UInt8] = []
-        let decoded = PNGTruecolorRows.forEachRow(reading: file, header: header, chunkLimit: .max) { row in
+        let decoded = PNGTruecolorRows.forEachRow(reading: file, header: header, options: ImageDecodeOptions()) { row in
             pixels.append(contentsOf: UnsafeRawBufferPointer(start: row, count: 400 * 4))
         }
         #expect(decoded)
