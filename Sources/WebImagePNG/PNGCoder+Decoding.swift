@@ -120,14 +120,26 @@ extension PNGCoder {
                 resizer.append(row: row)
             }
             guard decoded else { return try decodeStreamedThumbnail(from: source, options: options, libspngOnly: true) }
-            return Image(
-                bitmap: try resizer.finish(),
-                scale: options.scaleFactor ?? 1,
-                format: .png,
-                hasAlpha: hasAlpha,
-                colorProfile: context.colorProfile()
-            )
+        } else {
+            try appendLibspngRows(from: context, layout: layout, size: size, to: resizer)
         }
+        return Image(
+            bitmap: try resizer.finish(),
+            scale: options.scaleFactor ?? 1,
+            format: .png,
+            hasAlpha: hasAlpha,
+            colorProfile: context.colorProfile()
+        )
+    }
+
+    /// Decodes the rows of the picture `context` reads into `resizer` with libspng's
+    /// progressive decoder, then reads the chunks after the image data.
+    private static func appendLibspngRows(
+        from context: SPNGContext,
+        layout: PNGOutputLayout,
+        size: PixelSize,
+        to resizer: RowStreamingResizer
+    ) throws(ImageError) {
         let progressive = layout.flags | Int32(SPNG_DECODE_PROGRESSIVE.rawValue)
         try context.check(spng_decode_image(context.handle, nil, 0, layout.format, progressive), "decode the image")
         let rowBytes = size.width * layout.pixelFormat.bytesPerPixel
@@ -147,13 +159,6 @@ extension PNGCoder {
             throw ImageError(.badImageData, "libspng decoded \(resizer.receivedRows) of \(size.height) rows")
         }
         try context.checkTrailingChunks()
-        return Image(
-            bitmap: try resizer.finish(),
-            scale: options.scaleFactor ?? 1,
-            format: .png,
-            hasAlpha: hasAlpha,
-            colorProfile: context.colorProfile()
-        )
     }
 
     /// Decodes the frames of `animation` (only the first with `firstFrameOnly`), composes

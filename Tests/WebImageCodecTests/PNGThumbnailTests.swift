@@ -16,14 +16,17 @@ struct PNGThumbnailTests {
     // MARK: - Fixtures
 
     /// A PNG written by libspng from `samples`, laid out as the PNG stores them (packed
-    /// rows, 16-bit samples big-endian), with a palette and tRNS when given.
+    /// rows, 16-bit samples big-endian), with a palette and tRNS when given, its rows
+    /// filtered with the filters of `filters` only.
     static func png(
         width: Int, height: Int, colorType: spng_color_type, bitDepth: UInt8 = 8, samples: [UInt8],
-        palette: [(UInt8, UInt8, UInt8)] = [], paletteAlpha: [UInt8] = [], greyKey: UInt16? = nil
+        palette: [(UInt8, UInt8, UInt8)] = [], paletteAlpha: [UInt8] = [], greyKey: UInt16? = nil,
+        filters: spng_filter_choice = SPNG_FILTER_CHOICE_ALL
     ) throws -> Data {
         let context = try #require(spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)))
         defer { spng_ctx_free(context) }
         try #require(spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1) == 0)
+        try #require(spng_set_option(context, SPNG_FILTER_CHOICE, Int32(filters.rawValue)) == 0)
         var header = spng_ihdr(
             width: UInt32(width), height: UInt32(height), bit_depth: bitDepth, color_type: UInt8(colorType.rawValue),
             compression_method: 0, filter_method: 0, interlace_method: 0)

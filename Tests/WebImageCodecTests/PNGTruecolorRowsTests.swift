@@ -15,24 +15,9 @@ struct PNGTruecolorRowsTests {
 
     /// A PNG libspng writes from `samples` with only the filters of `filters` to choose from.
     static func png(width: Int, height: Int, channels: Int, filters: spng_filter_choice, samples: [UInt8]) throws -> Data {
-        let context = try #require(spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)))
-        defer { spng_ctx_free(context) }
-        try #require(spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1) == 0)
-        try #require(spng_set_option(context, SPNG_FILTER_CHOICE, Int32(filters.rawValue)) == 0)
-        let colorType = channels == 4 ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA : SPNG_COLOR_TYPE_TRUECOLOR
-        var header = spng_ihdr(
-            width: UInt32(width), height: UInt32(height), bit_depth: 8, color_type: UInt8(colorType.rawValue),
-            compression_method: 0, filter_method: 0, interlace_method: 0)
-        try #require(spng_set_ihdr(context, &header) == 0)
-        var samples = samples
-        let status = spng_encode_image(
-            context, &samples, samples.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
-        try #require(status == 0, "libspng: \(String(cString: spng_strerror(status)))")
-        var length = 0
-        var error: Int32 = 0
-        let buffer = try #require(spng_get_png_buffer(context, &length, &error))
-        defer { free(buffer) }
-        return Data(bytes: buffer, count: length)
+        try PNGThumbnailTests.png(
+            width: width, height: height, colorType: channels == 4 ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA : SPNG_COLOR_TYPE_TRUECOLOR,
+            samples: samples, filters: filters)
     }
 
     /// libspng's own decode of `data` to RGBA8 (tRNS applied), or its error status.
