@@ -24,7 +24,9 @@ export SWIFT_BACKTRACE=enable=no
 # alone, four at a time), many one after another, so that second cost minutes. Races
 # with exit handlers are a narrow class no test here aims at; every race while a process
 # runs is still reported.
-export TSAN_OPTIONS="${TSAN_OPTIONS:-atexit_sleep_ms=0}"
+# scripts/tsan-suppressions.txt names the dependency frames whose reports are not races, each
+# with its reason.
+export TSAN_OPTIONS="${TSAN_OPTIONS:-atexit_sleep_ms=0 suppressions=$PWD/scripts/tsan-suppressions.txt}"
 log="$(mktemp -t webimage-test-XXXXXX.log)"
 trap 'rm -f "$log"' EXIT
 status=0
