@@ -52,14 +52,14 @@ enum PNGTruecolorRows {
             if chunk.start < layout.imageData { continue }
             if chunk.start == layout.afterImageData {
                 guard inflater.isComplete else { return false }
-                if chunk.type == .end, chunk.data.isEmpty, chunks.isAtEnd { return hasValidChecksum(chunk, in: stream) }
+                if chunk.type == .end, chunk.data.isEmpty, chunks.isAtEnd { return chunk.hasValidChecksum(in: stream) }
                 return libspngAcceptsChunksAround(
                     header: header,
                     before: UnsafeRawBufferPointer(rebasing: stream[PNGChunkReader.signature.count..<layout.imageData]),
                     after: UnsafeRawBufferPointer(rebasing: stream[layout.afterImageData...]),
                     options: options)
             }
-            guard chunk.data.count <= chunkLimit, hasValidChecksum(chunk, in: stream),
+            guard chunk.data.count <= chunkLimit, chunk.hasValidChecksum(in: stream),
                 inflater.inflate(UnsafeRawBufferPointer(rebasing: stream[chunk.data]), body)
             else { return false }
         }
@@ -143,7 +143,6 @@ enum PNGTruecolorRows {
             } else if imageData != nil, afterImageData == nil {
                 afterImageData = chunk.start
             }
-            if chunks.isAtEnd { break }
         }
         guard chunks.isAtEnd, let imageData, let afterImageData else { return nil }
         return checkedLayout((imageData, afterImageData, stream.count))
@@ -215,14 +214,6 @@ enum PNGTruecolorRows {
             let status = spng_decode_image(context.handle, &pixel, 4, Int32(SPNG_FMT_RGBA8.rawValue), Int32(SPNG_DECODE_TRNS.rawValue))
             return status == 0 && (try? context.checkTrailingChunks()) != nil
         }
-    }
-
-    /// Whether `chunk`'s stored CRC matches its type and data (zlib's CRC-32).
-    private static func hasValidChecksum(_ chunk: PNGChunk, in stream: UnsafeRawBufferPointer) -> Bool {
-        let base = stream.baseAddress!.assumingMemoryBound(to: Bytef.self)
-        let typed = crc32(0, base.advanced(by: chunk.start + 4), 4)
-        let crc = crc32(typed, base.advanced(by: chunk.data.lowerBound), uInt(chunk.data.count))
-        return UInt32(crc) == stream.loadBigEndianUInt32(at: chunk.data.upperBound)
     }
 
     /// Undoes the filter of one row: `filtered` holds the filter type and the filtered bytes
