@@ -28,7 +28,7 @@ extension ImageServer {
             manager: manager,
             limits: SourceFetchLimits(
                 maximum: configuration.maxConcurrentFetches, maximumPerHost: configuration.maxFetchesPerHost, metrics: metrics),
-            metrics: metrics, maxSourcePixels: configuration.maxSourcePixels)
+            policy: policy, metrics: metrics, maxSourcePixels: configuration.maxSourcePixels)
         let signatures = URLSignatures(configuration)
         let image = ImageRoute(
             configuration: configuration, signatures: signatures, policy: policy, budget: budget, fetches: fetches, sources: cached,

@@ -21,6 +21,9 @@ struct SourceAddressPolicy: Sendable {
     let resolver: SourceHostResolver
     /// The ports allowed; empty allows any.
     var allowedPorts: Set<Int> = []
+    /// The answers of recent lookups, shared by the lookup before a fetch takes its slot and
+    /// the one where it connects.
+    var resolvedHosts = ResolvedHosts()
 
     /// Checks what can be checked of `url` without resolving it: the scheme, the host and
     /// the allow-lists of hosts and ports.
@@ -62,7 +65,8 @@ struct SourceAddressPolicy: Sendable {
         if let literal = IPAddress(host) {
             addresses = [literal]
         } else {
-            addresses = await resolver.addresses(of: host)
+            let resolver = self.resolver
+            addresses = await resolvedHosts.addresses(of: host) { await resolver.addresses(of: $0) }
         }
         guard let first = addresses.first else {
             throw ImageError(.cannotFindHost, "the source host \(host) does not resolve")

@@ -5,7 +5,10 @@ import WebImage
 /// same moment: the first request starts the fetch and the others wait for it, so none of
 /// them can find the transfer finished but the file not yet written and fetch again.
 ///
-/// Fetches run within ``SourceFetchLimits``; a fetch that every waiting request has left
+/// Fetches run within ``SourceFetchLimits``, counted against the address the source's host
+/// resolves to and its registrable domain: the host is resolved (and checked by the
+/// ``SourceAddressPolicy``) before the fetch waits for a slot, so a lookup that is slow holds
+/// no fetch slot, and the downloader connects to the same answer. A fetch that every waiting request has left
 /// (their clients went away, or their deadlines passed) is cancelled, whether it runs or
 /// still waits for its turn (see ``SharedWork``).
 final class SourceFetches: Sendable {
@@ -13,14 +16,18 @@ final class SourceFetches: Sendable {
     private let manager: ImageManager
     private let metrics: ImageServerMetrics
     private let limits: SourceFetchLimits
+    private let policy: SourceAddressPolicy
     private let maxSourcePixels: Int
 
-    /// Fetches through `manager` within `limits`, counting fetches in `metrics`; a source
-    /// whose header declares more than `maxSourcePixels` pixels is refused before anything
-    /// is decoded.
-    init(manager: ImageManager, limits: SourceFetchLimits, metrics: ImageServerMetrics, maxSourcePixels: Int) {
+    /// Fetches through `manager` within `limits`, each counted against the origin `policy`
+    /// resolves its host to, counting fetches in `metrics`; a source whose header declares
+    /// more than `maxSourcePixels` pixels is refused before anything is decoded.
+    init(
+        manager: ImageManager, limits: SourceFetchLimits, policy: SourceAddressPolicy, metrics: ImageServerMetrics, maxSourcePixels: Int
+    ) {
         self.manager = manager
         self.limits = limits
+        self.policy = policy
         self.metrics = metrics
         self.maxSourcePixels = maxSourcePixels
     }
@@ -47,9 +54,15 @@ final class SourceFetches: Sendable {
         let manager = self.manager
         let metrics = self.metrics
         let limits = self.limits
-        let host = url.host?.lowercased() ?? ""
+        let policy = self.policy
         try await fetches.run(url) { () throws(ImageError) in
-            try await limits.run(from: host) { () throws(ImageError) in
+            // A source already on disk needs no lookup and no slot.
+            if await manager.cache.containsImage(forKey: manager.cacheKey(for: request), scope: .disk) == .disk { return }
+            // Resolved and checked before a slot is taken; redirects are checked where they
+            // connect, within the slot.
+            let address = try await policy.address(for: url)
+            let domain = RegistrableDomain(of: url.host ?? "")
+            try await limits.run(from: ["address \(address)", "domain \(domain)"]) { () throws(ImageError) in
                 if try await manager.storeDataInDiskCache(for: request) {
                     metrics.recordSourceFetch()
                 }

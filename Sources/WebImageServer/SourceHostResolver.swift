@@ -19,10 +19,10 @@ public struct SourceHostResolver: Sendable {
         self.resolve = resolve
     }
 
-    /// The operating system's resolver, run on a small pool of its own (4 threads, not the
+    /// The operating system's resolver, run on a small pool of its own (8 threads, not the
     /// blocking-I/O threads the server's disk work uses), each lookup answering no
     /// addresses — "does not resolve" — after 5 seconds, or at once while 64 lookups are
-    /// already pending.
+    /// already pending or 2 for names of the same registrable domain.
     public static let system = SourceHostResolver { host in
         await HostLookupPool.shared.run(host) { SourceHostResolver.systemAddresses(of: $0).map(\.description) }
     }

@@ -31,6 +31,28 @@ struct HostLookupPoolTests {
         try await pool.shutdown()
     }
 
+    @Test func aSilentZoneHoldsAtMostItsShareOfThePool() async throws {
+        let pool = HostLookupPool(threads: 4, timeout: .seconds(600), maximumPending: 64, maximumPerZone: 2)
+        let release = DispatchSemaphore(value: 0)
+        let hung = (1...2).map { index in
+            Task {
+                await pool.run("r\(index).slow.example") { _ in
+                    release.wait()
+                    return ["192.0.2.\(index)"]
+                }
+            }
+        }
+        #expect(await eventually { pool.pendingCount == 2 })
+        // Another made-up name in the silent zone is refused at once instead of taking a
+        // third thread (before, it took one and hung with the others).
+        #expect(await pool.run("r3.slow.example") { _ in ["192.0.2.3"] }.isEmpty)
+        #expect(await pool.run("images.other.test") { _ in ["198.51.100.9"] } == ["198.51.100.9"], "other zones still resolve")
+        for _ in hung { release.signal() }
+        for (index, lookup) in hung.enumerated() { #expect(await lookup.value == ["192.0.2.\(index + 1)"]) }
+        #expect(await eventually { pool.pendingCount == 0 })
+        try await pool.shutdown()
+    }
+
     @Test func aFullPoolAnswersNothingAtOnce() async throws {
         let pool = HostLookupPool(threads: 1, timeout: .seconds(600), maximumPending: 1)
         let release = DispatchSemaphore(value: 0)
