@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// The `Content-Disposition` of an image answer, from the spec's `filename=NAME` and
 /// `attachment` (RFC 6266).
@@ -10,6 +11,10 @@ import Foundation
 /// result twice: as `filename*=UTF-8''…` (percent-encoded UTF-8, RFC 8187) and as a plain
 /// `filename="…"` for clients that read only that, where every run of characters other than
 /// ASCII letters, digits, `.`, `-` and `_` becomes one `_`.
+///
+/// The name cannot lie about what it holds: its extension is always the answer's format's
+/// (`filename=invoice.html` on a PNG answer is `invoice.png`, `filename=photo` is
+/// `photo.png`), so a browser saving the download never takes an image for a page.
 struct ContentDisposition: Sendable, Equatable {
     /// Whether the answer is offered as a download (`attachment`) rather than shown (`inline`).
     let isAttachment: Bool
@@ -42,12 +47,22 @@ struct ContentDisposition: Sendable, Equatable {
         self.filename = sanitised
     }
 
-    /// The header's value, such as
-    /// `inline; filename="My_Photo_.png"; filename*=UTF-8''My%20Photo%20%C3%BC.png`.
-    var headerValue: String {
+    /// The header's value for an answer written as `format`, such as
+    /// `inline; filename="My_Photo_.png"; filename*=UTF-8''My%20Photo%20%C3%BC.png`: the
+    /// name with `format`'s extension in place of its own (see ``named(_:as:)``).
+    func headerValue(for format: ImageFormat) -> String {
         let type = isAttachment ? "attachment" : "inline"
         guard let filename else { return type }
-        return "\(type); filename=\"\(Self.asciiFallback(filename))\"; filename*=UTF-8''\(Self.percentEncoded(filename))"
+        let named = Self.named(filename, as: format)
+        return "\(type); filename=\"\(Self.asciiFallback(named))\"; filename*=UTF-8''\(Self.percentEncoded(named))"
+    }
+
+    /// `name` with the extension of `format` in place of whatever follows its last dot (or
+    /// added, when it has none); with no extension for `format`, `name` without its own.
+    static func named(_ name: String, as format: ImageFormat) -> String {
+        let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+        guard let fileExtension = format.fileExtension else { return stem }
+        return "\(stem).\(fileExtension)"
     }
 
     /// `name` without control and formatting characters, with `_` for path separators and

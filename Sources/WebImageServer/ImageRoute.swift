@@ -95,9 +95,12 @@ struct ImageRoute: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = result.metadata.contentType ?? "application/octet-stream"
-        headers[.contentLength] = String(result.data.count)
-        if let disposition = serverSpec.disposition { headers[.contentDisposition] = disposition.headerValue }
-        let body = request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: result.data))
+        headers[.contentLength] = String(result.body.count)
+        if let disposition = serverSpec.disposition {
+            let format = ImageFormat.allCases.first { $0.mimeType == result.metadata.contentType } ?? .undefined
+            headers[.contentDisposition] = disposition.headerValue(for: format)
+        }
+        let body = request.method == .head ? ResponseBody() : result.body.responseBody
         return Response(status: status, headers: headers, body: body)
     }
 
@@ -147,7 +150,7 @@ struct ImageRoute: Sendable {
         }
         headers[.contentType] = contentType
         headers[.contentLength] = String(data.count)
-        if let disposition = spec.disposition { headers[.contentDisposition] = disposition.headerValue }
+        if let disposition = spec.disposition { headers[.contentDisposition] = disposition.headerValue(for: format) }
         guard request.method != .head else { return Response(status: .ok, headers: headers) }
         let buffer = ByteBuffer(bytes: data)
         let body = ResponseBody(contentLength: buffer.readableBytes) { writer in

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import WebImage
 
 /// The results the server has made, kept on disk with their entity tags, and the most
@@ -6,11 +7,22 @@ import WebImage
 /// takes no transform slot and no memory budget), and a miss is made once, on the
 /// request's deadline, however many identical requests miss at the same time
 /// (``SharedWork``), then kept.
+///
+/// A hit on disk larger than ``largestReadWhole`` is answered from its file a piece at a
+/// time (``ResultFile``), never read whole: a cached result does not cost a copy of itself
+/// per client, however slowly the clients read. Smaller hits, and results just made, are
+/// answered from one buffer that every answer shares.
 struct ResultCache: Sendable {
-    /// A result's bytes and the metadata it is answered and kept with (its type and ETag).
-    typealias Entry = (data: Data, metadata: DiskCacheEntryMetadata)
+    /// A result's body and the metadata it is answered and kept with (its type and ETag).
+    typealias Entry = (body: ResultBody, metadata: DiskCacheEntryMetadata)
+
+    /// The largest hit on disk read whole (and kept in memory, when the memory tier is on):
+    /// 1 MiB; larger ones stream from their files.
+    static let largestReadWhole = 1 << 20
 
     private let storage: any ImageDiskStorage
+    /// Where `storage` keeps an entry's bytes, when it keeps them in a file of their own.
+    private let filePath: (@Sendable (String) -> String)?
     /// The results answered from memory, bounded by their bytes; `nil` keeps none there.
     /// A hit here answers without a trip to the blocking-I/O threads, a file read and the
     /// decoding of its metadata: most of a cached answer's work.
@@ -26,6 +38,11 @@ struct ResultCache: Sendable {
     /// result within `deadline`.
     init(storage: any ImageDiskStorage, memoryLimit: Int, metrics: ImageServerMetrics, deadline: RequestDeadline) {
         self.storage = storage
+        if let disk = storage as? DiskCache {
+            filePath = { @Sendable key in disk.cachePath(forKey: key) }
+        } else {
+            filePath = nil
+        }
         memory = memoryLimit > 0 ? MemoryCache(costLimit: memoryLimit) : nil
         self.metrics = metrics
         self.deadline = deadline
@@ -56,12 +73,16 @@ struct ResultCache: Sendable {
 
     private func entry(forKey key: String) async throws(ImageServerError) -> Entry? {
         if let remembered = memory?.value(forKey: key) { return remembered }
-        let storage = self.storage
+        let (storage, filePath) = (self.storage, self.filePath)
         let entry = try await BlockingIO.run { () -> Entry? in
-            guard let data = storage.data(forKey: key), let metadata = storage.metadata(forKey: key) else { return nil }
-            return (data, metadata)
+            guard let metadata = storage.metadata(forKey: key) else { return nil }
+            if let path = filePath?(key), let file = ResultFile(path: path), file.count > Self.largestReadWhole {
+                return (.file(file), metadata)
+            }
+            guard let data = storage.data(forKey: key) else { return nil }
+            return (.bytes(ByteBuffer(bytes: data)), metadata)
         }
-        if let entry { memory?.setValue(entry, forKey: key, cost: entry.data.count) }
+        if let entry, case .bytes = entry.body { memory?.setValue(entry, forKey: key, cost: entry.body.count) }
         return entry
     }
 
@@ -73,8 +94,9 @@ struct ResultCache: Sendable {
         try? await BlockingIO.run { () throws(ImageServerError) in
             try? storage.store(encoded.data, forKey: key, metadata: metadata)
         }
-        memory?.setValue((encoded.data, metadata), forKey: key, cost: encoded.data.count)
-        return (encoded.data, metadata)
+        let entry = (ResultBody.bytes(ByteBuffer(bytes: encoded.data)), metadata)
+        memory?.setValue(entry, forKey: key, cost: encoded.data.count)
+        return entry
     }
 
     /// The entity tag's digest of a result: the first 16 bytes of its SHA-256, in hex.

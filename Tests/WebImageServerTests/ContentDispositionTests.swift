@@ -7,10 +7,10 @@ import Testing
 @Suite struct ContentDispositionTests {
     @Test func aNameIsWrittenPlainAndInUTF8() throws {
         let inline = try ContentDisposition(filename: "My Photo ü.png", isAttachment: false)
-        #expect(inline.headerValue == "inline; filename=\"My_Photo_.png\"; filename*=UTF-8''My%20Photo%20%C3%BC.png")
+        #expect(inline.headerValue(for: .png) == "inline; filename=\"My_Photo_.png\"; filename*=UTF-8''My%20Photo%20%C3%BC.png")
         let download = try ContentDisposition(filename: "a.png", isAttachment: true)
-        #expect(download.headerValue == "attachment; filename=\"a.png\"; filename*=UTF-8''a.png")
-        #expect(try ContentDisposition(filename: nil, isAttachment: true).headerValue == "attachment")
+        #expect(download.headerValue(for: .png) == "attachment; filename=\"a.png\"; filename*=UTF-8''a.png")
+        #expect(try ContentDisposition(filename: nil, isAttachment: true).headerValue(for: .png) == "attachment")
     }
 
     @Test(arguments: [
@@ -25,12 +25,21 @@ import Testing
     func separatorsQuotesAndControlsNeverReachTheHeader(name: String, sanitised: String) throws {
         let disposition = try ContentDisposition(filename: name, isAttachment: false)
         #expect(disposition.filename == sanitised)
-        let header = disposition.headerValue
+        let header = disposition.headerValue(for: .png)
         let quoted = header.split(separator: "\"")
         // Two quotes exactly: around the plain name, which holds nothing else to escape.
         #expect(quoted.count == 3, "\(header)")
         #expect(!header.unicodeScalars.contains { $0.value < 0x20 || $0.value >= 0x7F }, "\(header)")
         #expect(!header.contains("/") && !header.contains("\\"), "\(header)")
+    }
+
+    @Test func theNameTakesTheAnswersExtension() throws {
+        #expect(ContentDisposition.named("invoice.html", as: .png) == "invoice.png")
+        #expect(ContentDisposition.named("photo", as: .webp) == "photo.webp")
+        #expect(ContentDisposition.named("holiday.2026.png", as: .jpeg) == "holiday.2026.jpg")
+        #expect(ContentDisposition.named("x.png", as: .undefined) == "x")
+        let page = try ContentDisposition(filename: "invoice.html", isAttachment: true)
+        #expect(page.headerValue(for: .png) == "attachment; filename=\"invoice.png\"; filename*=UTF-8''invoice.png")
     }
 
     @Test func aNameWithNothingLeftOrTooLongIsRefused() {

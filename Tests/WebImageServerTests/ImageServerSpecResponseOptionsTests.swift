@@ -21,7 +21,7 @@ import Testing
     @Test func aPresetMayCarryThem() throws {
         let spec = try ImageServerSpec("preset=download", presets: ["download": "resize=40|attachment"], onlyPresets: true)
         #expect(spec.operations == "resize=40")
-        #expect(spec.disposition?.headerValue == "attachment")
+        #expect(spec.disposition?.headerValue(for: .png) == "attachment")
         // Only presets: a name or a download may be asked for, a cache buster may not.
         #expect(try ImageServerSpec("preset=p|filename=a.png|attachment", presets: ["p": "resize=4"], onlyPresets: true).disposition != nil)
         #expect(throws: ImageServerError.self) {
