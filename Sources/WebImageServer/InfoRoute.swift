@@ -4,7 +4,8 @@ import WebImage
 
 /// The info route, `/info/<signature>/<source>`: the source's metadata as JSON. The
 /// signature covers `/info/<source>`, so that no image URL's signature stands for an info
-/// URL's; the source is fetched under the same rules as an image's.
+/// URL's; the source is fetched under the same rules as an image's. Answers are kept and
+/// shared by ``InfoAnswers``: replaying an info URL reads the source once.
 struct InfoRoute: Sendable {
     let signatures: URLSignatures
     let policy: SourceAddressPolicy
@@ -15,6 +16,8 @@ struct InfoRoute: Sendable {
     let deadline: RequestDeadline
     /// The seconds a client may keep an answer.
     let maxAge: Int
+    /// The answers kept, and those being made.
+    let answers = InfoAnswers()
 
     /// The answer to an info request, whose path starts `/info/`.
     func respond(to request: Request) async throws(ImageServerError) -> Response {
@@ -25,21 +28,25 @@ struct InfoRoute: Sendable {
         let source = try ImageServerRequest.source(from: String(parts[1]))
         try signatures.check(String(parts[0]), signs: "/info/\(parts[1])")
         try policy.checkHost(of: source)
-        let (fetches, sources, memory, slots) = (self.fetches, self.sources, self.memory, self.slots)
+        let (fetches, sources, memory, slots, answers) = (self.fetches, self.sources, self.memory, self.slots, self.answers)
         let limits = sources.limited(ImageDecodeOptions())
+        // Each request waits on its own deadline; the work is shared by every request for
+        // the source, and cancelled only when all of them have left.
         let info = try await deadline.run { () throws(ImageServerError) -> ImageInfoResponse in
-            try await fetches.fetch(source)
-            return try await slots.withSlot { () throws(ImageServerError) -> ImageInfoResponse in
-                let (data, header) = try await sources.header(of: source, options: limits)
-                // The reduced decode may still read the whole picture (a PNG's rows).
-                return try await memory.holding(header.decodeBytes) { () throws(ImageServerError) -> ImageInfoResponse in
-                    let coders = sources.coders
-                    do throws(ImageError) {
-                        return try await DecodingWorkers.run { () throws(ImageError) -> ImageInfoResponse in
-                            try ImageInfoResponse(data: data, coders: coders, options: limits)
+            try await answers.answer(for: source) { () throws(ImageServerError) -> ImageInfoResponse in
+                try await fetches.fetch(source)
+                return try await slots.withSlot { () throws(ImageServerError) -> ImageInfoResponse in
+                    let (data, header) = try await sources.header(of: source, options: limits)
+                    // The reduced decode may still read the whole picture (a PNG's rows).
+                    return try await memory.holding(header.decodeBytes) { () throws(ImageServerError) -> ImageInfoResponse in
+                        let coders = sources.coders
+                        do throws(ImageError) {
+                            return try await DecodingWorkers.run { () throws(ImageError) -> ImageInfoResponse in
+                                try ImageInfoResponse(data: data, coders: coders, options: limits)
+                            }
+                        } catch {
+                            throw ImageServerError(source: error)
                         }
-                    } catch {
-                        throw ImageServerError(source: error)
                     }
                 }
             }

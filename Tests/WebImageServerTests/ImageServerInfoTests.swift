@@ -18,6 +18,29 @@ struct ImageServerInfoTests {
         "/info/\(signature)/\(ImageServerHarness.encodeSource(harness.sources.url(for: path).absoluteString))"
     }
 
+    @Test func aReplayedInfoURLIsAnsweredWithoutReadingTheSourceAgain() async throws {
+        try await ImageServerHarness.run { harness in
+            harness.serve("/k.png", try ManagerTestImage.noisePNG(width: 40, height: 30))
+            let path = infoPath(harness, source: "/k.png")
+            let first = try await harness.get(path)
+            #expect(first.status == 200)
+            // The source's cached bytes are gone and the source now differs: a replay that
+            // read the source again would fetch and describe the new one.
+            await harness.server.sources.clearDisk()
+            harness.serve("/k.png", try ManagerTestImage.noisePNG(width: 20, height: 10))
+            let replays = try await withThrowingTaskGroup(of: ImageServerClient.Answer.self) { group in
+                for _ in 0..<4 { group.addTask { try await harness.get(path) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for replay in replays {
+                #expect(replay.status == 200)
+                #expect(replay.body == first.body)
+            }
+            #expect(try Self.json(first)["width"] as? Int == 40)
+            #expect(harness.sources.requestCount(for: "/k.png") == 1, "the source was fetched once")
+        }
+    }
+
     @Test func describesAStillAndAnAnimation() async throws {
         var pixels = [UInt8]()
         for _ in 0..<(40 * 30) { pixels += [200, 100, 50, 255] }
