@@ -24,15 +24,20 @@ struct ResultFileTests {
         consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
     }
 
+    /// The hit a result cache over `storage` answers for `bytes` stored under `key`.
+    private static func hit(of bytes: Data, storedIn storage: DiskCache, forKey key: String) async throws -> ResultCache.Entry {
+        let cache = ResultCache(storage: storage, memoryLimit: 0, metrics: ImageServerMetrics(), deadline: RequestDeadline(timeout: 600))
+        try storage.store(bytes, forKey: key, metadata: DiskCacheEntryMetadata(contentType: "image/bmp", entityTag: "\"e\""))
+        return try await cache.result(forKey: key) { () throws(ImageServerError) in
+            throw ImageServerError(.internalServerError, "a hit makes nothing")
+        }
+    }
+
     @Test func aLargeHitStreamsFromItsFileEvenOnceTheEntryIsRemoved() async throws {
         let folder = TemporaryDirectory()
         let storage = DiskCache(directory: folder.url.appendingPathComponent("results"))
-        let cache = ResultCache(storage: storage, memoryLimit: 0, metrics: ImageServerMetrics(), deadline: RequestDeadline(timeout: 600))
         let bytes = Data((0..<(ResultCache.largestReadWhole * 3 + 12345)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
-        try storage.store(bytes, forKey: "big", metadata: DiskCacheEntryMetadata(contentType: "image/bmp", entityTag: "\"e\""))
-        let hit = try await cache.result(forKey: "big") { () throws(ImageServerError) in
-            throw ImageServerError(.internalServerError, "a hit makes nothing")
-        }
+        let hit = try await Self.hit(of: bytes, storedIn: storage, forKey: "big")
         guard case .file(let file) = hit.body else {
             Issue.record("a result of \(bytes.count) bytes was read whole")
             return
@@ -53,13 +58,8 @@ struct ResultFileTests {
 
     @Test func aSmallHitIsReadWhole() async throws {
         let folder = TemporaryDirectory()
-        let storage = DiskCache(directory: folder.url.appendingPathComponent("results"))
-        let cache = ResultCache(storage: storage, memoryLimit: 0, metrics: ImageServerMetrics(), deadline: RequestDeadline(timeout: 600))
         let bytes = Data(repeating: 7, count: 1000)
-        try storage.store(bytes, forKey: "small", metadata: DiskCacheEntryMetadata(contentType: "image/png", entityTag: "\"s\""))
-        let hit = try await cache.result(forKey: "small") { () throws(ImageServerError) in
-            throw ImageServerError(.internalServerError, "a hit makes nothing")
-        }
+        let hit = try await Self.hit(of: bytes, storedIn: DiskCache(directory: folder.url.appendingPathComponent("results")), forKey: "small")
         guard case .bytes(let buffer) = hit.body else {
             Issue.record("a small result was streamed")
             return
