@@ -21,17 +21,17 @@ extension JXLCoder {
     /// its EXIF, XMP, IPTC, MPF and other application segments, its comments and anything
     /// after its end-of-image marker (an Ultra HDR gain map); only the `JFIF` `APP0`, the
     /// Adobe `APP14` (which say how the samples are coded) and, with
-    /// `colorProfile` ``ColorProfileHandling/keep``, the ICC profile stay. That rewritten
+    /// `colorProfile` `ColorProfileHandling.keep`, the ICC profile stay. That rewritten
     /// JPEG is the one `djxl` rebuilds: the source itself when it had nothing else.
     /// Copyright is not written (the JPEG XL coder writes no metadata).
     ///
     /// - Parameters:
     ///   - jpeg: A baseline or progressive JPEG.
-    ///   - colorProfile: With ``ColorProfileHandling/convertToSRGB`` (the encoders'
+    ///   - colorProfile: With `ColorProfileHandling.convertToSRGB` (the encoders'
     ///     default) an ICC profile of sRGB is dropped, as that conversion would (converting
     ///     through it moves no sample by more than 2 levels of 255), and a JPEG that
     ///     carries any other profile is refused, since its pixels would have to be
-    ///     converted; with ``ColorProfileHandling/keep`` the profile is kept.
+    ///     converted; with `ColorProfileHandling.keep` the profile is kept.
     ///   - limits: The pixel and byte limits a decode of the JPEG would be held to; libjxl's
     ///     allocations are capped at `maxTotalBytes` each.
     /// - Throws: ``JXLRecompressionError``: the caller then decodes and encodes instead.

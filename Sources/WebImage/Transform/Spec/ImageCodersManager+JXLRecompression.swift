@@ -14,7 +14,7 @@ extension ImageCodersManager {
     /// that `colorProfile` converts to sRGB, colour data libjxl cannot represent, a damaged
     /// file, which that decode then reports as it would without this path).
     ///
-    /// Call it only when nothing changes the pixels (``TransformSpec/keepsPixels``);
+    /// Call it only when nothing changes the pixels (`TransformSpec.keepsPixels`);
     /// the quality of the encode options does not apply (the JPEG's own compression is
     /// kept).
     public func recompressedJPEG(
