@@ -122,7 +122,7 @@ let package = Package(
         .target(name: "WebImageTIFF", dependencies: ["WebImageCore", "CTIFF", colorManagement]),
         .target(name: "WebImageAVIF", dependencies: ["WebImageCore", "CAVIF"]),
         .target(name: "WebImageHEIF", dependencies: ["WebImageCore", "CHEIF"]),
-        .target(name: "WebImageJXL", dependencies: ["WebImageCore", "CJXL"]),
+        .target(name: "WebImageJXL", dependencies: ["WebImageCore", "WebImageJPEG", "CJXL"]),
         .target(name: "WebImageSVG", dependencies: ["WebImageCore", "CRSVG"]),
         .target(name: "WebImageCoders", dependencies: ["WebImageCore"] + codecs),
         .target(name: "WebImageConversion", dependencies: ["WebImageCore", "WebImageJPEG", "WebImagePNG", nioConcurrencyHelpers]),

@@ -8,6 +8,8 @@ packages=(pkg-config libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev zlib1g-de
 packages+=(nginx-light)
 # The default package traits: TIFF needs libtiff, AVIF libavif, HEIF libheif, JXL libjxl.
 packages+=(libtiff-dev libavif-dev libheif-dev libjxl-dev)
+# libjxl's djxl and cjxl, for the tests that rebuild a JPEG from its lossless JPEG XL.
+packages+=(libjxl-tools)
 # The ColorManagement trait: Little CMS 2.
 packages+=(liblcms2-dev)
 # The SVG trait: librsvg (with cairo), and its rsvg-convert for the resvg suite comparison.

@@ -45,12 +45,12 @@ struct JXLWriter {
         guard JxlEncoderSetBasicInfo(encoder, &info) == JXL_ENC_SUCCESS, setColor(of: encoder),
             let settings = JxlEncoderFrameSettingsCreate(encoder, nil),
             JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)) == JXL_ENC_SUCCESS
-        else { throw failure(encoder, "libjxl refused the image settings") }
+        else { throw JXLWriter.failure(encoder, "libjxl refused the image settings") }
         let configured =
             options.lossless
             ? JxlEncoderSetFrameLossless(settings, 1) == JXL_ENC_SUCCESS
             : JxlEncoderSetFrameDistance(settings, JXLWriter.distance(forQuality: options.quality)) == JXL_ENC_SUCCESS
-        guard configured else { throw failure(encoder, "libjxl refused the quality settings") }
+        guard configured else { throw JXLWriter.failure(encoder, "libjxl refused the quality settings") }
         var format = JxlPixelFormat(
             num_channels: alpha ? 4 : 3, data_type: bits == 16 ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
         for frame in frames {
@@ -58,18 +58,18 @@ struct JXLWriter {
                 var header = JxlFrameHeader()
                 JxlEncoderInitFrameHeader(&header)
                 header.duration = UInt32(max(0, (frame.duration * Double(JXLWriter.ticksPerSecond)).rounded()))
-                guard JxlEncoderSetFrameHeader(settings, &header) == JXL_ENC_SUCCESS else { throw failure(encoder, "libjxl refused a frame header") }
+                guard JxlEncoderSetFrameHeader(settings, &header) == JXL_ENC_SUCCESS else { throw JXLWriter.failure(encoder, "libjxl refused a frame header") }
             }
             let samples = alpha ? frame.bitmap.pixels : try JXLWriter.droppingAlpha(frame.bitmap)
             let added = samples.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) }
-            guard added == JXL_ENC_SUCCESS else { throw failure(encoder, "libjxl refused a frame") }
+            guard added == JXL_ENC_SUCCESS else { throw JXLWriter.failure(encoder, "libjxl refused a frame") }
         }
         JxlEncoderCloseInput(encoder)
-        return try drain(encoder)
+        return try JXLWriter.drain(encoder)
     }
 
     /// The encoded bytes, collected in chunks as libjxl produces them.
-    private func drain(_ encoder: OpaquePointer) throws(ImageError) -> Data {
+    static func drain(_ encoder: OpaquePointer) throws(ImageError) -> Data {
         var output = [UInt8](repeating: 0, count: 64 << 10)
         var used = 0
         while true {
@@ -86,12 +86,12 @@ struct JXLWriter {
             case JXL_ENC_NEED_MORE_OUTPUT:
                 output.append(contentsOf: repeatElement(0, count: output.count))
             default:
-                throw failure(encoder, "libjxl could not encode the image")
+                throw JXLWriter.failure(encoder, "libjxl could not encode the image")
             }
         }
     }
 
-    private func failure(_ encoder: OpaquePointer, _ message: String) -> ImageError {
+    private static func failure(_ encoder: OpaquePointer, _ message: String) -> ImageError {
         ImageError(.encodingFailed, "\(message) (error \(JxlEncoderGetError(encoder).rawValue))")
     }
 

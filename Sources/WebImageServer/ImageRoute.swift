@@ -37,7 +37,8 @@ struct ImageRoute: Sendable {
         }
         if serverSpec.isRaw { return try await raw(parsed.source, spec: serverSpec, request: request) }
         let choice = OutputFormatChoice(
-            spec: serverSpec.operations, accept: request.headers[.accept], coders: sources.coders, bestFormats: configuration.bestFormats)
+            spec: serverSpec.operations, accept: request.headers[.accept], coders: sources.coders, bestFormats: configuration.bestFormats,
+            autoFormats: configuration.autoFormats)
         let written: TransformSpec
         do {
             let watermarks = configuration.watermarks

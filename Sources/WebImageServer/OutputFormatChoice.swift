@@ -2,8 +2,9 @@ import HTTPTypes
 import WebImage
 
 /// How a request's output format is chosen: the spec's `format=NAME`; with `format=auto`
-/// the best format the client's `Accept` names (AVIF, then WebP) that the server can write,
-/// else the source's own format; with `format=best` every candidate the client accepts —
+/// the first format of the operator's order of preference
+/// (``ImageServerConfiguration/autoFormats``) that the client's `Accept` names and the
+/// server can write, else the source's own format; with `format=best` every candidate the client accepts —
 /// the operator's list (``ImageServerConfiguration/bestFormats``) and JPEG, or PNG for a
 /// picture with alpha — written in turn, the smallest answered.
 struct OutputFormatChoice: Sendable {
@@ -18,7 +19,10 @@ struct OutputFormatChoice: Sendable {
     let bestCandidates: [ImageFormat]?
 
     /// Resolves `format=auto` and `format=best` in `spec` for a client that sent `accept`.
-    init(spec: String, accept: String?, coders: ImageCodersManager, bestFormats: [ImageFormat] = []) {
+    init(
+        spec: String, accept: String?, coders: ImageCodersManager, bestFormats: [ImageFormat] = [],
+        autoFormats: [ImageFormat] = ImageServerConfiguration.defaultAutoFormats
+    ) {
         var operations = spec.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         let accepted = Self.acceptedTypes(accept)
         func isAccepted(_ format: ImageFormat) -> Bool {
@@ -38,7 +42,7 @@ struct OutputFormatChoice: Sendable {
             return
         }
         variesWithAccept = true
-        if let chosen = [ImageFormat.avif, .webp].first(where: isAccepted) {
+        if let chosen = autoFormats.first(where: isAccepted) {
             operations[index] = Self.replacingFormat(of: operations[index], with: chosen.rawValue)
         }
         // Otherwise `format=auto` stays: the spec then leaves the format to the source's own.

@@ -25,6 +25,13 @@ struct TransformRun: Sendable {
             let (data, header) = try await sources.header(of: source, options: decodeOptions)
             let copyright = output.keepsCopyright ? ImageCopyright(readingContainer: data) : nil
             return try await memory.holding(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
+                // JPEG XL of a JPEG whose pixels stay as they are: recompressed, not
+                // re-encoded (JXL writes no copyright either way).
+                if output.bestCandidates == nil, spec.format == .jxl, spec.keepsPixels, ImageFormat(sniffing: data) == .jpeg,
+                    let recompressed = try await recompressedJPEG(data, size: header.size, spec: spec, options: decodeOptions, held: &held)
+                {
+                    return recompressed
+                }
                 let image: Image
                 do throws(ImageError) {
                     // A lossless turn drops every marker, and writes JPEG alone: the
@@ -119,6 +126,25 @@ struct TransformRun: Sendable {
             throw ImageServerError(.unprocessableContent, "the result could not be written as \(format.rawValue)", detail: error.message)
         }
         return try outcome.get()
+    }
+
+    /// The JPEG source recompressed into JPEG XL without loss, with its digest, holding
+    /// the memory a JPEG XL encode of its size is planned at; `nil` when libjxl refused it
+    /// (see `ImageCodersManager.recompressedJPEG(_:colorProfile:limits:)`).
+    private func recompressedJPEG(
+        _ data: Data, size: PixelSize, spec: TransformSpec, options: ImageDecodeOptions, held: inout Int
+    ) async throws(ImageServerError) -> Encoded? {
+        try await memory.resize(&held, to: max(held, try budget.checkEncoding(size, frames: 1, as: .jxl)))
+        let coders = sources.coders
+        let colorProfile = spec.encodeOptions?.colorProfile ?? ImageEncodeOptions().colorProfile
+        do {
+            return try await DecodingWorkers.run { () throws(ImageError) -> Encoded? in
+                guard let recompressed = coders.recompressedJPEG(data, colorProfile: colorProfile, limits: options) else { return nil }
+                return (recompressed, ResultCache.digest(of: recompressed), .jxl)
+            }
+        } catch {
+            throw ImageServerError(source: error)
+        }
     }
 
     /// The source turned or mirrored without re-encoding, with its digest, when the spec

@@ -192,6 +192,13 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "format"))
     var bestFormats: [String] = []
 
+    @Option(
+        name: .customLong("auto-format"),
+        help: ServerSetting.autoFormat.help(
+            "A format format=auto answers in when the client accepts it, in order of preference (repeatable; without one: jxl, avif, webp).",
+            valueName: "format"))
+    var autoFormats: [String] = []
+
     @Flag(
         inversion: .prefixedNo,
         help: ServerSetting.demo.help("Serve the demo's sample images from loopback and a page of them through the server at /."))
@@ -219,6 +226,7 @@ struct ServeCommand: AsyncParsableCommand {
         let lists: [(ServerSetting, [String])] = [
             (.key, keys), (.salt, salts), (.allowHost, allowedHosts), (.allowAddress, allowedAddresses), (.preset, presets),
             (.watermark, watermarks), (.presetFallbackImage, presetFallbackImages), (.bestFormat, bestFormats),
+            (.autoFormat, autoFormats),
         ]
         var texts: [ServerSetting: [String]] = [:]
         for (setting, text) in scalars { texts[setting] = text.map { [$0] } }
@@ -269,7 +277,8 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("\(settings.label(of: .presetFallbackImage)) \(name): there is no preset by that name (--preset)")
             }
         }
-        _ = try bestFormats(settings)
+        _ = try formats(settings, .bestFormat)
+        _ = try formats(settings, .autoFormat)
         if let address = settings.list(.allowAddress).first(where: { !isIPAddress($0) }) {
             throw ValidationError("\(settings.label(of: .allowAddress)) \(address) is not an IP address")
         }
@@ -314,14 +323,14 @@ struct ServeCommand: AsyncParsableCommand {
         return loaded
     }
 
-    /// The formats `format=best` tries, each one the server can write; `nil` when none is
-    /// given, for the server's default.
-    private static func bestFormats(_ settings: ServerSettings) throws -> [ImageFormat]? {
-        let names = settings.list(.bestFormat)
+    /// The formats of a list `setting` (`format=best`'s, `format=auto`'s), each one the
+    /// server can write; `nil` when none is given, for the server's default.
+    private static func formats(_ settings: ServerSettings, _ setting: ServerSetting) throws -> [ImageFormat]? {
+        let names = settings.list(setting)
         guard !names.isEmpty else { return nil }
         return try names.map { name in
             guard let format = ImageFormat(rawValue: name.lowercased()), ImageCodersManager.shared.canEncode(to: format) else {
-                throw ValidationError("\(settings.label(of: .bestFormat)) \(name) is not a format this server writes")
+                throw ValidationError("\(settings.label(of: setting)) \(name) is not a format this server writes")
             }
             return format
         }
@@ -403,7 +412,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.onlyPresets = settings.flag(.onlyPresets)
         configuration.watermarks = try Self.loadWatermarks(settings)
         (configuration.fallback, configuration.presetFallbacks) = try Self.loadFallbacks(settings)
-        configuration.bestFormats = try Self.bestFormats(settings) ?? configuration.bestFormats
+        configuration.bestFormats = try Self.formats(settings, .bestFormat) ?? configuration.bestFormats
+        configuration.autoFormats = try Self.formats(settings, .autoFormat) ?? configuration.autoFormats
         let host = configuration.host, metricsHost = configuration.metricsHost
         var samples: DemoImageServer?
         if settings.flag(.demo) {

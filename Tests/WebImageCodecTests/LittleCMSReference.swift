@@ -17,6 +17,14 @@ enum LittleCMSReference {
         return rgbProfile(red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060), curve: curve, name: "Test Display P3")
     }
 
+    /// An sRGB profile of its own (not Little CMS's built-in one): sRGB's primaries, D65
+    /// and tone curve.
+    static func sRGB() -> Data {
+        let curve = cmsBuildParametricToneCurve(nil, 4, [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045])
+        defer { cmsFreeToneCurve(curve) }
+        return rgbProfile(red: (0.64, 0.33), green: (0.30, 0.60), blue: (0.15, 0.06), curve: curve, name: "Test sRGB")
+    }
+
     /// An Adobe RGB (1998) profile: its primaries, D65, gamma 563/256.
     static func adobeRGB() -> Data {
         let curve = cmsBuildGamma(nil, 563.0 / 256.0)

@@ -17,7 +17,10 @@ struct ConvertCommand: ParsableCommand {
             encoded as they are decoded, on two threads, without holding the whole picture. \
             A JPEG to JPEG conversion whose spec is only quarter turns and flips is done \
             without re-encoding (libjpeg-turbo's lossless transform) when the picture's edges \
-            allow it exactly; the source's quality is then kept.
+            allow it exactly; the source's quality is then kept. A JPEG written as JPEG XL \
+            with no operation and no max= or maxbytes= is recompressed without loss \
+            (libjxl's JPEG reconstruction: the same pixels, djxl rebuilds the JPEG) when \
+            libjxl takes it, upright and, unless the spec says icc=keep, without an ICC profile.
             """
     )
 
@@ -57,6 +60,18 @@ struct ConvertCommand: ParsableCommand {
             let decodeOptions =
                 thumbnail.map { ImageDecodeOptions(thumbnailPixelSize: $0) }
                 ?? spec?.decodeOptions ?? ImageDecodeOptions()
+            // A JPEG written as JPEG XL with nothing changing its pixels is recompressed.
+            if thumbnail == nil, format == .jxl, spec?.keepsPixels ?? true, let jpeg = FileManager.default.contents(atPath: input),
+                let recompressed = ImageCodersManager.shared.recompressedJPEG(
+                    jpeg, colorProfile: encodeOptions.colorProfile, limits: decodeOptions)
+            {
+                guard FileManager.default.createFile(atPath: output, contents: recompressed) else {
+                    throw ImageError(.fileSystem, "cannot write \(output)")
+                }
+                let size = try ImageCodersManager.shared.checkHeader(of: recompressed).map { " \($0.width)×\($0.height)" } ?? ""
+                print("\(output): jxl\(size), \(recompressed.count) bytes, the JPEG recompressed without loss (djxl rebuilds it)")
+                return
+            }
             // A PNG thumbnail is decoded row by row from the file, never read whole.
             if thumbnail != nil, let image = try PNGCoder.streamedThumbnail(atPath: input, options: decodeOptions) {
                 try Self.write(image, transformedBy: spec, as: format, options: encodeOptions, to: output)
