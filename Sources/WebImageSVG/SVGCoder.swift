@@ -26,8 +26,9 @@ import WebImageCore
 ///   references; any element in the XInclude namespace; an `<?xml-stylesheet?>`
 ///   instruction; a CSS `@import` in `<style>` or a `style` attribute; a `url()` of a
 ///   `data:` URL in `<style>` or any attribute (CSS escapes, case and whitespace are seen
-///   through); or an element librsvg 2.54 aborts the process on (a Rust panic): `feTile`,
-///   matched by local name on the parsed elements in any namespace. `SVGMarkupScreen`
+///   through); or what librsvg 2.54 aborts the process on (a Rust panic): an `feTile`
+///   element, matched by local name on the parsed elements in any namespace, and an
+///   `feConvolveMatrix` whose `kernelMatrix` has over 400 numbers. `SVGMarkupScreen`
 ///   lists the rules.
 /// - **No external resources, and only checked images inline.** The document is parsed
 ///   with no base file or URI, and librsvg refuses to resolve any reference without a base

@@ -17,7 +17,8 @@ import WebImageCore
 ///   expands entities into markup, which would hide it from the rules below.
 /// - Any element in the XInclude namespace, and any `<?xml-stylesheet?>` instruction:
 ///   librsvg loads both, from `data:` URLs too.
-/// - Any element whose local name is in ``abortingElements``, in any namespace.
+/// - Any element whose local name is in ``abortingElements``, in any namespace, and an
+///   `feConvolveMatrix` whose `kernelMatrix` has over ``maximumKernelNumbers`` numbers.
 /// - CSS (a `<style>` element's text and any attribute's value) with `@import` (in
 ///   `<style>` and `style` attributes) or a `url()` of a `data:` URL.
 /// - An `href` in any namespace holding a `data:` URL, except on `<image>` and `<feImage>`,
@@ -28,6 +29,11 @@ struct SVGMarkupScreen {
     /// The element names that make librsvg 2.54 abort: `feTile`, whose empty input region
     /// panics in `shared_surface.rs`.
     static let abortingElements: Set<String> = ["feTile"]
+
+    /// The most numbers an `feConvolveMatrix`'s `kernelMatrix` may hold: librsvg 2.54
+    /// panics (`Data storage buffer dimension mismatch` in nalgebra) on a longer one,
+    /// whatever its `order` (measured with `rsvg-convert`: 400 numbers render, 401 abort).
+    static let maximumKernelNumbers = 400
 
     /// The namespaces of XInclude (the 2001 one librsvg reads, and its 2003 draft).
     static let xIncludeNamespaces: Set<String> = ["http://www.w3.org/2001/XInclude", "http://www.w3.org/2003/XInclude"]
@@ -156,6 +162,12 @@ struct SVGMarkupScreen {
         if name == "style", css.importsStyleSheet {
             throw ImageError(.badImageData, "the SVG has a CSS @import in the style attribute of <\(element)>")
         }
+        if element == "feConvolveMatrix", name == "kernelMatrix", Self.numberCount(value) > Self.maximumKernelNumbers {
+            throw ImageError(
+                .badImageData,
+                "the SVG has an feConvolveMatrix with over \(Self.maximumKernelNumbers) numbers, which makes librsvg 2.54 abort"
+            )
+        }
         guard name == "href" else { return }
         let reference = SVGDataURL.normalized(value)
         guard SVGDataURL.isDataURL(reference) else { return }
@@ -182,6 +194,32 @@ struct SVGMarkupScreen {
         if css.refersToDataURL {
             throw ImageError(.badImageData, "the SVG has a url() of a data: URL in a <style> element")
         }
+    }
+
+    /// How many numbers a list such as `kernelMatrix` holds, at least: each run of digits
+    /// and points is a number, and a second point starts another, so `1-1`, `1,1` and
+    /// `1.5.5` count two, as CSS reads them (an exponent counts one more, never fewer).
+    static func numberCount(_ list: String) -> Int {
+        var count = 0
+        var inNumber = false, sawPoint = false
+        for byte in list.utf8 {
+            if (0x30...0x39).contains(byte) {
+                if !inNumber {
+                    count += 1
+                    inNumber = true
+                    sawPoint = false
+                }
+            } else if byte == UInt8(ascii: ".") {
+                if !inNumber || sawPoint {
+                    count += 1
+                    inNumber = true
+                }
+                sawPoint = true
+            } else {
+                inNumber = false
+            }
+        }
+        return count
     }
 
     /// A libxml2 string, empty for none.

@@ -15,7 +15,8 @@ import WebImageCore
 ///
 /// So the document is read first with libxml2, and refused by the rules of
 /// `SVGMarkupScreen`: no entities, XInclude or style-sheet instructions, no `feTile`
-/// element, no `@import` or `url(data:…)` in CSS, and `data:` URLs only as PNG, JPEG or
+/// element or oversized `feConvolveMatrix` (another panic), no `@import` or
+/// `url(data:…)` in CSS, and `data:` URLs only as PNG, JPEG or
 /// GIF images within the decode options' pixel limits. Before that, the bytes must be in
 /// an encoding where ASCII letters are their own bytes: documents in any other (UTF-16,
 /// UTF-32, UTF-7, EBCDIC) are refused.

@@ -27,11 +27,19 @@ struct SVGCoderCorpusTests {
     /// The share of the files rendered here that must match within ``threshold``.
     static let requiredMatchingShare = 0.9
 
-    /// The reasons `SVGScreening` may refuse a file of the suite that `rsvg-convert`
-    /// renders with: each is a rule of the screen, which refuses what librsvg would have
-    /// rendered.
-    static let expectedScreenRefusals: Set<String> = [
-        "the SVG uses <feTile>, which makes librsvg 2.54 abort on some inputs"
+    /// How many files of the suite that `rsvg-convert` renders `SVGScreening` refuses, by
+    /// its reason: each is a rule of the screen refusing what librsvg would have rendered.
+    /// `feTile` because librsvg 2.54 aborts the process on one of them; the nested SVG
+    /// documents (and the SVGZ and WebP images) because gdk-pixbuf would hand them to
+    /// librsvg or a loader nobody checked; the entity declarations because they can spell
+    /// markup the screen would not see; the `@import` (of a file, which is not loaded
+    /// anyway) because it can load a `data:` style sheet.
+    static let expectedScreenRefusals = [
+        "the SVG uses <feTile>, which makes librsvg 2.54 abort on some inputs": 6,
+        "the SVG embeds a nested SVG document in <image>": 14,
+        "the SVG embeds an image in <image> that is not a PNG, JPEG or GIF": 2,
+        "the SVG's DOCTYPE has an internal subset (entity or other declarations)": 4,
+        "the SVG has a CSS @import in a <style> element": 1,
     ]
 
     /// The message `SVGScreening` refuses `file` with, `nil` when it passes the file.
@@ -88,10 +96,9 @@ struct SVGCoderCorpusTests {
         var differenceSum = 0.0
     }
 
-    /// Every file `rsvg-convert` renders renders here too, except those `SVGScreening`
-    /// refuses for one of ``expectedScreenRefusals`` (the `feTile` files, because librsvg
-    /// 2.54 aborts the process on one of them). Of the files rendered here, ``requiredMatchingShare`` are within
-    /// ``threshold`` of resvg's reference.
+    /// Every file `rsvg-convert` renders renders here too, except the ones `SVGScreening`
+    /// refuses, which are ``expectedScreenRefusals``. Of the files rendered here,
+    /// ``requiredMatchingShare`` are within ``threshold`` of resvg's reference.
     @Test func rendersCloseToResvgReferences() throws {
         var groups: [String: GroupCounts] = [:]
         var missedHere: [String] = [], farFromReference: [String] = []
@@ -141,7 +148,9 @@ struct SVGCoderCorpusTests {
         }
         #expect(total.files == 1721)
         #expect(missedHere.isEmpty, "rendered by rsvg-convert, not here: \(missedHere)")
-        #expect(Set(screenedOut.keys).isSubset(of: Self.expectedScreenRefusals), "screened out: \(screenedOut)")
+        if Self.rsvgConvert != nil {
+            #expect(screenedOut.mapValues(\.count) == Self.expectedScreenRefusals, "screened out: \(screenedOut)")
+        }
         let share = Double(total.matching) / Double(max(1, total.renderedHere))
         #expect(share >= Self.requiredMatchingShare, "\(total.matching) of \(total.renderedHere) within \(Self.threshold)")
 

@@ -171,6 +171,22 @@ struct SVGScreeningTests {
                 "PNG with a fragment",
                 document(#"<image href="\#(base64URL(png, type: "image/png"))#x" \#(cover)/>"#), .badImageData, "fragment"
             ),
+            (
+                "feConvolveMatrix of 21×21",
+                document(
+                    #"<filter id="c"><feConvolveMatrix order="21" kernelMatrix="\#(Array(repeating: "1", count: 441).joined(separator: " "))"/></filter>"#
+                        + #"<rect \#(cover) filter="url(#c)"/>"#
+                ),
+                .badImageData, "feConvolveMatrix"
+            ),
+            (
+                "feConvolveMatrix of 3×3 given 441 numbers without spaces",
+                document(
+                    #"<filter id="c"><feConvolveMatrix order="3" kernelMatrix="\#(String(repeating: "-1", count: 441))"/></filter>"#
+                        + #"<rect \#(cover) filter="url(#c)"/>"#
+                ),
+                .badImageData, "feConvolveMatrix"
+            ),
             ("feTile outside the SVG namespace", document(#"<feTile xmlns="urn:other"/>"#), .badImageData, "feTile"),
         ]
     }
@@ -214,13 +230,17 @@ struct SVGScreeningTests {
     }
 
     /// What the screen leaves alone: `feTile` named only in text and comments, a DOCTYPE
-    /// with no internal subset, fragment references, and external references librsvg does
-    /// not load without a base URL.
+    /// with no internal subset, fragment references, external references librsvg does
+    /// not load without a base URL, and an `feConvolveMatrix` of the most numbers allowed.
     @Test func harmlessDocumentsStillRender() throws {
         let documents = [
             Self.document("<!-- feTile --><title>feTile</title><desc>&lt;feTile/&gt; &#x26; &amp;</desc>"),
             Self.document("<rect width='4' height='4'/>", prolog: #"<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">"#),
             Self.document(##"<defs><rect id="r" width="4" height="4"/></defs><use xlink:href="#r"/><image href="http://127.0.0.1:9/x.png"/>"##),
+            Self.document(
+                #"<filter id="c"><feConvolveMatrix order="20" kernelMatrix="\#(Array(repeating: "1", count: 400).joined(separator: ","))"/></filter>"#
+                    + #"<rect width="4" height="4" filter="url(#c)"/>"#
+            ),
             Self.document(#"<style>rect { fill: url(#g) } /* url(x) */</style><a href="https://example.com/"><rect width="4" height="4"/></a>"#),
         ]
         for data in documents {
