@@ -74,7 +74,8 @@ let package = Package(
         .init(name: "JXL", description: "Decode and encode JPEG XL with the system's libjxl (apt: libjxl-dev)."),
         .init(
             name: "SVG",
-            description: "Render SVG, with no external resources, with the system's librsvg and cairo (apt: librsvg2-dev)."
+            description:
+                "Render SVG, with no external resources, with the system's librsvg and cairo, after screening the markup with libxml2 (apt: librsvg2-dev, libxml2-dev)."
         ),
         .init(
             name: "ColorManagement",
@@ -106,6 +107,7 @@ let package = Package(
         .systemLibrary(name: "CHEIF", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJXL", providers: [.apt(["libjxl-dev"])]),
         .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        .systemLibrary(name: "CXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CXattr"),
         .systemLibrary(name: "CMalloc"),
@@ -123,7 +125,8 @@ let package = Package(
         .target(name: "WebImageAVIF", dependencies: ["WebImageCore", "CAVIF"]),
         .target(name: "WebImageHEIF", dependencies: ["WebImageCore", "CHEIF"]),
         .target(name: "WebImageJXL", dependencies: ["WebImageCore", "WebImageJPEG", "CJXL"]),
-        .target(name: "WebImageSVG", dependencies: ["WebImageCore", "CRSVG"]),
+        // The PNG, JPEG and GIF coders read the sizes of the images an SVG embeds as data: URLs.
+        .target(name: "WebImageSVG", dependencies: ["WebImageCore", "WebImagePNG", "WebImageJPEG", "WebImageGIF", "CRSVG", "CXML2"]),
         .target(name: "WebImageCoders", dependencies: ["WebImageCore"] + codecs),
         .target(name: "WebImageConversion", dependencies: ["WebImageCore", "WebImageJPEG", "WebImagePNG", nioConcurrencyHelpers]),
 

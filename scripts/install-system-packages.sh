@@ -12,8 +12,9 @@ packages+=(libtiff-dev libavif-dev libheif-dev libjxl-dev)
 packages+=(libjxl-tools)
 # The ColorManagement trait: Little CMS 2.
 packages+=(liblcms2-dev)
-# The SVG trait: librsvg (with cairo), and its rsvg-convert for the resvg suite comparison.
-packages+=(librsvg2-dev librsvg2-bin)
+# The SVG trait: librsvg (with cairo), and its rsvg-convert for the resvg suite comparison;
+# libxml2 for the screen that reads each document before librsvg does.
+packages+=(librsvg2-dev librsvg2-bin libxml2-dev)
 # Chromium, headless, for the test that loads the server's demo page as a browser does.
 packages+=(chromium)
 

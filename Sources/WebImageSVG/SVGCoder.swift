@@ -18,12 +18,32 @@ import WebImageCore
 /// SVG is XML that can point at other files, and this coder renders documents from
 /// strangers. What is locked down, and how:
 ///
-/// - **No external resources.** The document is parsed from memory with no base file or
-///   URI, and librsvg refuses to resolve any reference without a base except `data:` URLs:
-///   `<image>`, `<use>`, `xi:include`, CSS `@import` and `url()` that point at `http:`,
-///   `file:` or relative paths are not loaded (tested against a loopback server that
-///   records requests, which receives none, and against `file:///etc/passwd`). libxml2
-///   parses with `XML_PARSE_NONET` and librsvg loads no external DTD or entity.
+/// - **Screened markup.** Before librsvg sees a document, libxml2 reads it (from memory,
+///   `XML_PARSE_NONET`, no entity substitution, no DTD loading, no XInclude, its default
+///   limits, errors kept off the console), and it is refused
+///   (`ImageError/Code/badImageData`) when it has a DOCTYPE internal subset (entity
+///   declarations) or an entity reference other than the predefined ones and character
+///   references; any element in the XInclude namespace; an `<?xml-stylesheet?>`
+///   instruction; a CSS `@import` in `<style>` or a `style` attribute; a `url()` of a
+///   `data:` URL in `<style>` or any attribute (CSS escapes, case and whitespace are seen
+///   through); or what librsvg 2.54 aborts the process on (a Rust panic): an `feTile`
+///   element, matched by local name on the parsed elements in any namespace, and an
+///   `feConvolveMatrix` whose `kernelMatrix` has over 400 numbers. `SVGMarkupScreen`
+///   lists the rules.
+/// - **No external resources, and only checked images inline.** The document is parsed
+///   with no base file or URI, and librsvg refuses to resolve any reference without a base
+///   except `data:` URLs: `<image>`, `<use>`, `xi:include`, CSS `@import` and `url()` that
+///   point at `http:`, `file:` or relative paths are not loaded (tested against a loopback
+///   server that records requests, which receives none, and against `file:///etc/passwd`).
+///   A `data:` URL in an `href` (any namespace) is accepted only on `<image>` and
+///   `<feImage>`, only when its base64 or percent-encoded payload decodes to bytes that
+///   start as a PNG, JPEG or GIF (gdk-pixbuf picks its loader by the bytes, and has
+///   loaders for a dozen other formats, and for SVG through librsvg again), and only when
+///   each image's size, read from its header, is within
+///   `ImageDecodeOptions/maxPixelCount` and `ImageDecodeOptions/maxTotalBytes` and all
+///   of them together within `maxPixelCount` (`ImageError/Code/imageTooLarge`):
+///   gdk-pixbuf decodes each at its full size whatever size it is drawn at. A nested SVG
+///   document is refused.
 /// - **No scripts.** librsvg has no script engine: `<script>` and event attributes are
 ///   ignored.
 /// - **Bounded parsing.** The handle is made with `RSVG_HANDLE_FLAGS_NONE`, never
@@ -32,11 +52,8 @@ import WebImageCore
 ///   librsvg's cap of 1,000,000 loaded elements and of the elements `<use>` and paint
 ///   servers may reference. Input over ``maximumByteCount`` is refused before parsing, and
 ///   gzip-compressed SVG (SVGZ), whose inflated size cannot be bounded beforehand, is
-///   not accepted.
-/// - **No known aborts.** librsvg is Rust, and a panic in it aborts the process: the
-///   documents that make librsvg 2.54 panic (those using `feTile`) are refused before it
-///   sees them, and so are documents in encodings that could hide that name from the check
-///   (anything but UTF-8 and the ASCII-compatible 8-bit encodings). See `SVGScreening`.
+///   not accepted. Documents in encodings that are not ASCII-compatible (UTF-16, UTF-32,
+///   UTF-7, EBCDIC) are refused too.
 /// - **Bounded pixels.** The output size is known before any pixel memory exists and is
 ///   checked against `ImageDecodeOptions/maxPixelCount` and
 ///   `ImageDecodeOptions/maxTotalBytes` (`ImageError/Code/imageTooLarge`), and against
@@ -65,12 +82,12 @@ public struct SVGCoder: ImageCoder {
 
     /// The size the document declares (see the type's description); this parses it.
     public func pixelSize(of data: Data) throws(ImageError) -> PixelSize? {
-        try withDocument(data) { document throws(ImageError) in try document.pixelSize() }
+        try withDocument(data, options: ImageDecodeOptions()) { document throws(ImageError) in try document.pixelSize() }
     }
 
     /// Renders the document at the options' target size.
     public func decode(_ data: Data, options: ImageDecodeOptions) throws(ImageError) -> Image {
-        try withDocument(data) { document throws(ImageError) in
+        try withDocument(data, options: options) { document throws(ImageError) in
             let size = Self.targetSize(forIntrinsic: try document.pixelSize(), options: options)
             try options.checkAllocation(size)
             let bitmap = try document.render(at: size)
@@ -110,14 +127,20 @@ public struct SVGCoder: ImageCoder {
         data.starts(with: [0x1F, 0x8B])
     }
 
-    private func withDocument<Result>(_ data: Data, _ body: (SVGDocument) throws(ImageError) -> Result) throws(ImageError) -> Result {
+    /// Runs `body` on the document `data` holds, once `SVGScreening` has passed it with
+    /// `options`' limits for its embedded images.
+    private func withDocument<Result>(
+        _ data: Data,
+        options: ImageDecodeOptions,
+        _ body: (SVGDocument) throws(ImageError) -> Result
+    ) throws(ImageError) -> Result {
         guard !data.isEmpty else { throw ImageError(.emptyData, "there are no bytes to decode") }
         guard data.count <= Self.maximumByteCount else {
             throw ImageError(.imageTooLarge, "the SVG has \(data.count) bytes, over the limit of \(Self.maximumByteCount)")
         }
         guard canDecode(data) else { throw ImageError(.badImageData, "the data is not an uncompressed SVG document") }
         return try data.withImageBytes { bytes throws(ImageError) in
-            try SVGScreening.check(bytes)
+            try SVGScreening.check(bytes, options: options)
             return try body(SVGDocument(bytes: bytes))
         }
     }

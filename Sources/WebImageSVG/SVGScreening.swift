@@ -2,16 +2,24 @@
 import Foundation
 import WebImageCore
 
-/// Checks made on an SVG's bytes before librsvg sees them, for what librsvg 2.54 cannot be
-/// trusted with.
+/// Checks made on an SVG before librsvg sees it, for what librsvg 2.54 cannot be trusted
+/// with.
 ///
 /// librsvg is written in Rust, and a Rust panic inside it aborts the whole process instead
 /// of returning an error. Debian 12's librsvg 2.54.7 panics (`assertion failed: width > 0
 /// && height > 0` in `shared_surface.rs`) when `feTile` gets an empty input region, as in
-/// resvg's `filters/feTile/empty-region.svg`, and `rsvg-convert` aborts on it too. So a
-/// document naming `feTile` is refused. The name is searched in the bytes, which works only
-/// in an encoding where ASCII letters are their own bytes: documents in any other (UTF-16,
-/// UTF-32, UTF-7, EBCDIC, which libxml2 would decode) are refused too.
+/// resvg's `filters/feTile/empty-region.svg`, and `rsvg-convert` aborts on it too. And
+/// librsvg loads `data:` URLs, which can hold a whole other document (another SVG, handed
+/// to librsvg again without any screen, or a style sheet) or an image in any of
+/// gdk-pixbuf's formats at any size.
+///
+/// So the document is read first with libxml2, and refused by the rules of
+/// `SVGMarkupScreen`: no entities, XInclude or style-sheet instructions, no `feTile`
+/// element or oversized `feConvolveMatrix` (another panic), no `@import` or
+/// `url(data:…)` in CSS, and `data:` URLs only as PNG, JPEG or
+/// GIF images within the decode options' pixel limits. Before that, the bytes must be in
+/// an encoding where ASCII letters are their own bytes: documents in any other (UTF-16,
+/// UTF-32, UTF-7, EBCDIC) are refused.
 enum SVGScreening {
     /// Whether an XML declaration's `encoding` writes ASCII as ASCII: UTF-8, US-ASCII,
     /// ISO 8859 or a Windows 125x code page.
@@ -22,14 +30,12 @@ enum SVGScreening {
             || (name.hasPrefix("windows-125") && name.count == 12 && name.last!.isNumber)
     }
 
-    /// The element names that make librsvg 2.54 abort.
-    static let abortingElements = ["feTile"]
-
-    /// Refuses `bytes` when they are not ASCII-compatible XML or name an element that makes
-    /// librsvg abort.
+    /// Refuses `bytes` when they are not ASCII-compatible XML or break a rule of
+    /// `SVGMarkupScreen`, whose embedded images are held to `options`' limits.
     ///
-    /// - Throws: ``ImageError/Code/badImageData``.
-    static func check(_ bytes: UnsafeRawBufferPointer) throws(ImageError) {
+    /// - Throws: ``ImageError/Code/badImageData``, or ``ImageError/Code/imageTooLarge``
+    ///   for embedded images over the limits.
+    static func check(_ bytes: UnsafeRawBufferPointer, options: ImageDecodeOptions) throws(ImageError) {
         guard !bytes.contains(0) else {
             throw ImageError(.badImageData, "the SVG holds NUL bytes (UTF-16 or UTF-32 is not accepted)")
         }
@@ -43,9 +49,7 @@ enum SVGScreening {
         if let encoding = declaredEncoding(bytes[start...]), !isASCIICompatible(encoding) {
             throw ImageError(.badImageData, "the SVG's encoding \(encoding) is not accepted")
         }
-        for name in abortingElements where contains(bytes, Array(name.utf8)) {
-            throw ImageError(.badImageData, "the SVG uses \(name), which makes librsvg 2.54 abort on some inputs")
-        }
+        try SVGMarkupScreen.check(bytes, options: options)
     }
 
     /// The `encoding` of the XML declaration at the start of `bytes`, if it names one.
@@ -54,17 +58,6 @@ enum SVGScreening {
         let declaration = String(decoding: bytes[..<end], as: UTF8.self)
         guard let match = declaration.firstMatch(of: /encoding\s*=\s*["']([^"']*)["']/) else { return nil }
         return String(match.1)
-    }
-
-    /// Whether `needle` occurs in `bytes`.
-    private static func contains(_ bytes: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
-        guard bytes.count >= needle.count else { return false }
-        var index = 0
-        while let found = bytes[index...].firstIndex(of: needle[0]), found + needle.count <= bytes.count {
-            if bytes[found..<found + needle.count].elementsEqual(needle) { return true }
-            index = found + 1
-        }
-        return false
     }
 }
 #endif
