@@ -121,6 +121,7 @@ struct ServerSetting: Hashable, Sendable {
     static let presetFallbackImage = ServerSetting("preset-fallback-image", .list)
     static let bestFormat = ServerSetting("best-format", .list)
     static let demo = ServerSetting("demo", .flag, default: "false")
+    static let dialect = ServerSetting("dialect", .list, default: "native")
     static let demoSamples = ServerSetting("demo-samples", .integer, default: "24")
 
     /// Every setting, in the order `--print-config` shows them.
@@ -130,7 +131,7 @@ struct ServerSetting: Hashable, Sendable {
         requestMemory, memoryBudget, memoryWait, maxAspectRatio, requestTimeout, maxFetches, maxFetchesPerHost,
         maxSourceCache, maxResultCache, timeout, concurrency, maxConnections, idleTimeout, writeTimeout,
         metricsPort, metricsHost, maxAge, memoryLimit, resultMemoryLimit, preset, onlyPresets, watermark,
-        fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, demo, demoSamples,
+        fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, demo, demoSamples, dialect,
     ]
 }
 #endif
