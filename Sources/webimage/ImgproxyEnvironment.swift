@@ -31,15 +31,32 @@ struct ImgproxyEnvironment {
         "IMGPROXY_LOG_FORMAT", "IMGPROXY_LOG_LEVEL", "IMGPROXY_USE_ETAG", "IMGPROXY_REQUESTS_QUEUE_SIZE", "IMGPROXY_GRACEFUL_STOP_TIMEOUT",
     ]
 
-    /// What applying the environment left to say: one warning per ignored variable.
+    /// One warning per variable that has no effect here.
     let warnings: [String]
+    /// The imgproxy dialect's settings.
+    let imgproxy: ImgproxyConfiguration
+    /// `IMGPROXY_MAX_SRC_RESOLUTION`, in pixels.
+    let maxSourcePixels: Int?
+    /// `IMGPROXY_MAX_SRC_FILE_SIZE` when above 0.
+    let maxSourceBytes: Int?
+    /// `IMGPROXY_MAX_ANIMATION_FRAMES` when above 0.
+    let maxAnimationFrames: Int?
+    /// `IMGPROXY_TTL`.
+    let resultMaxAge: Int?
+    /// `IMGPROXY_TIMEOUT`.
+    let requestTimeout: Double?
+    /// `IMGPROXY_DOWNLOAD_TIMEOUT`.
+    let sourceTimeout: Double?
+    /// `IMGPROXY_MAX_CLIENTS`.
+    let maxConnections: Int?
+    /// The image of `IMGPROXY_WATERMARK_PATH`, decoded.
+    let watermark: Image?
 
-    /// Applies `environment`'s `IMGPROXY_*` variables to `configuration`, where `settings`
-    /// left the server's own setting at its default.
+    /// Reads and checks `environment`'s `IMGPROXY_*` variables.
     ///
     /// - Throws: `ValidationError` naming an unknown or unsupported variable, or one whose
     ///   value does not read.
-    init(_ environment: [String: String], settings: ServerSettings, configuration: inout ImageServerConfiguration) throws {
+    init(_ environment: [String: String]) throws {
         let names = environment.keys.filter { $0.hasPrefix("IMGPROXY_") }.sorted()
         if let unknown = names.first(where: { !Self.mapped.contains($0) && !Self.ignored.contains($0) }) {
             throw ValidationError("\(unknown) is not supported by webimage serve (see the article Migrating from imgproxy)")
@@ -73,7 +90,6 @@ struct ImgproxyEnvironment {
                 return bytes
             }
         }
-        func isDefault(_ setting: ServerSetting) -> Bool { settings.entry(setting).source == .defaults }
 
         var imgproxy = ImgproxyConfiguration()
         let keyNames = value("IMGPROXY_KEYS") != nil ? ("IMGPROXY_KEYS", "IMGPROXY_SALTS") : ("IMGPROXY_KEY", "IMGPROXY_SALT")
@@ -110,27 +126,38 @@ struct ImgproxyEnvironment {
         imgproxy.onlyPresets = try flag("IMGPROXY_ONLY_PRESETS")
         imgproxy.allowedSources = list("IMGPROXY_ALLOWED_SOURCES")
         imgproxy.baseURL = value("IMGPROXY_BASE_URL") ?? ""
-        configuration.imgproxy = imgproxy
-
-        if let megapixels = try number("IMGPROXY_MAX_SRC_RESOLUTION"), isDefault(.maxSourcePixels) {
-            configuration.maxSourcePixels = Int(megapixels * 1_000_000)
-        }
-        if let bytes = try integer("IMGPROXY_MAX_SRC_FILE_SIZE"), bytes > 0, isDefault(.maxSourceBytes) { configuration.maxSourceBytes = bytes }
-        if let frames = try integer("IMGPROXY_MAX_ANIMATION_FRAMES"), frames > 0, isDefault(.maxAnimationFrames) {
-            configuration.maxAnimationFrames = frames
-        }
-        if let seconds = try integer("IMGPROXY_TTL"), seconds >= 0, isDefault(.maxAge) { configuration.resultMaxAge = seconds }
-        if let seconds = try number("IMGPROXY_TIMEOUT"), seconds > 0, isDefault(.requestTimeout) { configuration.requestTimeout = seconds }
-        if let seconds = try number("IMGPROXY_DOWNLOAD_TIMEOUT"), seconds > 0, isDefault(.timeout) { configuration.sourceTimeout = seconds }
-        if let clients = try integer("IMGPROXY_MAX_CLIENTS"), clients > 0, isDefault(.maxConnections) { configuration.maxConnections = clients }
+        self.imgproxy = imgproxy
+        maxSourcePixels = try number("IMGPROXY_MAX_SRC_RESOLUTION").map { Int(min($0, 1e12) * 1_000_000) }
+        maxSourceBytes = try integer("IMGPROXY_MAX_SRC_FILE_SIZE").flatMap { $0 > 0 ? $0 : nil }
+        maxAnimationFrames = try integer("IMGPROXY_MAX_ANIMATION_FRAMES").flatMap { $0 > 0 ? $0 : nil }
+        resultMaxAge = try integer("IMGPROXY_TTL").flatMap { $0 >= 0 ? $0 : nil }
+        requestTimeout = try number("IMGPROXY_TIMEOUT").flatMap { $0 > 0 ? $0 : nil }
+        sourceTimeout = try number("IMGPROXY_DOWNLOAD_TIMEOUT").flatMap { $0 > 0 ? $0 : nil }
+        maxConnections = try integer("IMGPROXY_MAX_CLIENTS").flatMap { $0 > 0 ? $0 : nil }
         if let path = value("IMGPROXY_WATERMARK_PATH") {
             do {
-                configuration.watermarks[ImgproxyConfiguration.watermarkName] = try ImageCodersManager.shared.decode(
-                    try Data(contentsOf: URL(fileURLWithPath: path)))
+                watermark = try ImageCodersManager.shared.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
             } catch {
                 throw ValidationError("IMGPROXY_WATERMARK_PATH: cannot read \(path): \(error)")
             }
+        } else {
+            watermark = nil
         }
+    }
+
+    /// Applies the variables to `configuration`, each server setting only where `settings`
+    /// left it at its default.
+    func apply(to configuration: inout ImageServerConfiguration, settings: ServerSettings) {
+        func isDefault(_ setting: ServerSetting) -> Bool { settings.entry(setting).source == .defaults }
+        configuration.imgproxy = imgproxy
+        if let maxSourcePixels, isDefault(.maxSourcePixels) { configuration.maxSourcePixels = maxSourcePixels }
+        if let maxSourceBytes, isDefault(.maxSourceBytes) { configuration.maxSourceBytes = maxSourceBytes }
+        if let maxAnimationFrames, isDefault(.maxAnimationFrames) { configuration.maxAnimationFrames = maxAnimationFrames }
+        if let resultMaxAge, isDefault(.maxAge) { configuration.resultMaxAge = resultMaxAge }
+        if let requestTimeout, isDefault(.requestTimeout) { configuration.requestTimeout = requestTimeout }
+        if let sourceTimeout, isDefault(.timeout) { configuration.sourceTimeout = sourceTimeout }
+        if let maxConnections, isDefault(.maxConnections) { configuration.maxConnections = maxConnections }
+        if let watermark { configuration.watermarks[ImgproxyConfiguration.watermarkName] = watermark }
     }
 }
 #endif

@@ -382,6 +382,10 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try settings(environment: ProcessInfo.processInfo.environment)
         try Self.check(settings)
+        // imgproxy's variables are read and checked before anything starts, each one set
+        // named: applied, warned about, or refused.
+        let imgproxy = try Self.dialects(settings).contains(.imgproxy) ? ImgproxyEnvironment(ProcessInfo.processInfo.environment) : nil
+        for warning in imgproxy?.warnings ?? [] { FileHandle.standardError.write(Data("webimage serve: warning: \(warning)\n".utf8)) }
         if printConfiguration {
             print(settings.lines.joined(separator: "\n"))
             return
@@ -427,10 +431,7 @@ struct ServeCommand: AsyncParsableCommand {
         (configuration.fallback, configuration.presetFallbacks) = try Self.loadFallbacks(settings)
         configuration.bestFormats = try Self.bestFormats(settings) ?? configuration.bestFormats
         configuration.dialects = try Self.dialects(settings)
-        if configuration.dialects.contains(.imgproxy) {
-            let imgproxy = try ImgproxyEnvironment(ProcessInfo.processInfo.environment, settings: settings, configuration: &configuration)
-            for warning in imgproxy.warnings { FileHandle.standardError.write(Data("webimage serve: warning: \(warning)\n".utf8)) }
-        }
+        imgproxy?.apply(to: &configuration, settings: settings)
         let host = configuration.host, metricsHost = configuration.metricsHost
         var samples: DemoImageServer?
         if settings.flag(.demo) {
