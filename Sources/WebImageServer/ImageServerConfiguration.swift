@@ -160,8 +160,10 @@ public struct ImageServerConfiguration: Sendable {
     }
 
     /// Checks the rules a server is not run without: no empty signing key, no unsigned URLs
-    /// beside a key, fallbacks answered with 200 or an error status, and no fallback for a
-    /// preset that does not exist.
+    /// beside a key, fallbacks answered with 200 or an error status, no fallback for a
+    /// preset that does not exist, at least one dialect, and, with imgproxy's, its keys in
+    /// pairs, a signature size of 1 to 32 bytes, presets that read, and only presets when
+    /// the native dialect serves only presets.
     ///
     /// - Throws: ``ImageServerConfigurationError`` naming the first rule broken.
     public func validate() throws(ImageServerConfigurationError) {
@@ -175,6 +177,7 @@ public struct ImageServerConfiguration: Sendable {
         if dialects.contains(.imgproxy) {
             guard imgproxy.keys.count == imgproxy.salts.count, !imgproxy.keys.contains(where: \.isEmpty) else { throw .badImgproxyKeys }
             guard (1...32).contains(imgproxy.signatureSize) else { throw .badImgproxySignatureSize(imgproxy.signatureSize) }
+            guard !onlyPresets || imgproxy.onlyPresets else { throw .onlyPresetsWithoutImgproxyPresets }
             _ = try ImgproxyDialect(imgproxy, hasWatermark: false)
         }
         if let name = presetFallbacks.keys.sorted().first(where: { presets[$0] == nil }) { throw .fallbackForUnknownPreset(name) }

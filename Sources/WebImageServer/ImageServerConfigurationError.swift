@@ -20,6 +20,10 @@ public enum ImageServerConfigurationError: Error, Sendable, Equatable, CustomStr
     case badImgproxySignatureSize(Int)
     /// An imgproxy preset is not options written `name:arguments/…`.
     case badImgproxyPreset(String)
+    /// ``ImageServerConfiguration/onlyPresets`` is on while imgproxy's URLs are answered
+    /// without ``ImgproxyConfiguration/onlyPresets``, which would let them ask for any
+    /// processing.
+    case onlyPresetsWithoutImgproxyPresets
 
     /// The refusal in a sentence.
     public var description: String {
@@ -32,6 +36,7 @@ public enum ImageServerConfigurationError: Error, Sendable, Equatable, CustomStr
         case .badImgproxyKeys: "imgproxy's keys and salts must come in pairs, none empty"
         case .badImgproxySignatureSize(let size): "imgproxy's signature size is \(size); it must be 1 to 32 bytes"
         case .badImgproxyPreset(let name): "the imgproxy preset \(name) is not options written name:arguments/…"
+        case .onlyPresetsWithoutImgproxyPresets: "only presets are served, but imgproxy's URLs are not limited to presets (IMGPROXY_ONLY_PRESETS)"
         }
     }
 }

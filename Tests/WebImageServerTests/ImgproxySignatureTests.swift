@@ -73,6 +73,25 @@ struct ImgproxySignatureTests {
         #expect(throws: ImageServerError.self) { try dialect.checkSignature("m3k5QADfcKN", signs: Self.plainPath) }
     }
 
+    @Test func configurationRefusesWhatImgproxyWouldNotRun() {
+        var configuration = ImageServerConfiguration(cacheDirectory: URL(fileURLWithPath: "/nonexistent"))
+        configuration.dialects = [.native, .imgproxy]
+        configuration.allowsUnsignedURLs = true
+        configuration.imgproxy.keys = [Self.key]
+        #expect(throws: ImageServerConfigurationError.badImgproxyKeys) { try configuration.validate() }
+        configuration.imgproxy.salts = [Self.salt]
+        configuration.imgproxy.signatureSize = 33
+        #expect(throws: ImageServerConfigurationError.badImgproxySignatureSize(33)) { try configuration.validate() }
+        configuration.imgproxy.signatureSize = 8
+        configuration.presets = ["thumb": "resize=10"]
+        configuration.onlyPresets = true
+        #expect(throws: ImageServerConfigurationError.onlyPresetsWithoutImgproxyPresets) { try configuration.validate() }
+        configuration.imgproxy.onlyPresets = true
+        #expect(throws: Never.self) { try configuration.validate() }
+        configuration.dialects = []
+        #expect(throws: ImageServerConfigurationError.noDialect) { try configuration.validate() }
+    }
+
     @Test func anyTextWithoutAKey() throws {
         let dialect = try ImgproxyDialect(ImgproxyConfiguration(), hasWatermark: false)
         for signature in ["insecure", "_", "anything", "m3k5QADfcKM"] {
