@@ -4,7 +4,8 @@ import Hummingbird
 import NIOCore
 import WebImage
 
-/// The image route, `/<signature>/<spec>/<source>`: the request checked (signature, spec,
+/// The image route, `/<signature>/<spec>/<source>` (or imgproxy's form, see
+/// ``target(of:)``): the request checked (signature, spec,
 /// expiry, budget, source host), then its result answered from the ``ResultCache`` or made
 /// by fetching the source (``SourceFetches``) and running the transform
 /// (``TransformRun``); a fallback image answers for a source that fails, when one is set.
@@ -12,6 +13,8 @@ import WebImage
 struct ImageRoute: Sendable {
     let configuration: ImageServerConfiguration
     let signatures: URLSignatures
+    /// imgproxy's URLs, when the server answers them (``ImageServerConfiguration/dialects``).
+    let imgproxy: ImgproxyDialect?
     let policy: SourceAddressPolicy
     let budget: TransformBudget
     let fetches: SourceFetches
@@ -27,18 +30,15 @@ struct ImageRoute: Sendable {
     /// The answer to an image request; when a fallback answers it, the source's failure is
     /// noted in `context` for the access log.
     func respond(to request: Request, context: ImageServerRequestContext) async throws(ImageServerError) -> Response {
-        let parsed = try ImageServerRequest(path: request.uri.path)
-        try signatures.check(parsed.signature, signs: parsed.signedPath)
-        let serverSpec = try ImageServerSpec(
-            parsed.spec, presets: configuration.presets, onlyPresets: configuration.onlyPresets,
-            watermarks: Set(configuration.watermarks.keys))
+        let target = try target(of: request)
+        let serverSpec = target.spec
         if let expires = serverSpec.expires, Date().timeIntervalSince1970 >= Double(expires) {
             throw ImageServerError(.gone, "this URL has expired")
         }
-        if serverSpec.isRaw { return try await raw(parsed.source, spec: serverSpec, request: request) }
+        if serverSpec.isRaw { return try await raw(target.source, spec: serverSpec, request: request) }
         let choice = OutputFormatChoice(
-            spec: serverSpec.operations, accept: request.headers[.accept], coders: sources.coders, bestFormats: configuration.bestFormats,
-            autoFormats: configuration.autoFormats)
+            spec: serverSpec.operations, accept: target.negotiatesFormat ? request.headers[.accept] : nil, coders: sources.coders,
+            bestFormats: configuration.bestFormats, autoFormats: configuration.autoFormats)
         let written: TransformSpec
         do {
             let watermarks = configuration.watermarks
@@ -51,16 +51,16 @@ struct ImageRoute: Sendable {
         }
         let (spec, ratio) = serverSpec.applyingDevicePixelRatio(to: written, maxPixels: budget.maxPixels)
         try budget.check(spec, operationCount: choice.spec.split(separator: "|").count)
-        try policy.checkHost(of: parsed.source)
+        try policy.checkHost(of: target.source)
         let key =
-            "\(choice.spec)\ndpr=\(ratio)\n\(parsed.source.absoluteString)" + (serverSpec.cacheBuster.map { "\ncachebuster=\($0)" } ?? "")
+            "\(choice.spec)\ndpr=\(ratio)\n\(target.source.absoluteString)" + (serverSpec.cacheBuster.map { "\ncachebuster=\($0)" } ?? "")
             + (serverSpec.keepsCopyright ? "\nkeep_copyright" : "")
             + (choice.bestCandidates.map { "\nbest=" + $0.map(\.rawValue).joined(separator: ",") } ?? "")
         var result: ResultCache.Entry
         var status = HTTPResponse.Status.ok
         var maxAge = configuration.resultMaxAge
         do throws(ImageServerError) {
-            let (fetches, transforms, source) = (self.fetches, self.transforms, parsed.source)
+            let (fetches, transforms, source) = (self.fetches, self.transforms, target.source)
             let output = OutputRequest(bestCandidates: choice.bestCandidates, keepsCopyright: serverSpec.keepsCopyright)
             result = try await results.result(forKey: key) { () throws(ImageServerError) in
                 // The host was checked against the allow-list; its addresses are checked
@@ -91,7 +91,7 @@ struct ImageRoute: Sendable {
         var headers = HTTPFields()
         headers[.eTag] = eTag
         headers[.cacheControl] = ResultCache.cacheControl(maxAge: maxAge, expires: serverSpec.expires, now: Date())
-        if choice.variesWithAccept { headers[.vary] = "Accept" }
+        if (choice.variesWithAccept && target.negotiatesFormat) || target.variesWithAccept { headers[.vary] = "Accept" }
         if status == .ok, let ifNoneMatch = request.headers[.ifNoneMatch], ResultCache.matches(ifNoneMatch, eTag) {
             return Response(status: .notModified, headers: headers)
         }

@@ -17,7 +17,7 @@ extension ImageServer {
     /// `/health/` and `//health` are image paths (refused as malformed), as is
     /// `//info/…`. So `/health` and `/info` check the path they were given, and hand any
     /// other to the image route.
-    func router() -> Router<ImageServerRequestContext> {
+    func router() throws(ImageServerConfigurationError) -> Router<ImageServerRequestContext> {
         let deadline = RequestDeadline(timeout: configuration.requestTimeout)
         let manager = self.manager
         let cached = CachedSources(cache: sources, key: { manager.cacheKey(for: $0) }, configuration: configuration)
@@ -30,8 +30,12 @@ extension ImageServer {
                 maximum: configuration.maxConcurrentFetches, maximumPerHost: configuration.maxFetchesPerHost, metrics: metrics),
             policy: policy, metrics: metrics, maxSourcePixels: configuration.maxSourcePixels)
         let signatures = URLSignatures(configuration)
+        let imgproxy =
+            configuration.dialects.contains(.imgproxy)
+            ? try ImgproxyDialect(configuration.imgproxy, hasWatermark: configuration.watermarks[ImgproxyConfiguration.watermarkName] != nil)
+            : nil
         let image = ImageRoute(
-            configuration: configuration, signatures: signatures, policy: policy, budget: budget, fetches: fetches, sources: cached,
+            configuration: configuration, signatures: signatures, imgproxy: imgproxy, policy: policy, budget: budget, fetches: fetches, sources: cached,
             transforms: TransformRun(sources: cached, budget: budget, memory: memory, slots: slots),
             results: ResultCache(
                 storage: results.diskStorage, memoryLimit: configuration.resultMemoryLimit, metrics: metrics, deadline: deadline),

@@ -100,7 +100,7 @@ public struct ImageServer: Sendable {
         }
         let connections = ConnectionLimit(maximum: cap)
         let application = Application(
-            router: router(),
+            router: try router(),
             server: .http1(
                 configuration: HTTP1Channel.Configuration(
                     additionalChannelHandlers: [

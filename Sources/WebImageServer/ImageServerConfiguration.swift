@@ -151,6 +151,15 @@ public struct ImageServerConfiguration: Sendable {
     /// Fallbacks by preset name: a request naming one of these presets is answered its
     /// fallback instead of ``fallback`` (the first such preset the spec names wins).
     public var presetFallbacks: [String: ImageServerFallback] = [:]
+    /// The URL languages answered, told apart on one port by the segment after the
+    /// signature: a native spec's operations hold `=` or `|` (or are a bare name such as
+    /// `raw`), imgproxy's options hold `:` (or the path goes on with `plain` or a base64url
+    /// source). Only ``ImageServerDialect/native`` by default, so that a URL of another
+    /// server is never read by its rules unless the operator asks for them.
+    public var dialects: Set<ImageServerDialect> = [.native]
+    /// How imgproxy's URLs are answered when ``dialects`` holds
+    /// ``ImageServerDialect/imgproxy``.
+    public var imgproxy = ImgproxyConfiguration()
     /// An HTML page answered at `/` (the tool's `--demo` page); without one, `/` is refused
     /// like any other path that names no image.
     public var homePage: String?
@@ -161,8 +170,10 @@ public struct ImageServerConfiguration: Sendable {
     }
 
     /// Checks the rules a server is not run without: no empty signing key, no unsigned URLs
-    /// beside a key, fallbacks answered with 200 or an error status, and no fallback for a
-    /// preset that does not exist.
+    /// beside a key, fallbacks answered with 200 or an error status, no fallback for a
+    /// preset that does not exist, at least one dialect, and, with imgproxy's, its keys in
+    /// pairs, a signature size of 1 to 32 bytes, presets that read, and only presets when
+    /// the native dialect serves only presets.
     ///
     /// - Throws: ``ImageServerConfigurationError`` naming the first rule broken.
     public func validate() throws(ImageServerConfigurationError) {
@@ -171,6 +182,13 @@ public struct ImageServerConfiguration: Sendable {
         if allowsUnsignedURLs, !signers.isEmpty { throw .unsignedURLsWithSigningKey }
         for fallback in [fallback].compactMap(\.self) + presetFallbacks.values where !fallback.hasValidStatus {
             throw .badFallbackStatus(fallback.status)
+        }
+        if dialects.isEmpty { throw .noDialect }
+        if dialects.contains(.imgproxy) {
+            guard imgproxy.keys.count == imgproxy.salts.count, !imgproxy.keys.contains(where: \.isEmpty) else { throw .badImgproxyKeys }
+            guard (1...32).contains(imgproxy.signatureSize) else { throw .badImgproxySignatureSize(imgproxy.signatureSize) }
+            guard !onlyPresets || imgproxy.onlyPresets else { throw .onlyPresetsWithoutImgproxyPresets }
+            _ = try ImgproxyDialect(imgproxy, hasWatermark: false)
         }
         if let name = presetFallbacks.keys.sorted().first(where: { presets[$0] == nil }) { throw .fallbackForUnknownPreset(name) }
     }

@@ -11,6 +11,19 @@ public enum ImageServerConfigurationError: Error, Sendable, Equatable, CustomStr
     case badFallbackStatus(Int)
     /// A fallback is given for a preset that is not configured.
     case fallbackForUnknownPreset(String)
+    /// No URL dialect is served (``ImageServerConfiguration/dialects`` is empty).
+    case noDialect
+    /// imgproxy's keys and salts (``ImgproxyConfiguration/keys``,
+    /// ``ImgproxyConfiguration/salts``) are not in pairs, or one is empty.
+    case badImgproxyKeys
+    /// imgproxy's signature size is not 1 to 32 bytes.
+    case badImgproxySignatureSize(Int)
+    /// An imgproxy preset is not options written `name:arguments/…`.
+    case badImgproxyPreset(String)
+    /// ``ImageServerConfiguration/onlyPresets`` is on while imgproxy's URLs are answered
+    /// without ``ImgproxyConfiguration/onlyPresets``, which would let them ask for any
+    /// processing.
+    case onlyPresetsWithoutImgproxyPresets
 
     /// The refusal in a sentence.
     public var description: String {
@@ -19,6 +32,11 @@ public enum ImageServerConfigurationError: Error, Sendable, Equatable, CustomStr
         case .unsignedURLsWithSigningKey: "unsigned URLs cannot be accepted together with a signing key; give one or the other"
         case .badFallbackStatus(let status): "a fallback cannot be answered with status \(status); use 200 or 400 to 599"
         case .fallbackForUnknownPreset(let name): "a fallback is given for the preset \(name), which is not configured"
+        case .noDialect: "no URL dialect is served"
+        case .badImgproxyKeys: "imgproxy's keys and salts must come in pairs, none empty"
+        case .badImgproxySignatureSize(let size): "imgproxy's signature size is \(size); it must be 1 to 32 bytes"
+        case .badImgproxyPreset(let name): "the imgproxy preset \(name) is not options written name:arguments/…"
+        case .onlyPresetsWithoutImgproxyPresets: "only presets are served, but imgproxy's URLs are not limited to presets (IMGPROXY_ONLY_PRESETS)"
         }
     }
 }

@@ -182,7 +182,7 @@ struct TransformBudget: Sendable {
         let scaleY = resize.height.map { Double($0) / Double(source.height) }
         switch (scaleX, scaleY, resize.width, resize.height) {
         case let (x?, y?, width?, height?):
-            switch resize.contentMode {
+            switch resize.contentMode.resolved(source: source, width: width, height: height) {
             case .fill:
                 let size =
                     resize.allowsEnlarging
@@ -194,7 +194,7 @@ struct TransformBudget: Sendable {
             case .inside:
                 let size = scaled(min(x, y))
                 return (size, size)
-            case .aspectFill:
+            case .aspectFill, .auto:
                 let cover = scaled(max(x, y))
                 return (cover, PixelSize(width: min(width, cover.width), height: min(height, cover.height)))
             }

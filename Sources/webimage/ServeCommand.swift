@@ -199,6 +199,13 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "format"))
     var autoFormats: [String] = []
 
+    @Option(
+        name: .customLong("dialect"),
+        help: ServerSetting.dialect.help(
+            "A URL language answered: native, or imgproxy (its URLs, signatures and IMGPROXY_* settings) (repeatable).",
+            valueName: "dialect"))
+    var dialects: [String] = []
+
     @Flag(
         inversion: .prefixedNo,
         help: ServerSetting.demo.help("Serve the demo's sample images from loopback and a page of them through the server at /."))
@@ -227,6 +234,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.key, keys), (.salt, salts), (.allowHost, allowedHosts), (.allowAddress, allowedAddresses), (.preset, presets),
             (.watermark, watermarks), (.presetFallbackImage, presetFallbackImages), (.bestFormat, bestFormats),
             (.autoFormat, autoFormats),
+            (.dialect, dialects),
         ]
         var texts: [ServerSetting: [String]] = [:]
         for (setting, text) in scalars { texts[setting] = text.map { [$0] } }
@@ -284,9 +292,23 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The signers of the keys given, checked (see ``SigningKeys``).
+    /// The URL dialects served, each a name of ``ImageServerDialect``.
+    private static func dialects(_ settings: ServerSettings) throws -> Set<ImageServerDialect> {
+        var dialects: Set<ImageServerDialect> = []
+        for name in settings.list(.dialect) {
+            guard let dialect = ImageServerDialect(rawValue: name.lowercased()) else {
+                throw ValidationError("\(settings.label(of: .dialect)) \(name) is not native or imgproxy")
+            }
+            dialects.insert(dialect)
+        }
+        return dialects
+    }
+
+    /// The signers of the keys given, checked (see ``SigningKeys``); none are needed when
+    /// the native dialect is not served.
     private static func signers(_ settings: ServerSettings) throws -> [ImageURLSigner] {
-        try SigningKeys.signers(
+        if try !dialects(settings).contains(.native), settings.list(.key).isEmpty, !settings.flag(.insecureUnsigned) { return [] }
+        return try SigningKeys.signers(
             keys: settings.list(.key).map { (settings.label(of: .key), $0) },
             salts: settings.list(.salt).map { (settings.label(of: .salt), $0) },
             insecureUnsigned: settings.flag(.insecureUnsigned) ? settings.label(of: .insecureUnsigned) : nil)
@@ -369,6 +391,10 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try settings(environment: ProcessInfo.processInfo.environment)
         try Self.check(settings)
+        // imgproxy's variables are read and checked before anything starts, each one set
+        // named: applied, warned about, or refused.
+        let imgproxy = try Self.dialects(settings).contains(.imgproxy) ? ImgproxyEnvironment(ProcessInfo.processInfo.environment) : nil
+        for warning in imgproxy?.warnings ?? [] { FileHandle.standardError.write(Data("webimage serve: warning: \(warning)\n".utf8)) }
         if printConfiguration {
             print(settings.lines.joined(separator: "\n"))
             return
@@ -414,6 +440,8 @@ struct ServeCommand: AsyncParsableCommand {
         (configuration.fallback, configuration.presetFallbacks) = try Self.loadFallbacks(settings)
         configuration.bestFormats = try Self.formats(settings, .bestFormat) ?? configuration.bestFormats
         configuration.autoFormats = try Self.formats(settings, .autoFormat) ?? configuration.autoFormats
+        configuration.dialects = try Self.dialects(settings)
+        imgproxy?.apply(to: &configuration, settings: settings)
         let host = configuration.host, metricsHost = configuration.metricsHost
         var samples: DemoImageServer?
         if settings.flag(.demo) {

@@ -122,6 +122,7 @@ struct ServerSetting: Hashable, Sendable {
     static let bestFormat = ServerSetting("best-format", .list)
     static let autoFormat = ServerSetting("auto-format", .list)
     static let demo = ServerSetting("demo", .flag, default: "false")
+    static let dialect = ServerSetting("dialect", .list, default: "native")
     static let demoSamples = ServerSetting("demo-samples", .integer, default: "24")
 
     /// Every setting, in the order `--print-config` shows them.
@@ -132,7 +133,7 @@ struct ServerSetting: Hashable, Sendable {
         maxSourceCache, maxResultCache, timeout, concurrency, maxConnections, idleTimeout, writeTimeout,
         metricsPort, metricsHost, maxAge, memoryLimit, resultMemoryLimit, preset, onlyPresets, watermark,
         fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, autoFormat, demo,
-        demoSamples,
+        demoSamples, dialect,
     ]
 }
 #endif

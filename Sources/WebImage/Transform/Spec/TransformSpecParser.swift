@@ -118,7 +118,7 @@ struct TransformSpecParser {
         let sizeText = try reader.positional("WIDTH, xHEIGHT or WIDTHxHEIGHT")
         let (width, height) = try reader.dimensions(sizeText)
         var mode = ResizingImageTransformer.ContentMode.aspectFit
-        for (word, contentMode) in [("fit", .aspectFit), ("fill", .aspectFill), ("stretch", .fill), ("inside", .inside)]
+        for (word, contentMode) in [("fit", .aspectFit), ("fill", .aspectFill), ("stretch", .fill), ("inside", .inside), ("auto", .auto)]
             as [(String, ResizingImageTransformer.ContentMode)] where reader.flag(word)
         {
             mode = contentMode
@@ -130,14 +130,14 @@ struct TransformSpecParser {
         let smart = try reader.smartCrop()
         if let anchor = try reader.value(named: "gravity") {
             guard smart == nil else { throw reader.error("gravity=\(anchor)", "smart and gravity= do not go together") }
-            guard mode == .aspectFill, width != nil, height != nil else {
-                throw reader.error("gravity=\(anchor)", "gravity= applies to fill with both sides")
+            guard mode == .aspectFill || mode == .auto, width != nil, height != nil else {
+                throw reader.error("gravity=\(anchor)", "gravity= applies to fill (or auto) with both sides")
             }
             resize.anchor = try reader.anchor(anchor)
         }
         if let smart {
-            guard mode == .aspectFill, width != nil, height != nil else {
-                throw TransformSpecError(operation: "resize", message: "smart applies to fill with both sides")
+            guard mode == .aspectFill || mode == .auto, width != nil, height != nil else {
+                throw TransformSpecError(operation: "resize", message: "smart applies to fill (or auto) with both sides")
             }
             resize.anchor = .smart(smart)
         }

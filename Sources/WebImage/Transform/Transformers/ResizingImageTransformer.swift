@@ -17,6 +17,10 @@ public struct ResizingImageTransformer: ImageTransformer {
         /// no bars and no alpha added (imgproxy's `rs:fit`, thumbor's `fit-in`; `inside` in a
         /// transform spec).
         case inside
+        /// ``aspectFill`` when the picture and the box have the same orientation (both
+        /// landscape, or both not), ``inside`` otherwise (imgproxy's `rs:auto`; `auto` in a
+        /// transform spec).
+        case auto
     }
 
     /// The requested width in pixels; `nil` to follow from the height and the aspect ratio.
@@ -65,6 +69,7 @@ public struct ResizingImageTransformer: ImageTransformer {
         case .aspectFit: key += "-fit"
         case .aspectFill: key += "-fill"
         case .inside: key += "-inside"
+        case .auto: key += "-auto"
         }
         if !allowsEnlarging { key += "-noenlarge" }
         if background != .clear { key += "-bg\(background.hex)" }
@@ -112,7 +117,9 @@ public struct ResizingImageTransformer: ImageTransformer {
             options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: unbounded, height: height))
         case let (width?, height?, .aspectFit), let (width?, height?, .inside):
             options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: width, height: height))
-        case let (width?, height?, .aspectFill):
+        case let (width?, height?, .aspectFill), let (width?, height?, .auto):
+            // An auto resize decodes to cover the box: the orientation, and so the mode,
+            // stay those of the source.
             options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: width, height: height))
             options.coversThumbnailBox = true
         case let (width?, height?, .fill):
@@ -142,7 +149,7 @@ public struct ResizingImageTransformer: ImageTransformer {
         let result: (scaled: PixelSize, canvas: PixelSize)
         switch (scaleX, scaleY) {
         case let (x?, y?):
-            switch contentMode {
+            switch contentMode.resolved(source: source, width: width!, height: height!) {
             case .fill:
                 let size =
                     allowsEnlarging
@@ -154,7 +161,7 @@ public struct ResizingImageTransformer: ImageTransformer {
             case .inside:
                 let size = scaled(min(x, y))
                 result = (size, size)
-            case .aspectFill:
+            case .aspectFill, .auto:
                 let cover = scaled(max(x, y))
                 result = (cover, PixelSize(width: min(width!, cover.width), height: min(height!, cover.height)))
             }

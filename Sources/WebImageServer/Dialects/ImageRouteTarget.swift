@@ -1,0 +1,16 @@
+import Foundation
+
+/// What an image request asks for, whichever dialect its path is written in: the source,
+/// the server's spec, and how its format may depend on `Accept`.
+struct ImageRouteTarget: Sendable {
+    /// The source URL.
+    let source: URL
+    /// The server's operations, read from the native spec the path is or becomes.
+    let spec: ImageServerSpec
+    /// Whether `format=auto` and `format=best` are resolved by the client's `Accept` (the
+    /// native dialect); otherwise `format=auto` is the source's format.
+    let negotiatesFormat: Bool
+    /// Whether the dialect itself chose the format by `Accept` (imgproxy's WebP and AVIF
+    /// detection), so that the answer carries `Vary: Accept`.
+    let variesWithAccept: Bool
+}
