@@ -188,6 +188,11 @@ struct SVGScreeningTests {
                 .badImageData, "feConvolveMatrix"
             ),
             ("feTile outside the SVG namespace", document(#"<feTile xmlns="urn:other"/>"#), .badImageData, "feTile"),
+            (
+                "feTurbulence of two million octaves",
+                document(#"<filter id="t"><feTurbulence baseFrequency="0.05" numOctaves=" 2e6 "/></filter><rect \#(cover) filter="url(#t)"/>"#),
+                .badImageData, "octaves"
+            ),
         ]
     }
 
@@ -241,6 +246,7 @@ struct SVGScreeningTests {
                 #"<filter id="c"><feConvolveMatrix order="20" kernelMatrix="\#(Array(repeating: "1", count: 400).joined(separator: ","))"/></filter>"#
                     + #"<rect width="4" height="4" filter="url(#c)"/>"#
             ),
+            Self.document(#"<filter id="t"><feTurbulence numOctaves="24"/></filter><rect width="4" height="4" filter="url(#t)"/>"#),
             Self.document(#"<style>rect { fill: url(#g) } /* url(x) */</style><a href="https://example.com/"><rect width="4" height="4"/></a>"#),
         ]
         for data in documents {
