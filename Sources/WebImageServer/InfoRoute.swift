@@ -27,16 +27,19 @@ struct InfoRoute: Sendable {
         try policy.checkHost(of: source)
         let (fetches, sources, memory, slots) = (self.fetches, self.sources, self.memory, self.slots)
         let limits = sources.limited(ImageDecodeOptions())
-        let info = try await deadline.run { () throws(ImageServerError) -> ImageInfoResponse in
+        let json = try await deadline.run { () throws(ImageServerError) -> String in
             try await fetches.fetch(source)
-            return try await slots.withSlot { () throws(ImageServerError) -> ImageInfoResponse in
+            return try await slots.withSlot { () throws(ImageServerError) -> String in
                 let (data, header) = try await sources.header(of: source, options: limits)
                 // The reduced decode may still read the whole picture (a PNG's rows).
-                return try await memory.holding(header.decodeBytes) { () throws(ImageServerError) -> ImageInfoResponse in
+                return try await memory.holding(header.decodeBytes) { () throws(ImageServerError) -> String in
                     let coders = sources.coders
+                    if sources.workers.reads(data, coders: coders) {
+                        return try await sources.workers.info(of: data, options: limits, plannedBytes: header.decodeBytes)
+                    }
                     do throws(ImageError) {
-                        return try await DecodingWorkers.run { () throws(ImageError) -> ImageInfoResponse in
-                            try ImageInfoResponse(data: data, coders: coders, options: limits)
+                        return try await DecodingWorkers.run { () throws(ImageError) -> String in
+                            try ImageInfoResponse(data: data, coders: coders, options: limits).json
                         }
                     } catch {
                         throw ImageServerError(source: error)
@@ -44,7 +47,7 @@ struct InfoRoute: Sendable {
                 }
             }
         }
-        var response = Response.text(info.json, contentType: "application/json")
+        var response = Response.text(json, contentType: "application/json")
         response.headers[.cacheControl] = "public, max-age=\(maxAge)"
         if request.method == .head { response.body = ResponseBody() }
         return response

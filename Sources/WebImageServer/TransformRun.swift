@@ -25,7 +25,6 @@ struct TransformRun: Sendable {
             let (data, header) = try await sources.header(of: source, options: decodeOptions)
             let copyright = output.keepsCopyright ? ImageCopyright(readingContainer: data) : nil
             return try await memory.holding(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
-                let image: Image
                 do throws(ImageError) {
                     // A lossless turn drops every marker, and writes JPEG alone: the
                     // copyright and `best` need a re-encode.
@@ -34,10 +33,10 @@ struct TransformRun: Sendable {
                     {
                         return (lossless.data, lossless.digest, .jpeg)
                     }
-                    image = try await sources.decode(data, of: source, options: decodeOptions)
                 } catch {
                     throw ImageServerError(source: error)
                 }
+                let image = try await sources.decode(data, of: source, header: header, options: decodeOptions)
                 return try await render(image, spec: spec, bestCandidates: output.bestCandidates, copyright: copyright, held: &held)
             }
         }

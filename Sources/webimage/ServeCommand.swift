@@ -192,6 +192,11 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "format"))
     var bestFormats: [String] = []
 
+    @Option(
+        help: ServerSetting.decodeWorkerMemory.help(
+            "Address space a decode worker (SVG) may map beyond its decode's plan, for the binary and its libraries.", valueName: "size"))
+    var decodeWorkerMemory: String?
+
     @Flag(
         inversion: .prefixedNo,
         help: ServerSetting.demo.help("Serve the demo's sample images from loopback and a page of them through the server at /."))
@@ -214,7 +219,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.maxAge, maxAge), (.memoryLimit, memoryLimit), (.resultMemoryLimit, resultMemoryLimit), (.onlyPresets, onlyPresets.map { String($0) }),
             (.demo, demo.map { String($0) }),
             (.demoSamples, demoSamples), (.fallbackImage, fallbackImage), (.fallbackStatus, fallbackStatus),
-            (.fallbackMaxAge, fallbackMaxAge),
+            (.fallbackMaxAge, fallbackMaxAge), (.decodeWorkerMemory, decodeWorkerMemory),
         ]
         let lists: [(ServerSetting, [String])] = [
             (.key, keys), (.salt, salts), (.allowHost, allowedHosts), (.allowAddress, allowedAddresses), (.preset, presets),
@@ -404,6 +409,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.watermarks = try Self.loadWatermarks(settings)
         (configuration.fallback, configuration.presetFallbacks) = try Self.loadFallbacks(settings)
         configuration.bestFormats = try Self.bestFormats(settings) ?? configuration.bestFormats
+        // SVG decodes only in a worker: this very binary, `webimage decode-worker`.
+        configuration.decodeWorkerExecutable = URL(fileURLWithPath: "/proc/self/exe")
+        configuration.decodeWorkerAddressSpace = settings.size(.decodeWorkerMemory) ?? configuration.decodeWorkerAddressSpace
         let host = configuration.host, metricsHost = configuration.metricsHost
         var samples: DemoImageServer?
         if settings.flag(.demo) {

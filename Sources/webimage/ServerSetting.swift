@@ -120,6 +120,7 @@ struct ServerSetting: Hashable, Sendable {
     static let fallbackMaxAge = ServerSetting("fallback-max-age", .integer, default: String(ImageServerFallback.defaultMaxAge))
     static let presetFallbackImage = ServerSetting("preset-fallback-image", .list)
     static let bestFormat = ServerSetting("best-format", .list)
+    static let decodeWorkerMemory = ServerSetting("decode-worker-memory", .size, default: "512M")
     static let demo = ServerSetting("demo", .flag, default: "false")
     static let demoSamples = ServerSetting("demo-samples", .integer, default: "24")
 
@@ -130,7 +131,7 @@ struct ServerSetting: Hashable, Sendable {
         requestMemory, memoryBudget, memoryWait, maxAspectRatio, requestTimeout, maxFetches, maxFetchesPerHost,
         maxSourceCache, maxResultCache, timeout, concurrency, maxConnections, idleTimeout, writeTimeout,
         metricsPort, metricsHost, maxAge, memoryLimit, resultMemoryLimit, preset, onlyPresets, watermark,
-        fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, demo, demoSamples,
+        fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, decodeWorkerMemory, demo, demoSamples,
     ]
 }
 #endif
