@@ -111,6 +111,7 @@ let package = Package(
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CXattr"),
         .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CSpawn"),
 
         // MARK: Image model and codecs
 
@@ -145,7 +146,7 @@ let package = Package(
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage", nioConcurrencyHelpers, logging, coreMetrics,
+                "WebImage", "CSpawn", nioConcurrencyHelpers, logging, coreMetrics,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -20,7 +20,9 @@ extension ImageServer {
     func router() throws(ImageServerConfigurationError) -> Router<ImageServerRequestContext> {
         let deadline = RequestDeadline(timeout: configuration.requestTimeout)
         let manager = self.manager
-        let cached = CachedSources(cache: sources, key: { manager.cacheKey(for: $0) }, configuration: configuration)
+        let cached = CachedSources(
+            cache: sources, key: { manager.cacheKey(for: $0) }, configuration: configuration,
+            workers: DecodeWorkers(configuration, metrics: metrics))
         let budget = TransformBudget(configuration)
         let memory = MemoryAdmission(capacity: configuration.memoryBudget, wait: .seconds(configuration.memoryWait), metrics: metrics)
         let slots = TransformSlots(maximum: configuration.maxConcurrentRequests)

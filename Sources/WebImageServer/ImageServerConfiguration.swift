@@ -160,6 +160,18 @@ public struct ImageServerConfiguration: Sendable {
     /// How imgproxy's URLs are answered when ``dialects`` holds
     /// ``ImageServerDialect/imgproxy``.
     public var imgproxy = ImgproxyConfiguration()
+    /// The executable run as a decode worker, the `webimage` tool (`webimage serve` sets
+    /// its own binary): the sources of ``decodeWorkerFormats`` (SVG always) are read and
+    /// decoded in a ``DecodeWorker`` process of their own, killed at the request's deadline.
+    /// `nil`, the default, runs none: such a source is answered 415, never decoded in process.
+    public var decodeWorkerExecutable: URL?
+    /// The formats whose sources are read in decode workers (header, decode and `/info`),
+    /// beside SVG, which always is; SVG alone by default.
+    public var decodeWorkerFormats: Set<ImageFormat> = [.svg]
+    /// The address space a decode worker may map beyond its decode's plan, for the binary,
+    /// its libraries and their heaps: 512 MiB by default, about twice the measured baseline
+    /// of the `webimage` tool (see the Security article).
+    public var decodeWorkerAddressSpace = 512 << 20
     /// An HTML page answered at `/` (the tool's `--demo` page); without one, `/` is refused
     /// like any other path that names no image.
     public var homePage: String?

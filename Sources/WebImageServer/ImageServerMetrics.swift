@@ -5,7 +5,8 @@ import Prometheus
 /// What the image server counts, in Prometheus' text format at `/metrics`: requests by
 /// status, their latency, source fetches (and those waiting for a free fetch), result-cache
 /// hits and misses, the fallbacks answered for failed sources, the results made and the
-/// requests that shared one being made, bytes sent, and the memory budget's use.
+/// requests that shared one being made, bytes sent, the memory budget's use, and the decode
+/// workers' runs by outcome.
 ///
 /// The metrics go through swift-metrics to a `PrometheusMetricsFactory` of the server's own,
 /// so several servers in one process (tests, embedding) never share or re-bootstrap the
@@ -71,6 +72,18 @@ public struct ImageServerMetrics: Sendable {
     func recordMemory(reserved: Int, waiting: Int) {
         CoreMetrics.Gauge(label: "webimage_memory_reserved_bytes", factory: factory).record(reserved)
         CoreMetrics.Gauge(label: "webimage_memory_waiting", factory: factory).record(waiting)
+    }
+
+    /// Counts a decode worker's run by how it ended (`decoded`, `refused`, `killed`,
+    /// `crashed`, `failed`; see `DecodeWorkers`), and sets the number of workers running.
+    func recordDecodeWorker(outcome: String, running: Int) {
+        CoreMetrics.Counter(label: "webimage_decode_workers_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+        recordDecodeWorkers(running: running)
+    }
+
+    /// Sets the number of decode workers running.
+    func recordDecodeWorkers(running: Int) {
+        CoreMetrics.Gauge(label: "webimage_decode_workers_running", factory: factory).record(running)
     }
 
     /// The metrics in Prometheus' text exposition format.

@@ -12,20 +12,19 @@ struct InfoAnswers: Sendable {
     /// The bytes of JSON kept at most: 4 MiB (some thousands of answers).
     static let memoryLimit = 4 << 20
 
-    private let kept = MemoryCache<String, ImageInfoResponse>(costLimit: Self.memoryLimit)
-    private let work = SharedWork<String, ImageInfoResponse, ImageServerError>()
+    private let kept = MemoryCache<String, String>(costLimit: Self.memoryLimit)
+    private let work = SharedWork<String, String, ImageServerError>()
 
-    /// The answer for `source`: kept, or made by `make` once for every request asking now.
-    func answer(
-        for source: URL, make: @escaping @Sendable () async throws(ImageServerError) -> ImageInfoResponse
-    ) async throws(ImageServerError) -> ImageInfoResponse {
+    /// The answer (its JSON) for `source`: kept, or made by `make` once for every request
+    /// asking now.
+    func answer(for source: URL, make: @escaping @Sendable () async throws(ImageServerError) -> String) async throws(ImageServerError) -> String {
         let key = source.absoluteString
         if let answer = kept.value(forKey: key) { return answer }
         let kept = self.kept
-        return try await work.run(key) { () throws(ImageServerError) -> ImageInfoResponse in
+        return try await work.run(key) { () throws(ImageServerError) -> String in
             if let answer = kept.value(forKey: key) { return answer }
             let answer = try await make()
-            kept.setValue(answer, forKey: key, cost: answer.json.utf8.count)
+            kept.setValue(answer, forKey: key, cost: answer.utf8.count)
             return answer
         }
     }

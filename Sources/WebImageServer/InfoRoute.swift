@@ -32,17 +32,20 @@ struct InfoRoute: Sendable {
         let limits = sources.limited(ImageDecodeOptions())
         // Each request waits on its own deadline; the work is shared by every request for
         // the source, and cancelled only when all of them have left.
-        let info = try await deadline.run { () throws(ImageServerError) -> ImageInfoResponse in
-            try await answers.answer(for: source) { () throws(ImageServerError) -> ImageInfoResponse in
+        let json = try await deadline.run { () throws(ImageServerError) -> String in
+            try await answers.answer(for: source) { () throws(ImageServerError) -> String in
                 try await fetches.fetch(source)
-                return try await slots.withSlot { () throws(ImageServerError) -> ImageInfoResponse in
+                return try await slots.withSlot { () throws(ImageServerError) -> String in
                     let (data, header) = try await sources.header(of: source, options: limits)
                     // The reduced decode may still read the whole picture (a PNG's rows).
-                    return try await memory.holding(header.decodeBytes) { () throws(ImageServerError) -> ImageInfoResponse in
+                    return try await memory.holding(header.decodeBytes) { () throws(ImageServerError) -> String in
                         let coders = sources.coders
+                        if sources.workers.reads(data, coders: coders) {
+                            return try await sources.workers.info(of: data, options: limits, plannedBytes: header.decodeBytes)
+                        }
                         do throws(ImageError) {
-                            return try await DecodingWorkers.run { () throws(ImageError) -> ImageInfoResponse in
-                                try ImageInfoResponse(data: data, coders: coders, options: limits)
+                            return try await DecodingWorkers.run { () throws(ImageError) -> String in
+                                try ImageInfoResponse(data: data, coders: coders, options: limits).json
                             }
                         } catch {
                             throw ImageServerError(source: error)
@@ -51,7 +54,7 @@ struct InfoRoute: Sendable {
                 }
             }
         }
-        var response = Response.text(info.json, contentType: "application/json")
+        var response = Response.text(json, contentType: "application/json")
         response.headers[.cacheControl] = "public, max-age=\(maxAge)"
         if request.method == .head { response.body = ResponseBody() }
         return response

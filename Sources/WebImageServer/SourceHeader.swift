@@ -23,7 +23,20 @@ struct SourceHeader: Sendable {
     ///   size past `options`' pixel limit is `.imageTooLarge`), and `.imageTooLarge` for
     ///   a shape more extreme than `maxAspectRatio` or more frames than `options` allow.
     init(data: Data, coders: ImageCodersManager, options: ImageDecodeOptions, maxAspectRatio: Double) throws(ImageError) {
-        if let declared = try coders.checkHeader(of: data, options: options) {
+        let declared = try coders.checkHeader(of: data, options: options)
+        var counting = options
+        counting.decodesFramesOnDemand = true
+        let frames = (try? coders.animatedImage(from: data, options: counting).frameCount) ?? 1
+        try self.init(declared: declared, frames: frames, options: options, maxAspectRatio: maxAspectRatio)
+    }
+
+    /// The header that declares `declared` (`nil` when its coder reads none) and holds
+    /// `frames`, as a decode worker read it (see `DecodeWorkers`).
+    ///
+    /// - Throws: `ImageError` `.imageTooLarge` for a shape more extreme than
+    ///   `maxAspectRatio` or more frames than `options` allow.
+    init(declared: PixelSize?, frames: Int, options: ImageDecodeOptions, maxAspectRatio: Double) throws(ImageError) {
+        if let declared {
             size = declared
         } else {
             let side = Int(Double(options.maxPixelCount).squareRoot())
@@ -35,9 +48,6 @@ struct SourceHeader: Sendable {
                 .imageTooLarge,
                 "the header declares \(size.width)×\(size.height) pixels, a shape more extreme than \(maxAspectRatio) to 1")
         }
-        var counting = options
-        counting.decodesFramesOnDemand = true
-        let frames = (try? coders.animatedImage(from: data, options: counting).frameCount) ?? 1
         guard frames <= options.maxFrameCount else {
             throw ImageError(.imageTooLarge, "the source has \(frames) frames, over the limit of \(options.maxFrameCount)")
         }

@@ -32,7 +32,6 @@ struct TransformRun: Sendable {
                 {
                     return recompressed
                 }
-                let image: Image
                 do throws(ImageError) {
                     // A lossless turn drops every marker, and writes JPEG alone: the
                     // copyright and `best` need a re-encode.
@@ -41,10 +40,10 @@ struct TransformRun: Sendable {
                     {
                         return (lossless.data, lossless.digest, .jpeg)
                     }
-                    image = try await sources.decode(data, of: source, options: decodeOptions)
                 } catch {
                     throw ImageServerError(source: error)
                 }
+                let image = try await sources.decode(data, of: source, header: header, options: decodeOptions)
                 return try await render(image, spec: spec, bestCandidates: output.bestCandidates, copyright: copyright, held: &held)
             }
         }

@@ -206,6 +206,11 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "dialect"))
     var dialects: [String] = []
 
+    @Option(
+        help: ServerSetting.decodeWorkerMemory.help(
+            "Address space a decode worker (SVG) may map beyond its decode's plan, for the binary and its libraries.", valueName: "size"))
+    var decodeWorkerMemory: String?
+
     @Flag(
         inversion: .prefixedNo,
         help: ServerSetting.demo.help("Serve the demo's sample images from loopback and a page of them through the server at /."))
@@ -228,7 +233,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.maxAge, maxAge), (.memoryLimit, memoryLimit), (.resultMemoryLimit, resultMemoryLimit), (.onlyPresets, onlyPresets.map { String($0) }),
             (.demo, demo.map { String($0) }),
             (.demoSamples, demoSamples), (.fallbackImage, fallbackImage), (.fallbackStatus, fallbackStatus),
-            (.fallbackMaxAge, fallbackMaxAge),
+            (.fallbackMaxAge, fallbackMaxAge), (.decodeWorkerMemory, decodeWorkerMemory),
         ]
         let lists: [(ServerSetting, [String])] = [
             (.key, keys), (.salt, salts), (.allowHost, allowedHosts), (.allowAddress, allowedAddresses), (.preset, presets),
@@ -442,6 +447,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.autoFormats = try Self.formats(settings, .autoFormat) ?? configuration.autoFormats
         configuration.dialects = try Self.dialects(settings)
         imgproxy?.apply(to: &configuration, settings: settings)
+        // SVG decodes only in a worker: this very binary, `webimage decode-worker`.
+        configuration.decodeWorkerExecutable = URL(fileURLWithPath: "/proc/self/exe")
+        configuration.decodeWorkerAddressSpace = settings.size(.decodeWorkerMemory) ?? configuration.decodeWorkerAddressSpace
         let host = configuration.host, metricsHost = configuration.metricsHost
         var samples: DemoImageServer?
         if settings.flag(.demo) {

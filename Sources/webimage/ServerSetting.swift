@@ -121,6 +121,7 @@ struct ServerSetting: Hashable, Sendable {
     static let presetFallbackImage = ServerSetting("preset-fallback-image", .list)
     static let bestFormat = ServerSetting("best-format", .list)
     static let autoFormat = ServerSetting("auto-format", .list)
+    static let decodeWorkerMemory = ServerSetting("decode-worker-memory", .size, default: "512M")
     static let demo = ServerSetting("demo", .flag, default: "false")
     static let dialect = ServerSetting("dialect", .list, default: "native")
     static let demoSamples = ServerSetting("demo-samples", .integer, default: "24")
@@ -132,7 +133,7 @@ struct ServerSetting: Hashable, Sendable {
         requestMemory, memoryBudget, memoryWait, maxAspectRatio, requestTimeout, maxFetches, maxFetchesPerHost,
         maxSourceCache, maxResultCache, timeout, concurrency, maxConnections, idleTimeout, writeTimeout,
         metricsPort, metricsHost, maxAge, memoryLimit, resultMemoryLimit, preset, onlyPresets, watermark,
-        fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, autoFormat, demo,
+        fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, autoFormat, decodeWorkerMemory, demo,
         demoSamples, dialect,
     ]
 }

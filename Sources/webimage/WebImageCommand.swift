@@ -9,14 +9,15 @@ struct WebImageCommand: AsyncParsableCommand {
         subcommands: subcommands
     )
 
-    /// Every command; `serve` only in a build with the `Server` trait (the default).
+    /// Every command; `serve` (and its hidden `decode-worker`) only in a build with the
+    /// `Server` trait (the default).
     private static var subcommands: [any ParsableCommand.Type] {
         var commands: [any ParsableCommand.Type] = [
             DemoCommand.self, FetchCommand.self, PrefetchCommand.self, CacheCommand.self, GalleryCommand.self,
             InfoCommand.self, ConvertCommand.self, SamplesCommand.self, PlayCommand.self,
         ]
         #if Server
-        commands.append(ServeCommand.self)
+        commands += [ServeCommand.self, DecodeWorkerCommand.self]
         #endif
         return commands
     }

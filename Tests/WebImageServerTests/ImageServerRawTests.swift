@@ -33,7 +33,8 @@ struct ImageServerRawTests {
             harness.serve("/a.svg", Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><script>alert(1)</script></svg>"#.utf8))
             for source in ["/text", "/a.svg"] {
                 let answer = try await harness.get(harness.path("raw", source: source))
-                #expect(answer.status == 422, "\(source)")
+                // Without a decode worker, an SVG is not read at all: 415.
+                #expect(answer.status == (source == "/a.svg" ? 415 : 422), "\(source)")
                 #expect(answer.headers.first(name: "Content-Type") == "application/json", "\(source)")
             }
         }

@@ -1,0 +1,186 @@
+#if SVG
+import Foundation
+import Testing
+import WebImage
+@testable import WebImageServer
+import WebImageTestSupport
+import WebImageLoadingTestSupport
+import WebImageServerTestSupport
+
+/// `webimage serve` with SVG sources, each read in a decode worker (the built `webimage`
+/// tool's `decode-worker`): rendered at the requested size, answered in the format asked for
+/// or, without `format=`, in JPEG; a render that runs past the deadline is killed, a worker
+/// that a signal ends is one request's 422, and a nested document's allocation stays in the
+/// worker.
+@Suite("Decode workers: SVG", .serialized, .timeLimit(.minutes(10)), BuiltExecutable.webimageIsBuilt)
+struct DecodeWorkerSVGTests {
+    /// A 1200×600 document: red left half, blue right half.
+    static let halves = Data(
+        (#"<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="600">"#
+            + #"<rect width="600" height="600" fill="red"/><rect x="600" width="600" height="600" fill="blue"/></svg>"#).utf8
+    )
+
+    /// A document whose turbulence filter renders for many minutes: two million octaves
+    /// over 2000×2000 pixels.
+    static let endless = Data(
+        (#"<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f">"#
+            + #"<feTurbulence baseFrequency="0.01" numOctaves="2000000"/></filter>"#
+            + #"<rect width="2000" height="2000" filter="url(#f)"/></svg>"#).utf8
+    )
+
+    /// A 16×16 document whose `<image>` is a 12000×12000 SVG in a `data:` URL, which
+    /// gdk-pixbuf renders at full size (576 MB of pixels) outside the coder's limits.
+    static let nested = Data(
+        (#"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><image width="16" height="16" "#
+            + #"href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='12000' height='12000'/%3E"/></svg>"#).utf8
+    )
+
+    /// A 64×64 document padded by a 4 MiB comment: a worker whose address space is already
+    /// full cannot read it (its buffer needs a mapping of its own), and a signal ends it.
+    static let padded = Data(
+        (#"<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><!--"# + String(repeating: "x", count: 4 << 20)
+            + #"--><rect width="64" height="64" fill="red"/></svg>"#).utf8
+    )
+
+    /// Configures the harness's server with the built tool as its decode worker.
+    static func withWorker(_ more: @escaping (inout ImageServerConfiguration) -> Void = { _ in }) throws -> (inout ImageServerConfiguration) -> Void {
+        let executable = try BuiltExecutable.url(named: "webimage")
+        return { configuration in
+            configuration.decodeWorkerExecutable = executable
+            more(&configuration)
+        }
+    }
+
+    /// The decode workers this process has started that are still there (running, or ended
+    /// and not reaped), from /proc.
+    static func workersLeft() -> [Int32] {
+        let own = getpid()
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return false }
+            // The fields after the command's closing parenthesis: state, then the parent.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, Int32(fields[1]) == own else { return false }
+            let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            return String(decoding: command, as: UTF8.self).contains("decode-worker") || fields[0] == "Z"
+        }
+    }
+
+    @Test func svgSourceIsRenderedAtTheRequestedWidth() async throws {
+        try await ImageServerHarness.run(configure: try Self.withWorker()) { harness in
+            harness.serve("/halves.svg", Self.halves, contentType: "image/svg+xml")
+            for spec in ["resize=300|format=png", "resize=300|format=webp,lossless", "resize=300"] {
+                let answer = try await harness.get(harness.path(spec, source: "/halves.svg"))
+                #expect(answer.status == 200, "\(spec)")
+                guard answer.status == 200 else { continue }
+                let image = try answer.image()
+                #expect(image.format == (spec.contains("format=") ? (spec.contains("webp") ? .webp : .png) : .jpeg), "\(spec)")
+                #expect(image.pixelWidth == 300 && image.pixelHeight == 150, "\(spec): \(image.pixelSize)")
+                let left = image.bitmap.rgba8(x: 10, y: 75), right = image.bitmap.rgba8(x: 290, y: 75)
+                #expect(left.red >= 247 && left.green <= 8 && left.blue <= 8, "\(spec): \(left)")
+                #expect(right.red <= 8 && right.green <= 8 && right.blue >= 247, "\(spec): \(right)")
+            }
+            let info = try await harness.get("/info/_/" + ImageServerHarness.encodeSource(harness.sources.url(for: "/halves.svg").absoluteString))
+            #expect(info.status == 200)
+            let json = String(decoding: info.body, as: UTF8.self)
+            #expect(json.contains(#""format":"svg","width":1200,"height":600"#), "\(json)")
+            #expect(try await harness.eventuallyShows(#"webimage_decode_workers_total{outcome="decoded"} 8"#))
+        }
+    }
+
+    /// Four renders that would run for minutes (as many as the cores and two more) each
+    /// answer 504 at the deadline, their workers killed and reaped; a plain SVG then still
+    /// renders. In process, the renders kept every decoding thread, and the plain one
+    /// answered 504 too.
+    @Test func aRenderPastTheDeadlineIsKilled() async throws {
+        let deadline = 3.0
+        // The stated margin over the deadline, for a loaded machine: the 504 itself comes
+        // from the deadline; the margin only bounds the wait for the kill.
+        let margin = 60.0
+        try await ImageServerHarness.run(configure: try Self.withWorker { $0.requestTimeout = deadline }) { harness in
+            harness.serve("/endless.svg", Self.endless, contentType: "image/svg+xml")
+            harness.serve("/halves.svg", Self.halves, contentType: "image/svg+xml")
+            let start = ContinuousClock.now
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<(ProcessInfo.processInfo.activeProcessorCount + 2) {
+                    group.addTask { try await harness.get(harness.path("resize=\(100 + index)|format=png", source: "/endless.svg")).status }
+                }
+                for try await status in group { #expect(status == 504) }
+            }
+            #expect(ContinuousClock.now - start < .seconds(deadline + margin))
+            #expect(await eventually(within: 120) { Self.workersLeft().isEmpty }, "\(Self.workersLeft())")
+            #expect(try await harness.eventuallyShows("webimage_decode_workers_running 0"))
+            #expect(try await harness.metrics().contains(#"webimage_decode_workers_total{outcome="killed"}"#))
+            let answer = try await harness.get(harness.path("resize=300|format=png", source: "/halves.svg"))
+            #expect(answer.status == 200)
+        }
+    }
+
+    /// A worker whose address space cannot hold the source (an allowance of 1 MiB, far
+    /// below the binary's own) ends by a signal: that request answers 422 naming it, and
+    /// the server answers the next one.
+    @Test func aWorkerEndedBySignalAnswers422() async throws {
+        try await ImageServerHarness.run(configure: try Self.withWorker { $0.decodeWorkerAddressSpace = 1 << 20 }) { harness in
+            harness.serve("/padded.svg", Self.padded, contentType: "image/svg+xml")
+            let answer = try await harness.get(harness.path("resize=32|format=png", source: "/padded.svg"))
+            #expect(answer.status == 422)
+            let body = String(decoding: answer.body, as: UTF8.self)
+            #expect(body.contains("the source could not be decoded (decode worker ended by signal"), "\(body)")
+            #expect(try await harness.eventuallyShows(#"webimage_decode_workers_total{outcome="crashed"} 1"#))
+            #expect(try await harness.get("/health").status == 200)
+            #expect(await eventually(within: 120) { Self.workersLeft().isEmpty }, "\(Self.workersLeft())")
+        }
+    }
+
+    /// The worker itself, run as the server runs it: with an address space of 1 MiB, the
+    /// padded source ends it by a signal; with one CPU second, the endless render ends it
+    /// by `SIGXCPU`.
+    @Test func theWorkerPastItsLimitsEndsBySignal() async throws {
+        for (source, addressSpace, cpuSeconds, signal) in [(Self.padded, 1 << 20, 60, nil), (Self.endless, 4 << 30, 1, SIGXCPU)] {
+            let process = Process()
+            process.executableURL = try BuiltExecutable.url(named: "webimage")
+            process.arguments = ["decode-worker", "--address-space", String(addressSpace), "--cpu-seconds", String(cpuSeconds)]
+            // The environment the server gives its workers, and nothing else.
+            process.environment = Dictionary(
+                uniqueKeysWithValues: DecodeWorkers.environment.map { ($0.prefix { $0 != "=" }.description, $0.drop { $0 != "=" }.dropFirst().description) })
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            var options = ImageDecodeOptions()
+            options.maxPixelCount = 50_000_000
+            // A worker that dies while it reads breaks the pipe: its end is what is checked.
+            try? input.fileHandleForWriting.write(contentsOf: DecodeWorkerRequest(kind: .decode, options: options, data: source).encoded)
+            try? input.fileHandleForWriting.close()
+            let answer = try output.fileHandleForReading.readToEnd() ?? Data()
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "status \(process.terminationStatus), \(answer.count) bytes answered")
+            if let signal { #expect(process.terminationStatus == signal) }
+        }
+    }
+
+    /// A document nesting a 12000×12000 SVG in a `data:` URL is rendered (or stopped) in the
+    /// worker: this process, which runs the server, does not grow by hundreds of MB.
+    @Test func aNestedDocumentsAllocationStaysInTheWorker() async throws {
+        try await ImageServerHarness.run(configure: try Self.withWorker()) { harness in
+            harness.serve("/nested.svg", Self.nested, contentType: "image/svg+xml")
+            // Resets this process's peak resident size (VmHWM) to its current one.
+            try Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
+            let before = try Self.residentKiB("VmRSS")
+            let answer = try await harness.get(harness.path("resize=16|format=png", source: "/nested.svg"))
+            #expect(answer.status == 200 || answer.status == 422, "\(answer.status)")
+            let peak = try Self.residentKiB("VmHWM")
+            #expect(peak - before < 200 << 10, "peak \(peak) KiB against \(before) KiB before")
+        }
+    }
+
+    /// A field of /proc/self/status, in KiB.
+    static func residentKiB(_ field: String) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+}
+#endif
