@@ -14,7 +14,19 @@ import WebImage
 /// side), the header's size and frames, the `/info` JSON, or the typed `ImageError` that
 /// stopped it. A source that takes more memory or CPU than allowed, or that crashes a
 /// library, ends the worker by a signal, which the server answers 422.
+///
+/// A build under ThreadSanitizer or AddressSanitizer maps terabytes of shadow memory at
+/// start, which no address-space limit admits: such a worker applies no `RLIMIT_AS`
+/// (``appliesAddressSpaceLimit``), and is bounded by its CPU limit and the kill at the
+/// deadline alone.
 public enum DecodeWorker {
+    /// Whether a worker applies its address-space limit: always, but in a build whose
+    /// sanitizer runtime (ThreadSanitizer's or AddressSanitizer's) is loaded.
+    public static let appliesAddressSpaceLimit: Bool = {
+        let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+        return dlsym(everywhere, "__tsan_init") == nil && dlsym(everywhere, "__asan_init") == nil
+    }()
+
     /// Applies the limits, answers one request and returns the process's exit status: 0
     /// once an answer is written, 1 when the limits cannot be applied or the request cannot
     /// be read or answered.
@@ -24,7 +36,7 @@ public enum DecodeWorker {
     ///   - cpuSeconds: The most seconds of CPU time the process may use.
     public static func run(addressSpace: Int, cpuSeconds: Int) -> Int32 {
         guard limit(RLIMIT_CORE, to: 0), limit(RLIMIT_CPU, to: cpuSeconds, hard: cpuSeconds + 1),
-            limit(RLIMIT_AS, to: addressSpace)
+            !appliesAddressSpaceLimit || limit(RLIMIT_AS, to: addressSpace)
         else { return 1 }
         guard let fields = readMessage() else { return 1 }
         return writeAll(answer(to: fields).encoded) ? 0 : 1
