@@ -38,6 +38,15 @@ import WebImageCore
         ("WebImage/Transform/SmartCrop/AttentionCropFinder.swift", "count: input.count", "the 32 × 32 map"),
         ("WebImage/Transform/Spec/TransformSpecParser.swift", "count: 4", "four sides"),
         ("WebImage/Cache/ImageCachesManager.swift", "count: targets.count", "one answer per cache"),
+        (
+            "WebImageServer/Workers/DecodeWorker.swift", "var data = Data(count: count)",
+            "in the decode worker, whose refused allocation ends it (answered 422), never the server; at most Int32.max"
+        ),
+        ("WebImageServer/Workers/DecodeWorkerProcess.swift", "var length = Data(count: 8)", "an answer's eight-byte length"),
+        (
+            "WebImageServer/Workers/DecodeWorkerProcess.swift", "var fields = Data(count: count)",
+            "at most the exchange's maxAnswerBytes: the decode's plan, held in the memory budget, and 1 MiB"
+        ),
         ("WebImage/Cache/Disk/MD5.swift", "remaining < 56 ? 64 : 128", "one or two digest blocks"),
         ("WebImage/Cache/Disk/MD5.swift", "unsafeUninitializedCapacity: 32", "a 32-character digest"),
         ("WebImage/Cache/Disk/FileSystem.swift", "count: size)", "an extended attribute, at most 64 KiB on Linux"),

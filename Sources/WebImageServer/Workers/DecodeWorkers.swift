@@ -73,7 +73,9 @@ struct DecodeWorkers: Sendable {
     /// `data` decoded with `options` in a worker, planned at `plannedBytes`.
     func decode(_ data: Data, options: ImageDecodeOptions, plannedBytes: Int) async throws(ImageServerError) -> Image {
         let request = DecodeWorkerRequest(kind: .decode, options: options, data: data)
-        let most = Double(options.maxPixelCount) * Double(max(1, options.maxFrameCount)) * 8 + Double(1 << 20)
+        // The answer is at most the decode the request planned (and holds in the memory
+        // budget), with a mebibyte for its fields.
+        let most = Double(plannedBytes) + Double(1 << 20)
         guard case .image(let image) = try await run(request, plannedBytes: plannedBytes, maxAnswerBytes: Int(min(most, Double(Int.max / 2))))
         else { throw Self.unreadable }
         return image
