@@ -10,7 +10,7 @@ import WebImageCore
 @Suite struct RequestPathAllocationTests {
     /// The source folders a server request runs through.
     static let requestPathFolders = [
-        "WebImageCore", "WebImage", "WebImageCoders", "WebImageConversion", "WebImageColor", "WebImageServer",
+        "WebImageCore", "WebImage", "WebImageProcessing", "WebImageCoders", "WebImageConversion", "WebImageColor", "WebImageServer",
         "WebImagePNG", "WebImageJPEG", "WebImageWebP", "WebImageGIF", "WebImageTIFF", "WebImageAVIF", "WebImageHEIF",
         "WebImageJXL", "WebImageBMP", "WebImageSVG",
     ]
@@ -33,10 +33,10 @@ import WebImageCore
         ("WebImage/Placeholder/BlurHash.swift", "count: width * height * 4", "BlurHash.image(width:height:) draws at the caller's size; no server request calls it"),
         ("WebImage/Placeholder/BlurHash.swift", "count: count * length", "at most 9 terms times a side of an image already in memory"),
         ("WebImage/Placeholder/Base83.swift", "count: 128", "an ASCII table"),
-        ("WebImage/Transform/SmartCrop/EntropyCropFinder.swift", "count: 256", "a histogram"),
-        ("WebImage/Transform/SmartCrop/AttentionCropFinder.swift", "count: width * height)", "the 32 × 32 map"),
-        ("WebImage/Transform/SmartCrop/AttentionCropFinder.swift", "count: input.count", "the 32 × 32 map"),
-        ("WebImage/Transform/Spec/TransformSpecParser.swift", "count: 4", "four sides"),
+        ("WebImageProcessing/SmartCrop/EntropyCropFinder.swift", "count: 256", "a histogram"),
+        ("WebImageProcessing/SmartCrop/AttentionCropFinder.swift", "count: width * height)", "the 32 × 32 map"),
+        ("WebImageProcessing/SmartCrop/AttentionCropFinder.swift", "count: input.count", "the 32 × 32 map"),
+        ("WebImageProcessing/Spec/TransformSpecParser.swift", "count: 4", "four sides"),
         ("WebImage/Cache/ImageCachesManager.swift", "count: targets.count", "one answer per cache"),
         (
             "WebImageServer/Workers/DecodeWorker.swift", "var data = Data(count: count)",
@@ -65,10 +65,10 @@ import WebImageCore
         ("WebImageJXL/JXLReader.swift", "count: size)", "a colour profile, refused above 64 MiB"),
         ("WebImageBMP/BMPWriter.swift", "count: 48", "the fixed colour-space fields"),
         ("WebImageBMP/BMPWriter.swift", "count: stride - bitmap.width", "at most 3 bytes of row padding"),
-        ("WebImageServer/IPAddress.swift", "INET6_ADDRSTRLEN", "an address string"),
-        ("WebImageServer/HMACSHA256.swift", "SHA256.blockByteCount - blockKey.count", "pads one 64-byte block"),
-        ("WebImageServer/SHA256.swift", "Self.blockByteCount - pending.count", "pads one 64-byte block"),
-        ("WebImageServer/SHA256.swift", "Self.blockByteCount - 8 - pending.count", "pads one 64-byte block"),
+        ("WebImageServer/Fetching/IPAddress.swift", "INET6_ADDRSTRLEN", "an address string"),
+        ("WebImageServer/Signing/HMACSHA256.swift", "SHA256.blockByteCount - blockKey.count", "pads one 64-byte block"),
+        ("WebImageServer/Signing/SHA256.swift", "Self.blockByteCount - pending.count", "pads one 64-byte block"),
+        ("WebImageServer/Signing/SHA256.swift", "Self.blockByteCount - 8 - pending.count", "pads one 64-byte block"),
     ]
 
     /// Whether `code` allocates an array that traps when it cannot be had (`count:` copies

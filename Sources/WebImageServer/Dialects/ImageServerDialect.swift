@@ -1,6 +1,9 @@
 /// A URL language the image server answers. Several may be served on one port: their
 /// paths are told apart by the segment after the signature (see
 /// ``ImageServerConfiguration/dialects``).
+///
+/// Room Dialects/: other servers' URLs (imgproxy's) read into the server's own spec, with their signatures and settings.
+/// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
 public enum ImageServerDialect: String, Sendable, Hashable, CaseIterable {
     /// The server's own form, `/<signature>/<spec>/plain/<percent-encoded URL>` (or a
     /// base64url source), the spec made of `name=arguments` operations separated by `|`.

@@ -25,6 +25,9 @@ import WebImage
 ///
 /// Without a worker executable (an app embedding the server library that sets none), such
 /// a source is answered 415 and is never read in process.
+///
+/// Room Workers/: decodes that cannot be bounded in the process, run in `webimage decode-worker` processes that can be killed.
+/// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
 struct DecodeWorkers: Sendable {
     /// The worker executable, run as `EXECUTABLE decode-worker …`.
     let executable: URL?

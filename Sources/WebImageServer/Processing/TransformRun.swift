@@ -7,6 +7,9 @@ import WebImage
 ///
 /// A run starts only once the result cache has missed and the source is on disk: waiting
 /// for a source, or for a result already made, takes no slot and no memory.
+///
+/// Room Processing/: a result made from a source — the source's header, the transform's budget, the output format chosen, the decode, transform and encode.
+/// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
 struct TransformRun: Sendable {
     /// A result's encoded bytes, the digest of its entity tag and the format it was
     /// written in.

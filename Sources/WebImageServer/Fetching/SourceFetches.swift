@@ -11,6 +11,9 @@ import WebImage
 /// no fetch slot, and the downloader connects to the same answer. A fetch that every waiting request has left
 /// (their clients went away, or their deadlines passed) is cancelled, whether it runs or
 /// still waits for its turn (see ``SharedWork``).
+///
+/// Room Fetching/: a source from its host name to the source cache — the address policy, lookups, per-origin limits and the one fetch many requests share.
+/// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
 final class SourceFetches: Sendable {
     private let fetches = SharedWork<URL, Void, ImageError>()
     private let manager: ImageManager

@@ -12,6 +12,9 @@ import WebImage
 /// time (``ResultFile``), never read whole: a cached result does not cost a copy of itself
 /// per client, however slowly the clients read. Smaller hits, and results just made, are
 /// answered from one buffer that every answer shares.
+///
+/// Room Results/: results kept and answered — the result cache, its files, the bodies answers write and their download names.
+/// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
 struct ResultCache: Sendable {
     /// A result's body and the metadata it is answered and kept with (its type and ETag).
     typealias Entry = (body: ResultBody, metadata: DiskCacheEntryMetadata)

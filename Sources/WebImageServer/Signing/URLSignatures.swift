@@ -1,6 +1,9 @@
 /// The signatures a request's path must carry: by the configured key, or by one of the
 /// additional keys (key rotation); `_` stands for none when the server accepts unsigned
 /// URLs.
+///
+/// Room Signing/: the URLs' signatures — the keys, HMAC-SHA256 and base64url.
+/// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
 struct URLSignatures: Sendable {
     /// The signers whose signatures are accepted: the configured key first, then the
     /// additional ones.

@@ -2,6 +2,9 @@ import NIOConcurrencyHelpers
 
 /// How many connections the image server holds, against its cap
 /// (``ImageServerConfiguration/maxConnections``).
+///
+/// Room Connections/: what happens on a connection before and after a route — the connection and open-file caps, refused bodies and methods, write timeouts, the access log.
+/// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
 final class ConnectionLimit: Sendable {
     private let open = NIOLockedValueBox(0)
     /// The most connections held at once.

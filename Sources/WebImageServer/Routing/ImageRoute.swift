@@ -10,6 +10,9 @@ import WebImage
 /// by fetching the source (``SourceFetches``) and running the transform
 /// (``TransformRun``); a fallback image answers for a source that fails, when one is set.
 /// `raw` answers the source's own bytes.
+///
+/// Room Routing/: a request path taken apart and answered — the image and info routes, the spec's server operations, fallbacks and info answers.
+/// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
 struct ImageRoute: Sendable {
     let configuration: ImageServerConfiguration
     let signatures: URLSignatures

@@ -8,6 +8,9 @@ import NIOConcurrencyHelpers
 /// A request that does not fit waits, in turn (first come, first admitted, so a large
 /// request is not passed over for ever by small ones), for at most a bounded time, then
 /// is refused 503. A request that would not fit even alone is refused 413 at once.
+///
+/// Room Admission/: what a request may hold and when it may start — the memory budget, held bytes, transform slots and the request's deadline.
+/// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
 final class MemoryAdmission: Sendable {
     /// The bytes all admitted work may hold together.
     let capacity: Int

@@ -11,6 +11,9 @@ import Prometheus
 /// The metrics go through swift-metrics to a `PrometheusMetricsFactory` of the server's own,
 /// so several servers in one process (tests, embedding) never share or re-bootstrap the
 /// global metrics system.
+///
+/// Room Metrics/: what the server counts and the listener that answers `/metrics`.
+/// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
 public struct ImageServerMetrics: Sendable {
     /// The registry `/metrics` reads.
     public let registry: PrometheusCollectorRegistry
