@@ -46,6 +46,7 @@ let package = Package(
     name: "SwiftWebImage",
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
+        .library(name: "WebImageProcessing", targets: ["WebImageProcessing"]),
         .library(name: "WebImageCore", targets: ["WebImageCore"]),
         // The coders alone, for Fuzz/ (which must not build the HTTP stack).
         .library(name: "WebImageJPEG", targets: ["WebImageJPEG"]),
@@ -131,12 +132,23 @@ let package = Package(
         .target(name: "WebImageCoders", dependencies: ["WebImageCore"] + codecs),
         .target(name: "WebImageConversion", dependencies: ["WebImageCore", "WebImageJPEG", "WebImagePNG", nioConcurrencyHelpers]),
 
+        // MARK: Processing
+
+        // Transformers, filters, smart crop and the transform spec: pixel loops, compiled optimised
+        // in every build. The built-in coders name the formats `format=` accepts; JPEG for lossless
+        // turns; JPEG XL for lossless recompression.
+        .target(
+            name: "WebImageProcessing",
+            dependencies: ["WebImageCore", "WebImageCoders", "WebImageJPEG", .target(name: "WebImageJXL", condition: .when(traits: ["JXL"]))],
+            swiftSettings: optimisedAlways
+        ),
+
         // MARK: Library
 
         .target(
             name: "WebImage",
             dependencies: [
-                "WebImageCore", "WebImageCoders", "CXattr", "CMalloc", nioConcurrencyHelpers, asyncHTTPClient,
+                "WebImageCore", "WebImageCoders", "WebImageProcessing", "CXattr", "CMalloc", nioConcurrencyHelpers, asyncHTTPClient,
                 nioCore, nioPosix, nioHTTP1, nioFoundationCompat, nioSSL, logging, coreMetrics,
             ]
                 + codecs
@@ -146,7 +158,7 @@ let package = Package(
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage", "CSpawn", nioConcurrencyHelpers, logging, coreMetrics,
+                "WebImage", "WebImageProcessing", "CSpawn", nioConcurrencyHelpers, logging, coreMetrics,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -158,7 +170,7 @@ let package = Package(
         .executableTarget(
             name: "webimage",
             dependencies: [
-                "WebImage", "WebImageConversion", "WebImageTerminal", "LoopbackHTTPServer",
+                "WebImage", "WebImageProcessing", "WebImageConversion", "WebImageTerminal", "LoopbackHTTPServer",
                 .target(name: "WebImageServer", condition: .when(traits: ["Server"])),
                 // `webimage serve` reads its settings from flags, the environment and a JSON file.
                 .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Server"])),
@@ -188,7 +200,7 @@ let package = Package(
             dependencies: ["WebImageCore", "WebImageCoders", "WebImageConversion", "CJPEG", "CPNG", colorManagement]
                 + [.target(name: "CLCMS", condition: .when(traits: ["ColorManagement"]))] + codecs + testSupport
         ),
-        .testTarget(name: "WebImageTests", dependencies: loadingTestSupport + ["WebImageJPEG", nioCore, logging, coreMetrics]),
+        .testTarget(name: "WebImageTests", dependencies: loadingTestSupport + ["WebImageProcessing", "WebImageJPEG", nioCore, logging, coreMetrics]),
         .testTarget(name: "WebImageTerminalTests", dependencies: loadingTestSupport + ["WebImageTerminal"]),
         .testTarget(name: "WebImageServerTests", dependencies: loadingTestSupport + ["WebImageServer", "WebImageServerTestSupport", asyncHTTPClient, nioCore, nioHTTP1]),
         .testTarget(

@@ -8,11 +8,14 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 S=Sources
+# The processing files import WebImageCore, whose parts are compiled into the same program
+# here: their copies leave that import out.
+for file in IntegerGaussianKernel Bitmap+GaussianBlur DericheCoefficients; do
+    grep -v '^import WebImageCore$' "$S/WebImageProcessing/Filters/$file.swift" >"$work/$file.swift"
+done
 swiftc -O -package-name crossover -module-name BlurCrossover -o "$work/blur-crossover" \
     scripts/blur-crossover/Stubs.swift scripts/blur-crossover/main.swift \
-    $S/WebImage/Transform/Filters/IntegerGaussianKernel.swift \
-    $S/WebImage/Transform/Filters/Bitmap+GaussianBlur.swift \
-    $S/WebImage/Transform/Filters/DericheCoefficients.swift \
+    "$work/IntegerGaussianKernel.swift" "$work/Bitmap+GaussianBlur.swift" "$work/DericheCoefficients.swift" \
     $S/WebImageCore/Pixels/Bitmap+FloatRows.swift \
     $S/WebImageCore/Pixels/FloatPixelMemory.swift \
     $S/WebImageCore/Pixels/Array+ImageSized.swift \

@@ -3,3 +3,6 @@
 // targets of their own.
 @_exported import WebImageCoders
 @_exported import WebImageCore
+// The transformers, filters and transform spec live in WebImageProcessing; a user of the
+// loader finds them where they always were.
+@_exported import WebImageProcessing

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Changes an image after it is decoded and before it is cached: resizing, cropping, or
 /// any effect of your own.
 ///

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Several transformers applied one after the other.
 public struct ImageTransformerPipeline: ImageTransformer {
     /// The transformers, in the order they run.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WebImage
+@testable import WebImageProcessing
 import WebImageTestSupport
 
 /// The integer mask that blurs opaque 8-bit pixels below `Bitmap.integerBlurMaximumSigma`

@@ -1,3 +1,5 @@
+import WebImageCore
+
 extension Bitmap {
     /// The pixels of the rectangle at (`x`, `y`) of `size`, which must lie inside this
     /// bitmap; rows are copied whole, with no conversion. Throws

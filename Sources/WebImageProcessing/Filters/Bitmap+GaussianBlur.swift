@@ -1,3 +1,5 @@
+import WebImageCore
+
 extension Bitmap {
     /// Below this sigma the blur convolves with the sampled Gaussian itself (at most 7
     /// taps); from it on, with Deriche's recursive filter, whose cost does not grow.

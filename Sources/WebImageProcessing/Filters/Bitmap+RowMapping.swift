@@ -1,3 +1,5 @@
+import WebImageCore
+
 extension Bitmap {
     /// This bitmap with every row rewritten in place by `body`, which receives the row's
     /// index and its pixels as floats from 0 to 1 (colour premultiplied by alpha when

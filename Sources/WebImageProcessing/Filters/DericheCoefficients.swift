@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 
 /// The coefficients of Deriche's fourth-order recursive approximation of a Gaussian:
 /// a causal and an anticausal filter whose sum follows the Gaussian of a given sigma

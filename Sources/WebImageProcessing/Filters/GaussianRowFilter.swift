@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// The Gaussian blur of `Bitmap.gaussianBlurred(sigma:)` (and, with an amount, the
 /// unsharp mask of ``SharpeningImageTransformer``) over a stream of opaque RGB rows,
 /// holding a window of rows instead of the picture.

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 
 /// A Gaussian sampled out to 3σ as a symmetric mask of 16-bit fixed-point weights, for
 /// blurring 8-bit pixels with integer arithmetic: the separable mask libvips uses for

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// An operation on each row of a stream of opaque RGB rows on its own, with no row's
 /// neighbours: colour controls, tint and grayscale (``pixels(width:body:)``) and the
 /// horizontal flip (``mirroring(width:)``). Rows of a batch are mapped in parallel bands.

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 
 /// Finds the crop window a person would look at, as libvips' `attention` smart crop
 /// does: the picture is reduced to a 32 × 32 map, each axis by its own scale; a cell

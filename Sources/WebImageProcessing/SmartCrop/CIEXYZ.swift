@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 
 /// A colour in CIE XYZ (D65 white, luminance from 0 to 100, as libvips scales it), from
 /// 8-bit sRGB, with the a* axis of CIE L*a*b*: what the attention smart crop scores.

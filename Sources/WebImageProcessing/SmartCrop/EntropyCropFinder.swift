@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 
 /// Finds a crop window by information, after libvips' `entropy` smart crop: while the
 /// picture is wider (taller) than the window, a strip is cut from the left or the right

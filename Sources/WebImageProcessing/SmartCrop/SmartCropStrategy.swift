@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// How a smart crop measures what is interesting in a picture (libvips' and imgproxy's
 /// `attention` and `entropy`).
 public enum SmartCropStrategy: String, Sendable, Hashable, CaseIterable {

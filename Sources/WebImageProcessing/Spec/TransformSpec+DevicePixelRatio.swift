@@ -1,3 +1,5 @@
+import WebImageCore
+
 extension TransformSpec {
     /// The spec for a screen of `factor` device pixels per point: every size it names —
     /// resize boxes, crop rectangles, margins, extended canvases, corner radii, border widths and `format=…,max=` —

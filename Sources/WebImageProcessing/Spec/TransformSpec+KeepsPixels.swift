@@ -1,3 +1,5 @@
+import WebImageCore
+
 extension TransformSpec {
     /// Whether the spec leaves the source's pixels as they are: no operation, and no
     /// `max=` or `maxbytes=` in its `format=` (which shrink or requantise). A JPEG written

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 import WebImageJPEG
 
 extension TransformSpec {

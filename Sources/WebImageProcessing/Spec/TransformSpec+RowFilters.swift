@@ -1,3 +1,5 @@
+import WebImageCore
+
 extension TransformSpec {
     /// The chain as filters over a stream of opaque RGB rows, for a conversion that never
     /// holds the whole picture; `nil` when an operation needs more than a window of rows

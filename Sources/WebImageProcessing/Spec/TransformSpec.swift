@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 
 /// A chain of transformations and how to write the result, read from one short line of
 /// text — the form the `webimage convert --transform` option and the image server share.

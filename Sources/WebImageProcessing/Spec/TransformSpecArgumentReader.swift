@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// The arguments of one operation of a ``TransformSpec``: positional ones in order, flags
 /// and `key=value` options anywhere, each taken once; ``finish()`` refuses what is left.
 struct ArgumentReader {

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Why a transform spec could not be read: which operation, which argument, and what is
 /// allowed there.
 public struct TransformSpecError: Error, Sendable, Hashable, CustomStringConvertible {

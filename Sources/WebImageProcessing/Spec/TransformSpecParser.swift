@@ -1,4 +1,6 @@
 import Foundation
+import WebImageCoders
+import WebImageCore
 
 /// Reads the operations of a ``TransformSpec`` one at a time.
 struct TransformSpecParser {

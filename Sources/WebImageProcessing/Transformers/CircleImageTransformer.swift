@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Cuts every frame to the largest centred circle: a square crop around the centre whose
 /// outside is clear, optionally with a border along the circle.
 public struct CircleImageTransformer: ImageTransformer {

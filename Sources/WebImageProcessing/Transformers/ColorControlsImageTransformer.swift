@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Adjusts the saturation, contrast and brightness of every frame, in that order.
 public struct ColorControlsImageTransformer: ImageTransformer {
     /// Added to every channel: -1 (black) to 1 (white); 0 leaves the image as it is.

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Where a crop window sits in a picture larger than it: at a gravity, centred on a
 /// focus point (imgproxy's `gravity:fp:X:Y`) as far as the picture's edges allow, or
 /// where a smart crop finds the picture most interesting (imgproxy's `gravity:sm`).

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Cuts every frame to a rectangle: one given by its position, or one of a size placed at
 /// a gravity.
 public struct CroppingImageTransformer: ImageTransformer {

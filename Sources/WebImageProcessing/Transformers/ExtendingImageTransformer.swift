@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Places every frame on a canvas at least as large as a size, at a gravity, the rest
 /// filled with a background colour; a picture already larger along a side keeps that side
 /// (nothing is cropped). After `resize=400` it makes a 400×300 box whatever the

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Mirrors every frame left to right, top to bottom, or both.
 public struct FlippingImageTransformer: ImageTransformer {
     /// Mirror left to right.

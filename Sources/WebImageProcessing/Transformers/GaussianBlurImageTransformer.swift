@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Blurs every frame with a Gaussian, colour premultiplied by alpha so that clear pixels
 /// do not darken their neighbours.
 ///

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Turns every frame grey: each pixel's colour becomes its Rec. 709 luma, alpha kept.
 public struct GrayscaleImageTransformer: ImageTransformer {
     /// Creates a transformer that removes colour.

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// A line drawn along the inside of an image's outline.
 public struct ImageBorder: Sendable, Hashable {
     /// The line's width in pixels.

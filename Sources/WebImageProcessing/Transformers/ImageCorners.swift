@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// A set of an image's corners.
 public struct ImageCorners: OptionSet, Sendable, Hashable {
     /// The raw bits.

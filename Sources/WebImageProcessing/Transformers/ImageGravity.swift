@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Where a smaller picture sits inside a larger one: the centre, an edge's middle or a
 /// corner.
 public enum ImageGravity: String, Sendable, Hashable, CaseIterable {

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Draws another image over every frame: a watermark or a badge, placed at a gravity,
 /// moved by an offset, with an opacity.
 public struct OverlayImageTransformer: ImageTransformer {

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Adds a margin around every frame: the canvas grows by the four sides' widths and the
 /// margin is filled with a background colour (imgproxy's `padding`).
 public struct PaddingImageTransformer: ImageTransformer {

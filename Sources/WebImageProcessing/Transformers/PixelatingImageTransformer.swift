@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Pixelates every frame: the picture is shrunk so that each block of `blockSize` ×
 /// `blockSize` pixels becomes one, then enlarged back without smoothing, so each block
 /// takes one colour (imgproxy's `pixelate`).

@@ -1,3 +1,5 @@
+import WebImageCore
+
 extension ResizingImageTransformer.ContentMode {
     /// The mode a picture of `source` is resized by into a box of `width` × `height`:
     /// ``auto`` becomes ``aspectFill`` when the two have the same orientation (both wider

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Resizes every frame: to a width, a height, or a box with a content mode, as
 /// SDWebImage's resizing transformer does.
 public struct ResizingImageTransformer: ImageTransformer {

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 
 /// Turns every frame clockwise by any angle.
 ///

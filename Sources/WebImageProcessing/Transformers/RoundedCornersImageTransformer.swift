@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Rounds some or all corners of every frame, leaving them clear, optionally with a border
 /// along the rounded outline.
 ///

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// A rectangle inset from a bitmap's edges, with some corners rounded: what
 /// ``RoundedCornersImageTransformer`` clips to and strokes along.
 struct RoundedOutline {

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Sharpens every frame with an unsharp mask: each pixel moves away from a Gaussian blur
 /// of itself by ``amount`` times the difference.
 public struct SharpeningImageTransformer: ImageTransformer {

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// How a tint colour combines with the picture's colour.
 public enum TintBlendMode: String, Sendable, Hashable, CaseIterable {
     /// The tint replaces the colour (a silhouette when the tint is opaque).

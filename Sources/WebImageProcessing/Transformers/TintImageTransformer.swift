@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Tints every frame with a colour, mixed in by the colour's alpha, keeping the
 /// picture's own alpha.
 public struct TintImageTransformer: ImageTransformer {

@@ -1,3 +1,5 @@
+import WebImageCore
+
 /// Removes uniform borders: the rows and columns at the edges whose every pixel is within
 /// a threshold of the top-left pixel's colour, on every channel, alpha included
 /// (imgproxy's and thumbor's `trim`). An animation keeps the rectangle that holds every
