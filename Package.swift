@@ -27,12 +27,13 @@ let codecs: [Target.Dependency] = [
 let colorManagement: Target.Dependency = .target(name: "WebImageColor", condition: .when(traits: ["ColorManagement"]))
 
 /// Compiled optimised in debug builds too: the targets whose work is pixel and byte loops
-/// (WebImageCore's resampling, blending and packing; the GIF coder's quantiser and LZW; the
-/// cache stress tool's payloads). Unoptimised, under ThreadSanitizer, they took about a
-/// quarter of the test suite's CPU, resizing alone a tenth. ThreadSanitizer instruments
-/// optimised code as well; WebImageCore and the GIF coder have no concurrency of their own
-/// beyond locks and `DispatchQueue.concurrentPerform`, and the stress tool's own code only
-/// makes payloads. The rest of the graph (the manager, caches, downloader, server and
+/// (WebImageCore's resampling, blending and packing; WebImageProcessing's blurs, turns, trims
+/// and smart crops; the GIF coder's quantiser and LZW; the cache stress tool's payloads).
+/// Unoptimised, under ThreadSanitizer, they took about a quarter of the test suite's CPU,
+/// resizing alone a tenth, and the integer blur became the largest single cost while it was
+/// compiled with the loader. ThreadSanitizer instruments optimised code as well; WebImageCore,
+/// WebImageProcessing and the GIF coder have no concurrency of their own beyond locks and
+/// `DispatchQueue.concurrentPerform`, and the stress tool's own code only makes payloads. The rest of the graph (the manager, caches, downloader, server and
 /// SwiftNIO) stays unoptimised in the test build.
 let optimisedAlways: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
