@@ -29,6 +29,11 @@
 # asks thumbor for each format once (a 64 px result) and runs ours alone for a format thumbor
 # does not answer in: without an AVIF codec in Pillow, thumbor answers 400 to an AVIF source
 # (and JPEG when asked to write AVIF). thumbor 7.8 with Pillow 12 reads and writes AVIF.
+# MODE=srcset asks, instead, for each source at 320, 640, 960 and 1280 px wide (never enlarged),
+# as a responsive page's srcset does: the four sizes of one source one after another in the
+# list the 8 clients share, so a source's sizes are asked for within moments of each other;
+# ours `resize=W,inside,noenlarge|format=FORMAT,q=80`, thumbor
+# `/unsafe/Wx0/filters:no_upscale():format(FORMAT):quality(80)/`; four requests a source.
 # RUNS=N (default 3) repeats each format's pair in turn (ours, thumbor, ours, thumbor, ...),
 # each on empty caches, prints every run, then each format's ratios (minimum, median, maximum)
 # and a Markdown table, one row a format, for Benchmarks/README.md. OURS_ONLY=1 runs our
@@ -36,6 +41,7 @@
 #
 #   WEBIMAGE=.build/release/webimage RUNS=3 scripts/benchmark-formats.sh
 #   WEBIMAGE=.build/release/webimage RUNS=1 COUNT=6 DURATION=3 FORMATS=avif scripts/benchmark-formats.sh
+#   WEBIMAGE=.build/release/webimage RUNS=1 COUNT=20 MODE=srcset scripts/benchmark-formats.sh
 #
 # Needs: a release build (`swift build -c release --product webimage`), the corpora, nginx,
 # wrk, GNU time, python3 with aiohttp and Pillow with AVIF and WebP (Pillow 12 has AVIF built
@@ -55,6 +61,9 @@ for format in "${formats[@]}"; do
 done
 source scripts/bulk/server-bench-lib.sh
 count=${COUNT:-40}
+mode=${MODE:-fit}
+[ "$mode" = fit ] || [ "$mode" = srcset ] || { echo "MODE is fit or srcset, not $mode" >&2; exit 1; }
+srcset_widths=(320 640 960 1280)
 thumbor_extra_conf="AVIF_SPEED = 8"
 
 python3 - "$corpora" "$work/www" "$count" "${formats[@]}" <<'PYTHON'
@@ -141,27 +150,30 @@ for format in "${formats[@]}"; do
     echo "$format: $(du -sh "$work/www/$format" | cut -f1), from nginx on 127.0.0.1:$source_port/$format/" >&2
 done
 
-# Checks the answer to URL $1: 200, format $2 (Content-Type and bytes), $3 px on its longer side.
+# Checks the answer to URL $1: 200, format $2 (Content-Type and bytes), $3 px on its longer side
+# (wN: N px wide).
 check_answer() {
     python3 - "$@" <<'PYTHON'
 import io, sys, urllib.request
 from PIL import Image
-url, format, side = sys.argv[1], sys.argv[2], int(sys.argv[3])
+url, format, side = sys.argv[1], sys.argv[2], sys.argv[3]
 with urllib.request.urlopen(url, timeout=120) as answer:
     kind, body = answer.headers.get_content_type(), answer.read()
 image = Image.open(io.BytesIO(body))
 print(f"{kind}, {image.format} {image.width}×{image.height}, {len(body)} bytes", end="")
-if kind != f"image/{format}" or image.format != format.upper() or max(image.size) != side:
-    print(f": expected image/{format}, {side} px on the longer side")
+measured, wanted = (image.width, int(side[1:])) if side.startswith("w") else (max(image.size), int(side))
+if kind != f"image/{format}" or image.format != format.upper() or measured != wanted:
+    print(f": expected image/{format}, {side} px")
     sys.exit(1)
 print()
 PYTHON
 }
 after_cold() {
-    local format=${1#*-}
+    local format=${1#*-} side=512
     format=${format%-*}
+    [ "$mode" = fit ] || side=w${srcset_widths[0]}
     echo -n "$1, first answer: " >&2
-    check_answer "$(head -1 "$2")" "$format" 512 >&2 || { echo "$1 did not answer $format at 512 px" >&2; exit 1; }
+    check_answer "$(head -1 "$2")" "$format" "$side" >&2 || { echo "$1 did not answer $format at $side px" >&2; exit 1; }
 }
 
 # Which formats thumbor answers in, from a 64 px result of each format's first source.
@@ -192,10 +204,27 @@ for format in "${formats[@]}"; do
     : > "$work/theirs-$format.txt"
     for index in $(seq 0 $((count - 1))); do
         source="127.0.0.1:$source_port/$format/$index.${extension[$format]}"
-        echo "http://127.0.0.1:$ours_port/_/$ours_spec/plain/$(enc "http://$source")" >> "$work/ours-$format.txt"
-        echo "http://127.0.0.1:$theirs_port/unsafe/fit-in/512x512/$thumbor_filters/$source" >> "$work/theirs-$format.txt"
+        if [ "$mode" = fit ]; then
+            echo "http://127.0.0.1:$ours_port/_/$ours_spec/plain/$(enc "http://$source")" >> "$work/ours-$format.txt"
+            echo "http://127.0.0.1:$theirs_port/unsafe/fit-in/512x512/$thumbor_filters/$source" >> "$work/theirs-$format.txt"
+            continue
+        fi
+        for width in "${srcset_widths[@]}"; do
+            ours_spec=$(enc "resize=$width,inside,noenlarge|format=$format,q=80")
+            thumbor_filters="filters:no_upscale():format($format):quality(80)"
+            if [ "$format" = png ]; then
+                ours_spec=$(enc "resize=$width,inside,noenlarge|format=png")
+                thumbor_filters="filters:no_upscale():format(png)"
+            fi
+            echo "http://127.0.0.1:$ours_port/_/$ours_spec/plain/$(enc "http://$source")" >> "$work/ours-$format.txt"
+            echo "http://127.0.0.1:$theirs_port/unsafe/${width}x0/$thumbor_filters/$source" >> "$work/theirs-$format.txt"
+        done
     done
-    echo "$format: ours /_/$ours_spec/plain/…, thumbor /unsafe/fit-in/512x512/$thumbor_filters/…" >&2
+    if [ "$mode" = fit ]; then
+        echo "$format: ours /_/$ours_spec/plain/…, thumbor /unsafe/fit-in/512x512/$thumbor_filters/…" >&2
+    else
+        echo "$format: each source at ${srcset_widths[*]} px wide, ours /_/$ours_spec/plain/…, thumbor /unsafe/${srcset_widths[-1]}x0/$thumbor_filters/…" >&2
+    fi
 done
 
 for run in $(seq "$runs"); do
@@ -221,5 +250,7 @@ if [ "$ours_only" != 1 ]; then
     python3 scripts/bulk/server-ratios.py "$work/figures"
     echo
 fi
-python3 scripts/bulk/server-ratios.py "$work/figures" --table --requests "$count"
+requests=$count
+[ "$mode" = fit ] || requests=$((count * ${#srcset_widths[@]}))
+python3 scripts/bulk/server-ratios.py "$work/figures" --table --requests "$requests"
 for note in "${notes[@]}"; do echo; echo "$note"; done
