@@ -1,3 +1,4 @@
+import Foundation
 import WebImageCore
 
 extension JPEGCoder {
@@ -37,6 +38,25 @@ extension JPEGCoder {
             return GainMap(bitmap: bitmap, metadata: metadata)
         } catch {
             return nil
+        }
+    }
+}
+
+extension JPEGCoder {
+    /// The size (upright, as the primary is shown) and metadata of the HDR gain map behind
+    /// the JPEG in `data`, read from the segments alone, with no pixel decoded: what an
+    /// info answer reports and what a decode of the map is planned at. `nil` when there is
+    /// no gain map, or when it is damaged.
+    public static func gainMap(describedIn data: Data) -> (size: PixelSize, metadata: GainMapMetadata)? {
+        data.withUnsafeBytes { (jpeg: UnsafeRawBufferPointer) -> (size: PixelSize, metadata: GainMapMetadata)? in
+            guard jpeg.count > 3, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
+            let primary = JPEGMetadata(reading: jpeg)
+            guard let start = JPEGGainMapReader.gainMapOffset(in: jpeg, primary: primary.gainMapSegments) else { return nil }
+            let map = JPEGMetadata(reading: UnsafeRawBufferPointer(rebasing: jpeg[start...]))
+            guard let metadata = JPEGGainMapReader.metadata(primary: primary.gainMapSegments, gainMap: map.gainMapSegments),
+                let size = map.frameSize, size.width > 0, size.height > 0
+            else { return nil }
+            return (primary.orientation.swapsWidthAndHeight ? size.transposed : size, metadata)
         }
     }
 }
