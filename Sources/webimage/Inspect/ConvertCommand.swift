@@ -98,7 +98,9 @@ struct ConvertCommand: ParsableCommand {
                 print("\(output): \(format.rawValue)\(size), \(turned.count) bytes, turned without re-encoding")
                 return
             }
-            if thumbnail == nil, let orientation = spec?.losslessOrientation,
+            // Streaming writes no gain map: an Ultra HDR JPEG written as JPEG is decoded whole.
+            let keepsGainMap = format == .jpeg && encodeOptions.keepsGainMap && JPEGCoder.gainMap(describedIn: data) != nil
+            if thumbnail == nil, !keepsGainMap, let orientation = spec?.losslessOrientation,
                 let size = try StreamingImageConverter.convert(
                     data, orientedTo: orientation, as: format, writingTo: outputURL, options: encodeOptions,
                     decodeOptions: decodeOptions)
@@ -107,7 +109,7 @@ struct ConvertCommand: ParsableCommand {
                 print("\(output): \(format.rawValue) \(size.width)×\(size.height), \(bytes) bytes")
                 return
             }
-            if let filters = spec.map(\.rowFilters) ?? { _ in [] },
+            if !keepsGainMap, let filters = spec.map(\.rowFilters) ?? { _ in [] },
                 let size = try StreamingImageConverter.convert(
                     data, to: format, writingTo: outputURL, options: encodeOptions, decodeOptions: decodeOptions,
                     filters: filters
