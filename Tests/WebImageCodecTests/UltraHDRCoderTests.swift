@@ -37,6 +37,27 @@ struct UltraHDRCoderTests {
         #expect(image.gainMap == nil)
     }
 
+    /// An EXIF orientation turns the map with the primary: the sample with an EXIF segment
+    /// saying "turn a quarter clockwise" put in front (the MPF index and the map move
+    /// together, so the index's offsets still hold).
+    @Test func theEXIFOrientationTurnsTheMap() throws {
+        let data = try Corpus.data("ultrahdr-samples/hdr-canvas/red-ultrahdr.jpeg")
+        let upright = try JPEGCoder().decode(data, options: ImageDecodeOptions())
+        let uprightMap = try #require(upright.gainMap).bitmap
+        // Exif, a little-endian TIFF header, one IFD entry: Orientation (0x0112), SHORT, 1, 6.
+        let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00, 0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]
+        let payload = Array("Exif\0\0".utf8) + tiff
+        let segment: [UInt8] = [0xFF, 0xE1, 0x00, UInt8(payload.count + 2)] + payload
+        let turned = try JPEGCoder().decode(Data(data.prefix(2) + segment + data.dropFirst(2)), options: ImageDecodeOptions())
+        #expect(turned.orientation == .right)
+        let map = try #require(turned.gainMap).bitmap
+        #expect(map.size == uprightMap.size.transposed)
+        #expect(turned.pixelSize == upright.pixelSize.transposed)
+        // A clockwise quarter turn puts the bottom-left corner at the top left.
+        #expect(map.rgba8(x: 0, y: 0) == uprightMap.rgba8(x: 0, y: uprightMap.height - 1))
+        #expect(map.rgba8(x: map.width - 1, y: 0) == uprightMap.rgba8(x: 0, y: 0))
+    }
+
     /// A thumbnail decode (shrink-on-load) decodes the map at the primary's scale.
     @Test(arguments: UltraHDRSamples.withGainMaps)
     func aThumbnailDecodeShrinksTheMapInStep(_ sample: UltraHDRSamples.Sample) throws {
