@@ -284,12 +284,13 @@ int cjpeg_encoder_start(cjpeg_encoder *encoder, uint32_t width, uint32_t height,
     switch (pixels) {
     case CJPEG_PIXELS_RGB: info->in_color_space = JCS_RGB; info->input_components = 3; break;
     case CJPEG_PIXELS_CMYK: info->in_color_space = JCS_CMYK; info->input_components = 4; break;
+    case CJPEG_PIXELS_GRAY: info->in_color_space = JCS_GRAYSCALE; info->input_components = 1; break;
     default: info->in_color_space = JCS_EXT_RGBA; info->input_components = 4; break;
     }
     jpeg_set_defaults(info);
     jpeg_set_quality(info, quality, TRUE);
     info->dct_method = quality >= 96 ? JDCT_ISLOW : JDCT_FASTEST;
-    jpeg_set_colorspace(info, pixels == CJPEG_PIXELS_CMYK ? JCS_YCCK : JCS_YCbCr);
+    jpeg_set_colorspace(info, pixels == CJPEG_PIXELS_CMYK ? JCS_YCCK : pixels == CJPEG_PIXELS_GRAY ? JCS_GRAYSCALE : JCS_YCbCr);
     for (int index = 0; index < info->num_components; index++) {
         int luminance = index == 0 || index == 3;
         info->comp_info[index].h_samp_factor = luminance ? horizontal_sampling : 1;

@@ -14,6 +14,13 @@ import WebImageCore
 /// then resample to the exact target, so a thumbnail of a picture too large to decode
 /// whole still works. 12-bit and 16-bit JPEGs are refused as unsupported.
 ///
+/// HDR gain maps (Ultra HDR, ISO 21496-1) are read with the primary: the map, found through
+/// the MPF index (or right after the primary's end when the index is stale), is decoded
+/// at the primary's scale, turned by its orientation and kept as `Image/gainMap` with its
+/// metadata; a damaged or truncated map is left out and the primary decodes as ever. The
+/// encoder writes the map back behind the primary, with an MPF index and the metadata the
+/// source had, unless `ImageEncodeOptions/keepsGainMap` is off.
+///
 /// Memory: a progressive or multi-scan JPEG makes libjpeg keep every DCT coefficient of
 /// the full-size image, whatever the output scale, so that buffer (read from the header
 /// before decoding) counts with the output pixels against
@@ -90,7 +97,8 @@ public struct JPEGCoder: ProgressiveImageCoder {
     }
 
     /// Encodes the first frame of `image` as JPEG, with its ICC profile in `APP2` segments
-    /// when the options keep it, and the options' copyright in `APP1` segments.
+    /// when the options keep it, the options' copyright in `APP1` segments, and its gain
+    /// map behind it (Ultra HDR) unless the options drop it.
     ///
     /// - Throws: `ImageError/Code/unsupportedFormat` for any other format,
     ///   `ImageError/Code/encodingFailed` when libjpeg refuses the image.
@@ -112,6 +120,9 @@ public struct JPEGCoder: ProgressiveImageCoder {
         var jpeg = try compressor.finish()
         if options.colorProfile == .keep, let profile = image.colorProfile { jpeg = JPEGICCSegments.inserting(profile, into: jpeg) }
         if let copyright = options.copyright { jpeg = JPEGCopyrightSegments.inserting(copyright, into: jpeg) }
+        if options.keepsGainMap, let gainMap = image.gainMap {
+            jpeg = JPEGGainMapWriter.appending(gainMap, to: jpeg, primarySize: bitmap.size, quality: Self.quality(for: options))
+        }
         return jpeg
     }
 
@@ -135,9 +146,10 @@ public struct JPEGCoder: ProgressiveImageCoder {
         guard jpeg.count > 0 else { throw ImageError(.emptyData, "the JPEG data is empty") }
         let metadata = JPEGMetadata(reading: jpeg)
         try Self.check(metadata)
-        return try Self.decodeImage(
+        let image = try Self.decodeImage(
             JPEGDecompressor(jpeg, maxMemory: options.maxTotalBytes), metadata: metadata, options: options,
             acceptingTruncation: acceptingTruncation)
+        return acceptingTruncation ? image : image.withGainMap(Self.gainMap(in: jpeg, primary: metadata, decodedAs: image, options: options))
     }
 
     /// Decodes the JPEG file at `path` as ``decode(_:options:)`` decodes its bytes, reading
@@ -154,14 +166,16 @@ public struct JPEGCoder: ProgressiveImageCoder {
         guard let header = JPEGMetadata.headerSegments(of: file), fseeko(file, 0, SEEK_SET) == 0 else { return nil }
         let metadata = header.withUnsafeBytes { JPEGMetadata(reading: $0) }
         try check(metadata)
-        return try decodeImage(
+        let image = try decodeImage(
             JPEGDecompressor(reading: file, maxMemory: options.maxTotalBytes), metadata: metadata, options: options,
             acceptingTruncation: false)
+        guard metadata.gainMapSegments.multiPictureOffset != nil, let bytes = FileManager.default.contents(atPath: path) else { return image }
+        return image.withGainMap(bytes.withUnsafeBytes { gainMap(in: $0, primary: metadata, decodedAs: image, options: options) })
     }
 
     /// Refuses what the segments declare before libjpeg is started: samples of other than
     /// 8 bits, a side over libjpeg's limit.
-    private static func check(_ metadata: JPEGMetadata) throws(ImageError) {
+    static func check(_ metadata: JPEGMetadata) throws(ImageError) {
         if let precision = metadata.precision, precision != 8 {
             throw ImageError(.unsupportedFormat, "\(precision)-bit JPEG samples are not supported, only 8-bit")
         }
@@ -174,7 +188,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
     }
 
     /// Decodes the JPEG `decompressor` reads, whose segments say `metadata`.
-    private static func decodeImage(
+    static func decodeImage(
         _ decompressor: consuming JPEGDecompressor, metadata: JPEGMetadata, options: ImageDecodeOptions,
         acceptingTruncation: Bool
     ) throws(ImageError) -> Image {

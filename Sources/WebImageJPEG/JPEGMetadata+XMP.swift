@@ -35,6 +35,25 @@ extension JPEGMetadata {
         return nil
     }
 
+    /// The number an XMP packet gives `name`, written either as an attribute
+    /// (`hdrgm:HDRCapacityMax="3.5"`) or as an element, or `nil` when the packet has none.
+    static func xmpNumber(_ name: String, in xmp: UnsafeRawBufferPointer) -> Double? {
+        let pattern = Array(name.utf8)
+        guard var cursor = firstIndex(of: pattern, in: xmp, from: 0) else { return nil }
+        cursor += pattern.count
+        while cursor < xmp.count, isSpace(xmp[cursor]) || xmp[cursor] == UInt8(ascii: "=") || xmp[cursor] == UInt8(ascii: "\"")
+            || xmp[cursor] == UInt8(ascii: "'") || xmp[cursor] == UInt8(ascii: ">")
+        {
+            cursor += 1
+        }
+        var text = ""
+        while cursor < xmp.count, text.count < 32, "0123456789.-+eE".utf8.contains(xmp[cursor]) {
+            text.append(Character(Unicode.Scalar(xmp[cursor])))
+            cursor += 1
+        }
+        return Double(text)
+    }
+
     /// Whether `byte` is XML white space.
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
@@ -51,8 +70,13 @@ extension JPEGMetadata {
         return cursor > offset ? value : nil
     }
 
+    /// Whether `pattern` occurs in `bytes`.
+    static func contains(_ pattern: [UInt8], in bytes: UnsafeRawBufferPointer) -> Bool {
+        firstIndex(of: pattern, in: bytes, from: 0) != nil
+    }
+
     /// Where `pattern` first occurs in `bytes` at or after `start`.
-    private static func firstIndex(of pattern: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    static func firstIndex(of pattern: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
         guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
         var index = start
         while index <= bytes.count - pattern.count {

@@ -19,6 +19,8 @@ package struct JPEGMetadata: Sendable, Hashable {
     /// `nil` when there is none, or when its chunks are missing, repeated or disagree
     /// about their count.
     package var iccProfile: [UInt8]?
+    /// The segments an HDR gain map is found and described by.
+    package var gainMapSegments = JPEGGainMapSegments()
 
     private static let exifSignature: [UInt8] = Array("Exif\0\0".utf8)
     private static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
@@ -41,6 +43,7 @@ package struct JPEGMetadata: Sendable, Hashable {
             case 0x01, 0xD0...0xD8:
                 continue segments  // stand-alone markers carry no length
             case 0xD9, 0xDA:
+                if marker == 0xDA { gainMapSegments.scanOffset = offset - 2 }
                 break segments  // EOI or SOS: no more header segments
             default:
                 break
@@ -49,6 +52,7 @@ package struct JPEGMetadata: Sendable, Hashable {
             let length = Int(bytes[offset]) << 8 | Int(bytes[offset + 1])
             guard length >= 2, offset + length <= bytes.count else { break }
             let payload = UnsafeRawBufferPointer(rebasing: bytes[(offset + 2)..<(offset + length)])
+            gainMapSegments.read(marker: marker, payload: payload, at: offset + 2)
             switch marker {
             case 0xE1 where exifOrientation == nil && payload.starts(with: Self.exifSignature):
                 exifOrientation = Self.exifOrientation(

@@ -8,10 +8,16 @@ package enum JPEGPixelLayout: Sendable, Hashable {
     case rgb
     /// Four bytes of ink as the file stores them (decoding only).
     case cmyk
+    /// One byte of luminance (encoding only).
+    case gray
 
     /// Bytes per pixel.
     package var bytesPerPixel: Int {
-        self == .rgb ? 3 : 4
+        switch self {
+        case .rgb: 3
+        case .gray: 1
+        case .rgba, .cmyk: 4
+        }
     }
 
     /// The shim's name for the layout.
@@ -20,6 +26,7 @@ package enum JPEGPixelLayout: Sendable, Hashable {
         case .rgba: CJPEG_PIXELS_RGBA
         case .rgb: CJPEG_PIXELS_RGB
         case .cmyk: CJPEG_PIXELS_CMYK
+        case .gray: CJPEG_PIXELS_GRAY
         }
     }
 }

@@ -24,6 +24,7 @@ typedef enum {
     CJPEG_PIXELS_RGBA = 0, /* 4 bytes: red, green, blue, 255 (encoders ignore the 4th byte) */
     CJPEG_PIXELS_RGB = 1,  /* 3 bytes: red, green, blue */
     CJPEG_PIXELS_CMYK = 2, /* 4 bytes of ink as the file stores them (decoding only) */
+    CJPEG_PIXELS_GRAY = 3, /* 1 byte of luminance (encoding only) */
 } cjpeg_pixels;
 
 /* What a JPEG header declares. */

@@ -24,6 +24,7 @@ extension ImageEncodeOptions {
                 width: max(1, Int((Double(image.pixelWidth) * ratio).rounded())),
                 height: max(1, Int((Double(image.pixelHeight) * ratio).rounded())))
             result = try result.replacingFrames { bitmap throws(ImageError) in try bitmap.resized(to: size) }
+                .carryingResizedGainMap(of: image)
         }
         if colorProfile == .convertToSRGB {
             result = result.convertedToSRGB()
@@ -33,7 +34,7 @@ extension ImageEncodeOptions {
             result = Image(
                 frames: flat.frames, loopCount: flat.loopCount, scale: flat.scale,
                 orientation: flat.orientation, format: flat.format, hasAlpha: background.alpha < 255,
-                colorProfile: flat.colorProfile)
+                colorProfile: flat.colorProfile, gainMap: flat.gainMap)
         }
         return result
     }

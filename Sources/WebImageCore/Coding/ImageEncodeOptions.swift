@@ -24,6 +24,10 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// `Copyright` and `Artist`, XMP `dc:rights` — and nothing else of the source's
     /// metadata; `nil`, the default, writes none (the other coders write none either way).
     public var copyright: ImageCopyright?
+    /// Whether the JPEG coder writes the image's HDR gain map (``Image/gainMap``) behind it,
+    /// with an MPF index and the gain map's metadata (Ultra HDR): on by default; off
+    /// writes a plain SDR JPEG. The other formats never keep a gain map.
+    public var keepsGainMap = true
 
     /// Creates encode options.
     public init(

@@ -24,6 +24,9 @@ public final class Image: Sendable {
     /// The ICC profile the source embeds, which the pixels are in; `nil` for sRGB (or a
     /// source that says nothing). See ``ColorProfile``.
     public let colorProfile: ColorProfile?
+    /// The HDR gain map the source carries (an Ultra HDR JPEG's), upright and in step with
+    /// ``frames``; `nil` for most images. See ``GainMap``.
+    public let gainMap: GainMap?
 
     /// Creates an image from frames.
     ///
@@ -36,7 +39,8 @@ public final class Image: Sendable {
         orientation: ImageOrientation = .up,
         format: ImageFormat = .undefined,
         hasAlpha: Bool? = nil,
-        colorProfile: ColorProfile? = nil
+        colorProfile: ColorProfile? = nil,
+        gainMap: GainMap? = nil
     ) {
         precondition(!frames.isEmpty, "an image needs at least one frame")
         let first = frames[0].bitmap
@@ -51,6 +55,7 @@ public final class Image: Sendable {
         self.format = format
         self.hasAlpha = hasAlpha ?? frames.contains { $0.bitmap.containsTransparency }
         self.colorProfile = colorProfile
+        self.gainMap = gainMap
         animation = nil
     }
 
@@ -65,6 +70,7 @@ public final class Image: Sendable {
         format = animation.format
         hasAlpha = animation.poster.bitmap.containsTransparency
         colorProfile = nil
+        gainMap = nil
         self.animation = animation
     }
 
@@ -105,22 +111,31 @@ public final class Image: Sendable {
     /// Seconds one pass of the animation takes (0 for a still image).
     public var duration: Double { animation?.duration ?? frames.reduce(0) { $0 + $1.duration } }
 
-    /// Bytes of memory held: the pixels of all frames, or for an image standing for an
-    /// ``animation``, the animation's cost. What a memory cache charges.
-    public var memoryCost: Int { animation?.memoryCost ?? frames.reduce(0) { $0 + $1.bitmap.byteCount } }
+    /// Bytes of memory held: the pixels of all frames and of the ``gainMap``, or for an
+    /// image standing for an ``animation``, the animation's cost. What a memory cache charges.
+    public var memoryCost: Int {
+        animation?.memoryCost ?? frames.reduce(gainMap?.bitmap.byteCount ?? 0) { $0 + $1.bitmap.byteCount }
+    }
 
     /// The same pixels with another scale (an ``animation`` is kept, its frames unscaled).
     public func withScale(_ scale: Double) -> Image {
         Image(
             frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha,
-            animation: animation, colorProfile: colorProfile)
+            animation: animation, colorProfile: colorProfile, gainMap: gainMap)
     }
 
     /// The same pixels carrying `profile` instead of ``colorProfile`` (no conversion).
     public func withColorProfile(_ profile: ColorProfile?) -> Image {
         Image(
             frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha,
-            animation: animation, colorProfile: profile)
+            animation: animation, colorProfile: profile, gainMap: gainMap)
+    }
+
+    /// The same pixels carrying `gainMap` instead of ``gainMap``.
+    public func withGainMap(_ gainMap: GainMap?) -> Image {
+        Image(
+            frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha,
+            animation: animation, colorProfile: colorProfile, gainMap: gainMap)
     }
 
     /// The same image marked as decoded from `format`: how the manager keeps the source's
@@ -128,12 +143,12 @@ public final class Image: Sendable {
     public func withFormat(_ format: ImageFormat) -> Image {
         Image(
             frames: frames, loopCount: loopCount, scale: scale, orientation: orientation, format: format, hasAlpha: hasAlpha,
-            animation: animation, colorProfile: colorProfile)
+            animation: animation, colorProfile: colorProfile, gainMap: gainMap)
     }
 
     private init(
         frames: [ImageFrame], loopCount: Int, scale: Double, orientation: ImageOrientation,
-        format: ImageFormat, hasAlpha: Bool, animation: AnimatedImage?, colorProfile: ColorProfile?
+        format: ImageFormat, hasAlpha: Bool, animation: AnimatedImage?, colorProfile: ColorProfile?, gainMap: GainMap?
     ) {
         self.frames = frames
         self.loopCount = loopCount
@@ -143,6 +158,7 @@ public final class Image: Sendable {
         self.hasAlpha = hasAlpha
         self.animation = animation
         self.colorProfile = colorProfile
+        self.gainMap = gainMap
     }
 
     /// The scale a file name or cache key asks for: 2 for `…@2x.png`, 3 for `…@3x.png`, else 1.

@@ -17,7 +17,8 @@ extension TransformSpec {
     /// the spec does not apply). `nil` as well when the transform could not be exact: a
     /// partial MCU block on an edge the operation moves (a width or height that is not a
     /// multiple of 8 or 16 pixels), an EXIF or XMP orientation in the source, samples that
-    /// are not 8-bit, or data libjpeg-turbo warns about.
+    /// are not 8-bit, or data libjpeg-turbo warns about, and for an Ultra HDR source whose
+    /// gain map the spec keeps.
     ///
     /// - Throws: `ImageError.Code.imageTooLarge` past the limits of `decodeOptions`,
     ///   `ImageError.Code.badImageData` for a damaged header.
@@ -29,6 +30,8 @@ extension TransformSpec {
         guard output == .jpeg, ImageFormat(sniffing: data) == .jpeg, let orientation = losslessOrientation else {
             return nil
         }
+        // The lossless turn keeps no marker: a gain map to keep needs the decode.
+        if encodeOptions?.keepsGainMap ?? true, JPEGCoder.gainMap(describedIn: data) != nil { return nil }
         return try JPEGLosslessTransform.transform(data, to: orientation, options: decodeOptions)
     }
 

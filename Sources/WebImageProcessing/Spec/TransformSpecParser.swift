@@ -112,6 +112,12 @@ struct TransformSpecParser {
             }
             options.colorProfile = handling
         }
+        if let gainMap = try reader.value(named: "gainmap") {
+            guard ["keep", "drop"].contains(gainMap.lowercased()) else {
+                throw reader.error(gainMap, "gainmap= is keep (write an Ultra HDR JPEG's gain map back, the default) or drop")
+            }
+            options.keepsGainMap = gainMap.lowercased() == "keep"
+        }
         try reader.finish()
         return (format, options)
     }

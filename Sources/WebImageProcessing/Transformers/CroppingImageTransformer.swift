@@ -63,6 +63,7 @@ public struct CroppingImageTransformer: ImageTransformer {
         guard right > left, bottom > top else { return nil }
         let kept = PixelSize(width: right - left, height: bottom - top)
         guard kept != image.pixelSize else { return nil }
-        return try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.cropped(x: left, y: top, size: kept) }
+        return (try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.cropped(x: left, y: top, size: kept) })?
+            .carryingCroppedGainMap(of: image, x: left, y: top, size: kept)
     }
 }

@@ -26,6 +26,7 @@ public struct FlippingImageTransformer: ImageTransformer {
         case (false, true): orientation = .downMirrored
         case (false, false): return nil
         }
-        return try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.oriented(orientation) }
+        return (try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.oriented(orientation) })?
+            .carryingOrientedGainMap(of: image, orientation)
     }
 }

@@ -86,7 +86,7 @@ public struct ResizingImageTransformer: ImageTransformer {
         guard let plan = plan(for: image.pixelSize) else { return nil }
         // One window for every frame: a smart crop looks at the first.
         var window: (x: Int, y: Int)?
-        return try? image.replacingFrames { bitmap throws(ImageError) in
+        let resized = try? image.replacingFrames { bitmap throws(ImageError) in
             var picture = try bitmap.resized(to: plan.scaled)
             if picture.size != plan.canvas {
                 let covers = picture.width >= plan.canvas.width && picture.height >= plan.canvas.height
@@ -103,6 +103,7 @@ public struct ResizingImageTransformer: ImageTransformer {
             }
             return picture
         }
+        return resized?.carryingResizedGainMap(of: image, scaled: plan.scaled, canvas: plan.canvas, window: window)
     }
 
     /// Decode options that make a coder produce the picture this resize would scale to

@@ -64,9 +64,12 @@ public struct RotatingImageTransformer: ImageTransformer {
             default: nil
             }
         if let quarter, fitsCanvas || quarter == .down || image.pixelWidth == image.pixelHeight {
-            return try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.oriented(quarter) }
+            return (try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.oriented(quarter) })?
+                .carryingOrientedGainMap(of: image, quarter)
         }
-        return try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.rotated(degrees: angle, fitsCanvas: fitsCanvas, background: background) }
+        return (try? image.replacingFrames { bitmap throws(ImageError) in
+            try bitmap.rotated(degrees: angle, fitsCanvas: fitsCanvas, background: background)
+        })?.carryingRotatedGainMap(of: image, degrees: angle, fitsCanvas: fitsCanvas)
     }
 }
 

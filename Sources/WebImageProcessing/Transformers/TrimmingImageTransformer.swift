@@ -24,7 +24,8 @@ public struct TrimmingImageTransformer: ImageTransformer {
     /// is the border's colour, or when the trimmed copy cannot get the memory it needs.
     public func transform(_ image: Image) -> Image? {
         guard let box = contentBox(of: image), box.size != image.pixelSize else { return nil }
-        return try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.cropped(x: box.x, y: box.y, size: box.size) }
+        return (try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.cropped(x: box.x, y: box.y, size: box.size) })?
+            .carryingCroppedGainMap(of: image, x: box.x, y: box.y, size: box.size)
     }
 
     /// The rectangle holding every pixel that differs from the border's colour by more

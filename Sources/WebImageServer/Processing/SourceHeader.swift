@@ -12,6 +12,9 @@ struct SourceHeader: Sendable {
     let size: PixelSize
     /// The frames the container holds (1 for a still).
     let frames: Int
+    /// The pixels of the HDR gain map behind the picture (an Ultra HDR JPEG's), decoded
+    /// with it; 0 for none.
+    var gainMapPixels = 0
 
     /// The bytes a decode is planned at for each pixel of each frame: the decoded bitmap
     /// (4) and the decoder's own buffer of the same picture (4).
@@ -28,6 +31,7 @@ struct SourceHeader: Sendable {
         counting.decodesFramesOnDemand = true
         let frames = (try? coders.animatedImage(from: data, options: counting).frameCount) ?? 1
         try self.init(declared: declared, frames: frames, options: options, maxAspectRatio: maxAspectRatio)
+        if let gainMap = JPEGCoder.gainMap(describedIn: data) { gainMapPixels = gainMap.size.pixelCount ?? 0 }
     }
 
     /// The header that declares `declared` (`nil` when its coder reads none) and holds
@@ -55,9 +59,10 @@ struct SourceHeader: Sendable {
     }
 
     /// The bytes the decode is planned to take: ``decodeBytesPerPixel`` for every pixel of
-    /// every frame at the declared size (a decode reduced while it is read takes less).
+    /// every frame at the declared size, and for the gain map's (a decode reduced while it
+    /// is read takes less).
     var decodeBytes: Int {
-        let pixels = Double(size.width) * Double(size.height) * Double(frames)
+        let pixels = Double(size.width) * Double(size.height) * Double(frames) + Double(gainMapPixels)
         return Int(min(pixels * Double(Self.decodeBytesPerPixel), Double(Int.max / 2)))
     }
 }

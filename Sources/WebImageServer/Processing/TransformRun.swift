@@ -80,8 +80,11 @@ struct TransformRun: Sendable {
         for candidate in bestCandidates.map({ $0 + [.jpeg, .png] }) ?? [format] {
             encodeBytes = max(encodeBytes, try budget.checkEncoding(planned, frames: image.frames.count, as: candidate))
         }
-        let imageBytes = image.pixelWidth * image.pixelHeight * image.frames.count * 4
-        try await memory.resize(&held, to: imageBytes + max(stepBytes, encodeBytes))
+        // A gain map goes through every step and is encoded too, at its own share of the pixels.
+        let gainMapBytes = image.gainMap?.bitmap.byteCount ?? 0
+        let gainMapShare = Double(gainMapBytes) / Double(max(1, image.bitmap.byteCount))
+        let imageBytes = image.pixelWidth * image.pixelHeight * image.frames.count * 4 + gainMapBytes
+        try await memory.resize(&held, to: imageBytes + Int(Double(max(stepBytes, encodeBytes)) * (1 + gainMapShare)))
         // Transforming, encoding and hashing the result all run on a decoding thread.
         let outcome: Result<Encoded, ImageServerError>
         do {

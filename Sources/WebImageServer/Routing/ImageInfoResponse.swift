@@ -2,8 +2,8 @@ import Foundation
 import WebImage
 
 /// What `/info/<signature>/<source>` answers: a source's format, size, frames, duration,
-/// EXIF orientation, embedded colour profile, dominant colour and placeholder hashes, as
-/// JSON.
+/// EXIF orientation, embedded colour profile, dominant colour, placeholder hashes and HDR
+/// gain map, as JSON.
 ///
 /// The size comes from the header; the rest from one decode reduced while it is read
 /// (shrink-on-load to at most ``sampleSide`` pixels a side), whose average colour is the
@@ -30,6 +30,11 @@ struct ImageInfoResponse: Sendable, Equatable {
     let thumbHash: String
     /// The reduced picture's BlurHash, 4 × 3 components.
     let blurHash: String
+    /// The size, as shown, of the HDR gain map behind the picture (an Ultra HDR JPEG's);
+    /// `nil` for none.
+    let gainMapSize: PixelSize?
+    /// The gain map's metadata (its channels and HDR headroom); `nil` for none.
+    let gainMapMetadata: GainMapMetadata?
 
     /// The largest side of the reduced decode the colour and hashes come from (a ThumbHash
     /// reads at most 100).
@@ -65,6 +70,9 @@ struct ImageInfoResponse: Sendable, Equatable {
         dominantColour = try Self.average(of: reduced.bitmap)
         thumbHash = try reduced.thumbHash().base64
         blurHash = try reduced.blurHash(components: (x: 4, y: 3)).string
+        let gainMap = format == .jpeg ? JPEGCoder.gainMap(describedIn: data) : nil
+        gainMapSize = gainMap?.size
+        gainMapMetadata = gainMap?.metadata
     }
 
     /// The alpha-weighted mean colour of `bitmap` (clear when every pixel is); throws
@@ -89,10 +97,16 @@ struct ImageInfoResponse: Sendable, Equatable {
     var json: String {
         let colour = "#" + dominantColour.hex.prefix(6)
         let profile = colorProfile.map(Self.quoted) ?? "null"
+        var gainMap = "null"
+        if let size = gainMapSize, let metadata = gainMapMetadata {
+            gainMap = "{\"width\":\(size.width),\"height\":\(size.height),\"channels\":\(metadata.channelCount),"
+                + "\"headroom\":\(metadata.headroom.map { String($0) } ?? "null")}"
+        }
         return """
             {"format":"\(format.rawValue)","width":\(width),"height":\(height),"frames":\(frames),\
             "duration":\(duration),"orientation":\(orientation),"colour_profile":\(profile),\
-            "dominant_colour":"\(colour)","thumbhash":\(Self.quoted(thumbHash)),"blurhash":\(Self.quoted(blurHash))}
+            "dominant_colour":"\(colour)","thumbhash":\(Self.quoted(thumbHash)),"blurhash":\(Self.quoted(blurHash)),\
+            "gain_map":\(gainMap)}
 
             """
     }

@@ -14,7 +14,8 @@ struct ConvertCommand: ParsableCommand {
             extension (jpg, png, gif, webp). A spec is operations separated by '|', such as \
             'resize=400x300,fill|round=12|blur=2|format=webp,q=80'; the README lists them all. \
             Without a spec or thumbnail, a JPEG to JPEG or PNG conversion streams: rows are \
-            encoded as they are decoded, on two threads, without holding the whole picture. \
+            encoded as they are decoded, on two threads, without holding the whole picture \
+            (except an Ultra HDR JPEG written as JPEG, decoded whole to keep its gain map). \
             A JPEG to JPEG conversion whose spec is only quarter turns and flips is done \
             without re-encoding (libjpeg-turbo's lossless transform) when the picture's edges \
             allow it exactly; the source's quality is then kept. A JPEG written as JPEG XL \
@@ -98,7 +99,9 @@ struct ConvertCommand: ParsableCommand {
                 print("\(output): \(format.rawValue)\(size), \(turned.count) bytes, turned without re-encoding")
                 return
             }
-            if thumbnail == nil, let orientation = spec?.losslessOrientation,
+            // Streaming writes no gain map: an Ultra HDR JPEG written as JPEG is decoded whole.
+            let keepsGainMap = format == .jpeg && encodeOptions.keepsGainMap && JPEGCoder.gainMap(describedIn: data) != nil
+            if thumbnail == nil, !keepsGainMap, let orientation = spec?.losslessOrientation,
                 let size = try StreamingImageConverter.convert(
                     data, orientedTo: orientation, as: format, writingTo: outputURL, options: encodeOptions,
                     decodeOptions: decodeOptions)
@@ -107,7 +110,7 @@ struct ConvertCommand: ParsableCommand {
                 print("\(output): \(format.rawValue) \(size.width)×\(size.height), \(bytes) bytes")
                 return
             }
-            if let filters = spec.map(\.rowFilters) ?? { _ in [] },
+            if !keepsGainMap, let filters = spec.map(\.rowFilters) ?? { _ in [] },
                 let size = try StreamingImageConverter.convert(
                     data, to: format, writingTo: outputURL, options: encodeOptions, decodeOptions: decodeOptions,
                     filters: filters

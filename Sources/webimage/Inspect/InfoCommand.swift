@@ -72,6 +72,10 @@ struct InfoCommand: ParsableCommand {
         text += " \(image.bitDepth)-bit"
         if image.scale != 1 { text += " @\(Int(image.scale))x" }
         if image.orientation != .up { text += " orientation \(image.orientation.rawValue)" }
+        if let gainMap = image.gainMap {
+            text += ", gain map \(gainMap.pixelSize.width)×\(gainMap.pixelSize.height) \(gainMap.metadata.channelCount)-channel"
+            if let headroom = gainMap.metadata.headroom { text += String(format: " headroom %.2f stops", headroom) }
+        }
         if image.isAnimated {
             let loops = image.loopCount == 0 ? "forever" : "\(image.loopCount)×"
             text += String(format: ", %d frames, %.2f s, loops %@", image.frames.count, image.duration, loops)
@@ -91,6 +95,14 @@ struct InfoCommand: ParsableCommand {
         object.add("durations", image.frames.map(\.duration))
         object.add("hasAlpha", image.hasAlpha)
         object.add("bitDepth", image.bitDepth)
+        if let gainMap = image.gainMap {
+            var map = JSONObject()
+            map.add("width", gainMap.pixelSize.width)
+            map.add("height", gainMap.pixelSize.height)
+            map.add("channels", gainMap.metadata.channelCount)
+            if let headroom = gainMap.metadata.headroom { map.add("headroom", headroom) }
+            object.add("gainMap", map)
+        }
         return object.description
     }
 
