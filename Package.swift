@@ -184,7 +184,7 @@ let package = Package(
         ),
         .target(
             name: "WebImageServerTestSupport",
-            dependencies: ["WebImageServer"] + loadingTestSupport,
+            dependencies: ["WebImageServer", .product(name: "Tracing", package: "swift-distributed-tracing")] + loadingTestSupport,
             path: "Tests/WebImageServerTestSupport"
         ),
         .testTarget(
