@@ -74,7 +74,8 @@ enum OTLPJSON {
     /// A span's attributes as `KeyValue` messages, sorted by key.
     static func attributes(_ attributes: SpanAttributes) -> [[String: Any]] {
         var list: [(String, SpanAttribute)] = []
-        attributes.forEach { list.append(($0, $1)) }
+        func add(_ key: String, _ value: SpanAttribute) { list.append((key, value)) }
+        attributes.forEach(add)
         return list.sorted { $0.0 < $1.0 }.map { ["key": $0.0, "value": value($0.1)] }
     }
 
