@@ -95,6 +95,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        // The server's spans (already in the graph through Hummingbird).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
     ],
     targets: [
         // MARK: C libraries
@@ -159,8 +161,9 @@ let package = Package(
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage", "WebImageProcessing", "CSpawn", nioConcurrencyHelpers, logging, coreMetrics,
+                "WebImage", "WebImageProcessing", "CSpawn", nioConcurrencyHelpers, logging, coreMetrics, asyncHTTPClient,
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
@@ -175,6 +178,8 @@ let package = Package(
                 .target(name: "WebImageServer", condition: .when(traits: ["Server"])),
                 // `webimage serve` reads its settings from flags, the environment and a JSON file.
                 .product(name: "Configuration", package: "swift-configuration", condition: .when(traits: ["Server"])),
+                // It bootstraps the tracer of the server's spans when OTEL_TRACES_EXPORTER=otlp.
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -192,7 +197,7 @@ let package = Package(
         ),
         .target(
             name: "WebImageServerTestSupport",
-            dependencies: ["WebImageServer"] + loadingTestSupport,
+            dependencies: ["WebImageServer", .product(name: "Tracing", package: "swift-distributed-tracing")] + loadingTestSupport,
             path: "Tests/WebImageServerTestSupport"
         ),
         .testTarget(
@@ -203,7 +208,14 @@ let package = Package(
         ),
         .testTarget(name: "WebImageTests", dependencies: loadingTestSupport + ["WebImageProcessing", "WebImageJPEG", nioCore, logging, coreMetrics]),
         .testTarget(name: "WebImageTerminalTests", dependencies: loadingTestSupport + ["WebImageTerminal"]),
-        .testTarget(name: "WebImageServerTests", dependencies: loadingTestSupport + ["WebImageServer", "WebImageServerTestSupport", asyncHTTPClient, nioCore, nioHTTP1]),
+        .testTarget(
+            name: "WebImageServerTests",
+            dependencies: loadingTestSupport + [
+                "WebImageServer", "WebImageServerTestSupport", asyncHTTPClient, nioCore, nioHTTP1,
+                // An application's own router mounting the server's routes; an OTLP receiver.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]),
         .testTarget(
             name: "WebImageCLITests",
             dependencies: loadingTestSupport + ["webimage", "WebImageConversion", "CacheStressTool", "WebImageServer", "WebImageServerTestSupport"]

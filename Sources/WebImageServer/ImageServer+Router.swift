@@ -10,6 +10,7 @@ extension ImageServer {
     /// - `/info/**`: ``InfoRoute``;
     /// - everything else: ``ImageRoute``.
     ///
+    /// ``RequestSpanMiddleware`` (only with a ``tracer``) starts each request's span;
     /// ``AccessLogMiddleware`` answers refusals and logs and counts every request;
     /// ``MethodAdmissionMiddleware`` admits only `GET` and `HEAD`.
     ///
@@ -48,6 +49,7 @@ extension ImageServer {
         let homePage = configuration.homePage
 
         let router = Router(context: ImageServerRequestContext.self)
+        if let tracer { router.add(middleware: RequestSpanMiddleware(tracer: tracer)) }
         router.add(middleware: AccessLogMiddleware(metrics: metrics))
         router.add(middleware: MethodAdmissionMiddleware())
         for method: HTTPRequest.Method in [.get, .head] {

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import Tracing
 import WebImage
 
 /// An image server over the library: it fetches each source once through an
@@ -31,12 +32,16 @@ public struct ImageServer: Sendable {
     public let results: ImageCache
     /// What the server counts, served at `/metrics` on the metrics listener.
     public let metrics = ImageServerMetrics()
+    /// The tracer of the server's spans (see <doc:Tracing>); `nil` traces nothing, at no cost.
+    public let tracer: (any Tracer)?
     /// What sources may be fetched, checked at every connection.
     let policy: SourceAddressPolicy
 
-    /// A server as `configuration` describes; nothing listens until ``run(onRunning:onMetricsRunning:)``.
-    public init(configuration: ImageServerConfiguration) {
+    /// A server as `configuration` describes, tracing each request with `tracer` when one
+    /// is given; nothing listens until ``run(onRunning:onMetricsRunning:)``.
+    public init(configuration: ImageServerConfiguration, tracer: (any Tracer)? = nil) {
         self.configuration = configuration
+        self.tracer = tracer
         sources = ImageCache(namespace: "sources", directory: configuration.cacheDirectory, configuration: Self.sourceCacheConfiguration(configuration))
         var resultConfiguration = ImageCacheConfiguration()
         resultConfiguration.shouldCacheImagesInMemory = false
@@ -164,7 +169,7 @@ public struct ImageServer: Sendable {
         configuration.maxConcurrentFetches + 128
     }
 
-    private func close() async {
+    func close() async {
         try? await downloader.shutdown()
         await sources.waitForDiskMaintenance()
         await results.waitForDiskMaintenance()

@@ -14,4 +14,10 @@ struct ImageServerRequestContext: RequestContext {
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
     }
+
+    /// The context of a request an application's router received and handed to the
+    /// server's mounted routes: the application's logger and allocator, the server's route.
+    init(coreContext: CoreRequestContextStorage) {
+        self.coreContext = coreContext
+    }
 }

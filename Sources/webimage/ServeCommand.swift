@@ -4,6 +4,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Tracing
 import WebImage
 import WebImageServer
 
@@ -400,6 +401,8 @@ struct ServeCommand: AsyncParsableCommand {
         // named: applied, warned about, or refused.
         let imgproxy = try Self.dialects(settings).contains(.imgproxy) ? ImgproxyEnvironment(ProcessInfo.processInfo.environment) : nil
         for warning in imgproxy?.warnings ?? [] { FileHandle.standardError.write(Data("webimage serve: warning: \(warning)\n".utf8)) }
+        // Tracing follows the standard OTEL_* variables; one this server cannot follow stops it.
+        let tracing = try Self.tracing(ProcessInfo.processInfo.environment)
         if printConfiguration {
             print(settings.lines.joined(separator: "\n"))
             return
@@ -465,7 +468,10 @@ struct ServeCommand: AsyncParsableCommand {
             }
             configuration.homePage = ServerDemoPage.html(sources: started.urls, signer: signers.first)
         }
-        let server = ImageServer(configuration: configuration)
+        // The tracer is everyone's, so that the downloader's requests are spans of the trace too.
+        let tracer = tracing.map(OTLPTracer.init)
+        if let tracer { InstrumentationSystem.bootstrap(tracer) }
+        let server = ImageServer(configuration: configuration, tracer: tracer)
         do {
             try await server.run(
                 onRunning: { port in
@@ -476,9 +482,27 @@ struct ServeCommand: AsyncParsableCommand {
                 })
         } catch {
             try? await samples?.stop()
+            await tracer?.shutdown()
             throw error
         }
         try? await samples?.stop()
+        await tracer?.shutdown()
+    }
+
+    /// The OTLP exporter's configuration the `OTEL_*` variables in `environment` describe,
+    /// `nil` when they leave tracing off; each `OTEL_*` variable this server does not read
+    /// is named in a warning.
+    static func tracing(_ environment: [String: String]) throws -> OTLPConfiguration? {
+        let configuration: OTLPConfiguration?
+        do {
+            configuration = try OTLPConfiguration(environment: environment)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        for name in OTLPConfiguration.unreadVariables(in: environment) {
+            FileHandle.standardError.write(Data("webimage serve: warning: \(name) is not read by this server and has no effect\n".utf8))
+        }
+        return configuration
     }
 
     /// Whether `text` is an IPv4 or IPv6 address.

@@ -2,6 +2,7 @@ import Foundation
 import LoopbackHTTPServer
 import NIOConcurrencyHelpers
 import Testing
+import Tracing
 import WebImage
 import WebImageServer
 import WebImageTestSupport
@@ -24,9 +25,11 @@ package struct ImageServerHarness: Sendable {
     }
 
     /// Runs `body` with a server configured by `configure` (unsigned URLs and private
-    /// sources allowed unless it says otherwise), then stops everything.
+    /// sources allowed unless it says otherwise), tracing with `tracer` when one is given,
+    /// then stops everything.
     package static func run(
         configure: (inout ImageServerConfiguration) -> Void = { _ in },
+        tracer: (any Tracer)? = nil,
         _ body: (ImageServerHarness) async throws -> Void
     ) async throws {
         let folder = TemporaryDirectory(prefix: "image-server")
@@ -41,7 +44,7 @@ package struct ImageServerHarness: Sendable {
         // outlast the default deadline; the tests of the deadline set their own.
         configuration.requestTimeout = 600
         configure(&configuration)
-        let server = ImageServer(configuration: configuration)
+        let server = ImageServer(configuration: configuration, tracer: tracer)
         let sources = try await LoopbackHTTPServer.start()
         let client = ImageServerClient()
         let port = AsyncStream<Int>.makeStream()

@@ -76,19 +76,28 @@ struct CachedSources: Sendable {
     ///
     /// - Throws: ``ImageServerError`` with the class of the source's failure.
     func decode(_ data: Data, of source: URL, header: SourceHeader, options: ImageDecodeOptions) async throws(ImageServerError) -> Image {
-        if workers.reads(data, coders: coders) {
-            return try await workers.decode(data, options: options, plannedBytes: header.decodeBytes)
-        }
-        let cache = self.cache
-        let key = self.key(source)
-        do throws(ImageError) {
-            let hit = try await DecodingWorkers.run { () throws(ImageError) -> ImageCacheResult? in
-                cache.image(decoding: data, forKey: key, decodeOptions: options)
+        try await StageSpan.run("decode") { span throws(ImageServerError) in
+            let inWorker = workers.reads(data, coders: coders)
+            span?.updateAttributes { attributes in
+                attributes["webimage.decode.format"] = ImageFormat(sniffing: data).rawValue
+                attributes["webimage.decode.where"] = inWorker ? "worker" : "in_process"
+                attributes["webimage.decode.pixels"] = header.size.width * header.size.height
+                attributes["webimage.source.bytes"] = data.count
             }
-            guard let hit else { throw ImageError(.badImageData, "the cached source does not decode") }
-            return hit.image
-        } catch {
-            throw ImageServerError(source: error)
+            if inWorker {
+                return try await workers.decode(data, options: options, plannedBytes: header.decodeBytes)
+            }
+            let cache = self.cache
+            let key = self.key(source)
+            do throws(ImageError) {
+                let hit = try await DecodingWorkers.run { () throws(ImageError) -> ImageCacheResult? in
+                    cache.image(decoding: data, forKey: key, decodeOptions: options)
+                }
+                guard let hit else { throw ImageError(.badImageData, "the cached source does not decode") }
+                return hit.image
+            } catch {
+                throw ImageServerError(source: error)
+            }
         }
     }
 }

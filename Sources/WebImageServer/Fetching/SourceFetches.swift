@@ -63,11 +63,19 @@ final class SourceFetches: Sendable {
             if await manager.cache.containsImage(forKey: manager.cacheKey(for: request), scope: .disk) == .disk { return }
             // Resolved and checked before a slot is taken; redirects are checked where they
             // connect, within the slot.
-            let address = try await policy.address(for: url)
+            let address = try await StageSpan.run("lookup") { span throws(ImageError) in
+                let address = try await policy.address(for: url)
+                span?.attributes["server.address"] = url.host
+                span?.attributes["network.peer.address"] = "\(address)"
+                return address
+            }
             let domain = RegistrableDomain(of: url.host ?? "")
-            try await limits.run(from: ["address \(address)", "domain \(domain)"]) { () throws(ImageError) in
-                if try await manager.storeDataInDiskCache(for: request) {
-                    metrics.recordSourceFetch()
+            try await StageSpan.run("fetch") { span throws(ImageError) in
+                span?.attributes["server.address"] = url.host
+                try await limits.run(from: ["address \(address)", "domain \(domain)"]) { () throws(ImageError) in
+                    if try await manager.storeDataInDiskCache(for: request) {
+                        metrics.recordSourceFetch()
+                    }
                 }
             }
         }

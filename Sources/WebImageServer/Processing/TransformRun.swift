@@ -85,47 +85,66 @@ struct TransformRun: Sendable {
         let gainMapShare = Double(gainMapBytes) / Double(max(1, image.bitmap.byteCount))
         let imageBytes = image.pixelWidth * image.pixelHeight * image.frames.count * 4 + gainMapBytes
         try await memory.resize(&held, to: imageBytes + Int(Double(max(stepBytes, encodeBytes)) * (1 + gainMapShare)))
-        // Transforming, encoding and hashing the result all run on a decoding thread.
+        // Transforming, encoding and hashing the result all run on a decoding thread, in
+        // spans started in the request's context when it is traced.
+        let traced = StageSpan.context
         let outcome: Result<Encoded, ImageServerError>
         do {
             outcome = try await DecodingWorkers.run { () throws(ImageError) -> Result<Encoded, ImageServerError> in
-                var transformed = image
-                var expected = planned
-                for (index, transformer) in spec.transformers.enumerated() {
-                    // `nil` is a transformer's "nothing to change"; the plan already
-                    // refused what cannot apply.
-                    transformed = transformer.transform(transformed) ?? transformed
-                    // What a trim leaves depends on the pixels: the rest is planned again
-                    // from the size it left (never larger than planned at this step).
-                    if transformer is TrimmingImageTransformer {
-                        do throws(ImageServerError) {
-                            expected = try budget.plan(
-                                Array(spec.transformers[(index + 1)...]), source: transformed.pixelSize, frames: transformed.frames.count
-                            ).size
-                        } catch {
-                            return .failure(error)
+                let transformed: Image
+                do throws(ImageServerError) {
+                    transformed = try StageSpan.measure("transform", in: traced) { span throws(ImageServerError) in
+                        var transformed = image
+                        var expected = planned
+                        for (index, transformer) in spec.transformers.enumerated() {
+                            // `nil` is a transformer's "nothing to change"; the plan already
+                            // refused what cannot apply.
+                            transformed = transformer.transform(transformed) ?? transformed
+                            // What a trim leaves depends on the pixels: the rest is planned again
+                            // from the size it left (never larger than planned at this step).
+                            if transformer is TrimmingImageTransformer {
+                                expected = try budget.plan(
+                                    Array(spec.transformers[(index + 1)...]), source: transformed.pixelSize, frames: transformed.frames.count
+                                ).size
+                            }
                         }
+                        guard transformed.pixelSize == expected else {
+                            throw ImageServerError(
+                                .unprocessableContent, "the transform failed",
+                                detail: "planned \(expected.width)x\(expected.height), made \(transformed.pixelWidth)x\(transformed.pixelHeight)")
+                        }
+                        span?.updateAttributes { attributes in
+                            attributes["webimage.transform.operations"] = spec.transformers.count
+                            attributes["webimage.transform.pixels"] = transformed.pixelWidth * transformed.pixelHeight
+                        }
+                        return transformed
                     }
-                }
-                guard transformed.pixelSize == expected else {
-                    return .failure(
-                        ImageServerError(
-                            .unprocessableContent, "the transform failed",
-                            detail: "planned \(expected.width)x\(expected.height), made \(transformed.pixelWidth)x\(transformed.pixelHeight)"))
+                } catch {
+                    return .failure(error)
                 }
                 var encodeOptions = spec.encodeOptions ?? ImageEncodeOptions()
                 encodeOptions.copyright = copyright
-                guard let bestCandidates else {
-                    let data = try coders.encode(transformed, as: format, options: encodeOptions)
-                    return .success((data, ResultCache.digest(of: data), format))
-                }
-                var smallest: (data: Data, format: ImageFormat)?
-                for candidate in bestCandidates + [coders.preferredFormat(for: transformed)] {
-                    let data = try coders.encode(transformed, as: candidate, options: encodeOptions)
-                    if data.count < smallest?.data.count ?? .max { smallest = (data, candidate) }
-                }
-                guard let smallest else { throw ImageError(.encodingFailed, "no format was tried") }
-                return .success((smallest.data, ResultCache.digest(of: smallest.data), smallest.format))
+                return .success(
+                    try StageSpan.measure("encode", in: traced) { span throws(ImageError) -> Encoded in
+                        let encoded: Encoded
+                        if let bestCandidates {
+                            var smallest: (data: Data, format: ImageFormat)?
+                            for candidate in bestCandidates + [coders.preferredFormat(for: transformed)] {
+                                let data = try coders.encode(transformed, as: candidate, options: encodeOptions)
+                                if data.count < smallest?.data.count ?? .max { smallest = (data, candidate) }
+                            }
+                            guard let smallest else { throw ImageError(.encodingFailed, "no format was tried") }
+                            encoded = (smallest.data, ResultCache.digest(of: smallest.data), smallest.format)
+                        } else {
+                            let data = try coders.encode(transformed, as: format, options: encodeOptions)
+                            encoded = (data, ResultCache.digest(of: data), format)
+                        }
+                        span?.updateAttributes { attributes in
+                            attributes["webimage.encode.format"] = encoded.format.rawValue
+                            attributes["webimage.encode.bytes"] = encoded.data.count
+                        }
+                        return encoded
+                    })
             }
         } catch {
             throw ImageServerError(.unprocessableContent, "the result could not be written as \(format.rawValue)", detail: error.message)

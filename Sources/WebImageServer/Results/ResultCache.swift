@@ -59,7 +59,11 @@ struct ResultCache: Sendable {
     func result(
         forKey key: String, make: @escaping @Sendable () async throws(ImageServerError) -> TransformRun.Encoded
     ) async throws(ImageServerError) -> Entry {
-        let cached = try await entry(forKey: key)
+        let cached = try await StageSpan.run("cache.read") { span throws(ImageServerError) in
+            let cached = try await entry(forKey: key)
+            span?.attributes["webimage.cache.outcome"] = cached == nil ? "miss" : "hit"
+            return cached
+        }
         metrics.recordResultCache(hit: cached != nil)
         if let cached { return cached }
         // Each request waits on its own deadline; the work is shared by every request for
@@ -69,7 +73,11 @@ struct ResultCache: Sendable {
             try await cache.work.run(key) { () throws(ImageServerError) in
                 if let cached = try await cache.entry(forKey: key) { return cached }
                 cache.metrics.recordResultWork()
-                return await cache.keep(try await make(), forKey: key)
+                let made = try await make()
+                return await StageSpan.run("cache.write") { span in
+                    span?.attributes["webimage.cache.bytes"] = made.data.count
+                    return await cache.keep(made, forKey: key)
+                }
             }
         }
     }
