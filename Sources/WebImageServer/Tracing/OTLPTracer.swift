@@ -9,6 +9,10 @@ import Tracing
 /// `InstrumentationSystem` with it and gives it to its ``ImageServer``; an application can
 /// do the same, or give the server a tracer of its own. Call ``shutdown()`` when the
 /// server has stopped, so that the last spans are sent. See <doc:Tracing>.
+///
+/// Room Tracing/: a request followed across the fleet — W3C trace context in, a span for
+/// the request and each stage, OTLP/HTTP JSON out.
+/// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
 public struct OTLPTracer: Tracer {
     /// The tracer's span.
     public typealias Span = OTLPSpan
