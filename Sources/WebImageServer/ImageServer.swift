@@ -57,8 +57,13 @@ public struct ImageServer: Sendable {
         self.policy = policy
         var downloaderConfiguration = ImageDownloaderConfiguration()
         downloaderConfiguration.maximumResponseSize = configuration.maxSourceBytes
-        downloaderConfiguration.downloadDeadline = configuration.sourceTimeout
-        downloaderConfiguration.downloadTimeout = min(configuration.sourceTimeout, downloaderConfiguration.downloadTimeout)
+        downloaderConfiguration.downloadDeadline = configuration.sourceDownloadDeadline
+        downloaderConfiguration.downloadTimeout = min(configuration.sourceDownloadDeadline, downloaderConfiguration.downloadTimeout)
+        if configuration.minSourceBytesPerSecond > 0 {
+            downloaderConfiguration.minimumTransferRate = DownloadTransferRate(
+                bytesPerSecond: configuration.minSourceBytesPerSecond, gracePeriod: ImageServerConfiguration.sourceRateGracePeriod
+            )
+        }
         // Every URL fetched, the first and each redirect's target, is checked where it
         // connects, and connected to at the address checked.
         downloaderConfiguration.addressGate = DownloadAddressGate { url throws(ImageError) in try await policy.address(for: url) }

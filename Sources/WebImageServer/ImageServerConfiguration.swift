@@ -57,8 +57,23 @@ public struct ImageServerConfiguration: Sendable {
     public var maxSourceBytes = 32 << 20
     /// The most pixels a source may have.
     public var maxSourcePixels = 50_000_000
-    /// Seconds a source fetch may take in all.
+    /// Seconds a source fetch may take in all; the fetch is given at most
+    /// ``sourceDownloadDeadline``, below the request's own deadline.
     public var sourceTimeout: TimeInterval = 20
+    /// The fewest bytes a second a source fetch must average once
+    /// ``sourceRateGracePeriod`` has passed since it started; a slower one fails (504) and
+    /// frees its fetch slot, so a source that trickles its body cannot hold one until the
+    /// deadline. 0 measures no rate. 16 KiB a second: a 32 MiB source (``maxSourceBytes``)
+    /// needs over 1.6 MB a second to arrive within ``sourceTimeout`` anyway.
+    public var minSourceBytesPerSecond = 16 << 10
+    /// Seconds from a fetch's start before ``minSourceBytesPerSecond`` is measured.
+    public static let sourceRateGracePeriod: TimeInterval = 2
+    /// How long a fetch may take in all: ``sourceTimeout``, but never more than four fifths
+    /// of ``requestTimeout``, so that a slow source fails as a fetch (504, "source timed
+    /// out", its slot freed) before the request that asked for it runs out of time.
+    public var sourceDownloadDeadline: TimeInterval {
+        min(sourceTimeout, requestTimeout * 0.8)
+    }
     /// How many image and `/info` requests are worked on (fetched, decoded, transformed,
     /// encoded) at once; more are answered 503. Results already in the result cache, 304s
     /// and `/health` take no slot.

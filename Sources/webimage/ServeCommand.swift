@@ -122,8 +122,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ServerSetting.maxResultCache.help("The most bytes the result cache keeps on disk.", valueName: "size"))
     var maxResultCache: String?
 
-    @Option(help: ServerSetting.timeout.help("Seconds a source fetch may take.", valueName: "seconds"))
+    @Option(help: ServerSetting.timeout.help("Seconds a source fetch may take (at most 4/5 of the request timeout).", valueName: "seconds"))
     var timeout: String?
+
+    @Option(
+        help: ServerSetting.minSourceRate.help(
+            "Bytes a second a source fetch must average from its second second on; 0 measures no rate.", valueName: "size")
+    )
+    var minSourceRate: String?
 
     @Option(help: ServerSetting.concurrency.help("Image requests worked on at once; more are answered 503 with Retry-After (cached results take no slot)."))
     var concurrency: String?
@@ -229,7 +235,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.maxAnimationFrames, maxAnimationFrames), (.maxAnimationPixels, maxAnimationPixels), (.requestMemory, requestMemory),
             (.memoryBudget, memoryBudget), (.memoryWait, memoryWait), (.maxAspectRatio, maxAspectRatio), (.requestTimeout, requestTimeout),
             (.maxFetches, maxFetches), (.maxFetchesPerHost, maxFetchesPerHost),
-            (.maxSourceCache, maxSourceCache), (.maxResultCache, maxResultCache), (.timeout, timeout), (.concurrency, concurrency),
+            (.maxSourceCache, maxSourceCache), (.maxResultCache, maxResultCache), (.timeout, timeout), (.minSourceRate, minSourceRate), (.concurrency, concurrency),
             (.maxConnections, maxConnections), (.idleTimeout, idleTimeout), (.writeTimeout, writeTimeout), (.metricsPort, metricsPort), (.metricsHost, metricsHost),
             (.maxAge, maxAge), (.memoryLimit, memoryLimit), (.resultMemoryLimit, resultMemoryLimit), (.onlyPresets, onlyPresets.map { String($0) }),
             (.demo, demo.map { String($0) }),
@@ -433,6 +439,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxSourceCacheBytes = settings.size(.maxSourceCache) ?? configuration.maxSourceCacheBytes
         configuration.maxResultCacheBytes = settings.size(.maxResultCache) ?? configuration.maxResultCacheBytes
         configuration.sourceTimeout = settings.seconds(.timeout) ?? configuration.sourceTimeout
+        configuration.minSourceBytesPerSecond = settings.size(.minSourceRate) ?? configuration.minSourceBytesPerSecond
         configuration.maxConcurrentRequests = settings.integer(.concurrency) ?? configuration.maxConcurrentRequests
         configuration.maxConnections = settings.integer(.maxConnections) ?? configuration.maxConnections
         configuration.idleTimeout = settings.seconds(.idleTimeout) ?? configuration.idleTimeout

@@ -103,6 +103,7 @@ struct ServerSetting: Hashable, Sendable {
     static let maxSourceCache = ServerSetting("max-source-cache", .size, default: "1G")
     static let maxResultCache = ServerSetting("max-result-cache", .size, default: "1G")
     static let timeout = ServerSetting("timeout", .seconds, default: "20")
+    static let minSourceRate = ServerSetting("min-source-rate", .size, default: "16K")
     static let concurrency = ServerSetting("concurrency", .integer, default: "64")
     static let maxConnections = ServerSetting("max-connections", .integer, default: "1024")
     static let idleTimeout = ServerSetting("idle-timeout", .seconds, default: "10")
@@ -131,7 +132,7 @@ struct ServerSetting: Hashable, Sendable {
         host, port, cacheDirectory, key, salt, insecureUnsigned, allowHost, allowPrivateSources, allowAddress,
         maxSourceBytes, maxSourcePixels, maxResultPixels, maxOperations, maxAnimationFrames, maxAnimationPixels,
         requestMemory, memoryBudget, memoryWait, maxAspectRatio, requestTimeout, maxFetches, maxFetchesPerHost,
-        maxSourceCache, maxResultCache, timeout, concurrency, maxConnections, idleTimeout, writeTimeout,
+        maxSourceCache, maxResultCache, timeout, minSourceRate, concurrency, maxConnections, idleTimeout, writeTimeout,
         metricsPort, metricsHost, maxAge, memoryLimit, resultMemoryLimit, preset, onlyPresets, watermark,
         fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, autoFormat, decodeWorkerMemory, demo,
         demoSamples, dialect,

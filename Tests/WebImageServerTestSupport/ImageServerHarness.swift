@@ -43,6 +43,9 @@ package struct ImageServerHarness: Sendable {
         // Under ThreadSanitizer, with every suite running at once, an ordinary request can
         // outlast the default deadline; the tests of the deadline set their own.
         configuration.requestTimeout = 600
+        // Sources held behind a gate send nothing for as long as a test needs; the tests of
+        // the minimum transfer rate set their own.
+        configuration.minSourceBytesPerSecond = 0
         configure(&configuration)
         let server = ImageServer(configuration: configuration, tracer: tracer)
         let sources = try await LoopbackHTTPServer.start()

@@ -65,6 +65,34 @@ struct ImageDownloaderDeadlineTests {
         }
     }
 
+    @Test func aBodyBelowTheMinimumRateFailsOnceItsGracePeriodIsOver() async throws {
+        // About ten bytes a second, never silent: without the rate the whole 1,000 bytes
+        // would arrive, after a hundred seconds.
+        try await withDownloader(configure: {
+            $0.downloadTimeout = 30
+            $0.downloadDeadline = 0
+            $0.minimumTransferRate = DownloadTransferRate(bytesPerSecond: 1000, gracePeriod: 0.5)
+        }) { server, downloader, _ in
+            let drip = Drip(server: server, path: "/drip", interval: .milliseconds(100))
+            let request = ImageLoadRequest(url: server.url(for: "/drip"), decodesImage: false)
+            let error = await capturedError { () async throws(ImageError) in try await downloader.image(for: request) }
+            drip.stop()
+            #expect(error?.code == .timedOut)
+            #expect(error?.message.contains("below the minimum of 1000 bytes a second") == true, "\(String(describing: error))")
+        }
+    }
+
+    @Test func aBodyAboveTheMinimumRateArrivesWhole() async throws {
+        try await withDownloader(configure: {
+            $0.minimumTransferRate = DownloadTransferRate(bytesPerSecond: 1, gracePeriod: 0.2)
+        }) { server, downloader, _ in
+            let drip = Drip(server: server, path: "/drip", interval: .milliseconds(20), length: 60)
+            let result = try await downloader.image(for: ImageLoadRequest(url: server.url(for: "/drip"), decodesImage: false))
+            drip.stop()
+            #expect(result.data == Data(repeating: 7, count: 60))
+        }
+    }
+
     @Test func aPassedDeadlineIsTransientAndNotBlacklisted() async throws {
         try await ManagerTestHarness.run(configure: {
             $0.downloadTimeout = 5

@@ -308,12 +308,18 @@ public final class ImageDownloader: Sendable {
 
     /// Stops transfers that stay silent for ``idleTimeout``, checking four times per
     /// timeout while any transfer runs: one task per downloader instead of a timer per read.
+    /// With a minimum transfer rate, it also stops the transfers below it, checking at least
+    /// twice per grace period.
     ///
     /// Transfers note what they receive on the event loop as it arrives, so a busy
     /// cooperative pool can delay a check but not make a transfer look silent; a transfer
     /// is stopped only when found silent at two checks in a row.
     private func watchForSilentTransfers() async {
-        let interval = UInt64(max(idleTimeout.nanoseconds / 4, 1_000_000))
+        var interval = UInt64(max(idleTimeout.nanoseconds / 4, 1_000_000))
+        let minimumRate = configuration.minimumTransferRate.flatMap { $0.bytesPerSecond > 0 ? $0 : nil }
+        if let minimumRate {
+            interval = min(interval, UInt64(max(minimumRate.gracePeriod / 2, 0.001) * 1e9))
+        }
         while true {
             try? await Task.sleep(nanoseconds: interval)
             let operations: [DownloadOperation]? = state.withLockedValue { state in
@@ -327,6 +333,9 @@ public final class ImageDownloader: Sendable {
             let now = NIODeadline.now()
             for operation in operations {
                 operation.stopIfSilent(now: now, timeout: idleTimeout)
+                if let minimumRate {
+                    operation.stopIfSlowerThan(minimumRate, now: now)
+                }
             }
         }
     }

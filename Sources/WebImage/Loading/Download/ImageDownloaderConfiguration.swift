@@ -17,6 +17,10 @@ public struct ImageDownloaderConfiguration: Sendable {
     /// `ImageError.Code.deadlineExceeded`; 0 or less means no deadline. A request may
     /// set its own (``ImageLoadRequest/downloadDeadline``).
     public var downloadDeadline: TimeInterval = 60
+    /// The slowest a transfer may average once its grace period is over, before it fails
+    /// with `ImageError.Code.timedOut`; `nil`, the default, measures no rate (only silence,
+    /// ``downloadTimeout``, and the whole, ``downloadDeadline``).
+    public var minimumTransferRate: DownloadTransferRate?
     /// Whether and when a download that failed for a passing reason is tried again; a
     /// request may set its own (``ImageLoadRequest/retryPolicy``). Never, by default.
     public var retryPolicy = DownloadRetryPolicy.never

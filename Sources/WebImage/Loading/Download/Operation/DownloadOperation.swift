@@ -40,6 +40,9 @@ final class DownloadOperation: Sendable {
         var wasFoundSilent = false
         /// When the transfer started: the callers' deadlines count from here.
         var transferStart: NIODeadline?
+        /// The bytes received since the start, over every attempt and redirect, for the
+        /// minimum transfer rate.
+        var receivedBytes = 0
         /// The timer that fails the callers whose deadline passes first, and when it fires.
         var deadlineTimer: (timer: Scheduled<Void>, deadline: NIODeadline)?
         /// Which attempt the transfer is at: 1 for the first.
@@ -175,12 +178,32 @@ final class DownloadOperation: Sendable {
         HTTPExchange.send(for: self, to: url)
     }
 
-    /// Records that the transfer received something, for the idle timeout.
-    func noteActivity() {
+    /// Records that the transfer received something (`bytes` of body), for the idle
+    /// timeout and the minimum transfer rate.
+    func noteActivity(receivedBytes bytes: Int = 0) {
         state.withLockedValue { state in
             state.lastActivity = .now()
             state.wasFoundSilent = false
+            state.receivedBytes += bytes
         }
+    }
+
+    /// Stops the transfer when, past `rate`'s grace period, it has averaged fewer than
+    /// `rate`'s bytes a second since its start; its callers then get
+    /// `ImageError.Code.timedOut`. A transfer waiting to retry is not measured.
+    func stopIfSlowerThan(_ rate: DownloadTransferRate, now: NIODeadline) {
+        let slow = state.withLockedValue { state -> (HTTPClient.Task<HTTPExchange.Outcome>, Int, Double)? in
+            guard state.phase == .running, state.retryTimer == nil, let start = state.transferStart, let request = state.request else { return nil }
+            let seconds = Double((now - start).nanoseconds) / 1e9
+            guard seconds >= rate.gracePeriod, Double(state.receivedBytes) < Double(rate.bytesPerSecond) * seconds else { return nil }
+            return (request, state.receivedBytes, seconds)
+        }
+        guard let (request, bytes, seconds) = slow else { return }
+        request.fail(
+            reason: ImageError(
+                .timedOut,
+                "the download of \(url.absoluteString) received \(bytes) bytes in \(String(format: "%.1f", seconds)) s, below the minimum of \(rate.bytesPerSecond) bytes a second"
+            ))
     }
 
     /// Stops the transfer when it has been silent for `timeout` at this check and at the

@@ -86,7 +86,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<Outcome>, _ part: ByteBuffer) -> EventLoopFuture<Void> {
-        operation.noteActivity()
+        operation.noteActivity(receivedBytes: part.readableBytes)
         // A redirect's body is not kept.
         guard case .response(_, let expectedLength) = head else { return task.eventLoop.makeSucceededVoidFuture() }
         let limit = operation.downloader.configuration.maximumResponseSize
