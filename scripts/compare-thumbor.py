@@ -128,7 +128,8 @@ CASES = [
     ("format png", dict(width=150, filters=["format(png)"]), ["photo.jpg"], None),
     ("format jpeg", dict(width=150, filters=["format(jpeg)"]), ["portrait.png"], None),
     ("format gif", dict(width=100, filters=["format(gif)"]), ["portrait.png"], 12.0),
-    ("grayscale", dict(width=150, filters=["grayscale()"]), ["photo.jpg"], None),
+    # Pillow's grey is Rec. 601 luma, the server's Rec. 709.
+    ("grayscale", dict(width=150, filters=["grayscale()"]), ["photo.jpg"], 10.0),
     ("blur", dict(width=150, filters=["blur(3)"]), ["photo.jpg"], 8.0),
     ("blur sigma", dict(width=150, filters=["blur(6,2)"]), ["photo.jpg"], 8.0),
     ("brightness", dict(width=150, filters=["brightness(30)"]), ["photo.jpg"], None),
@@ -154,7 +155,7 @@ CASES = [
     ("noise", dict(width=150, filters=["noise(10)"]), ["photo.jpg"], None),
     ("convolution", dict(width=150, filters=["convolution(1;2;1;2;4;2;1;2;1,3,true)"]), ["photo.jpg"], None),
     ("focal", dict(width=100, height=100, filters=["focal(200x50:260x110)"]), ["photo.jpg"], None),
-    ("autojpg", dict(filters=["autojpg()"]), ["portrait.png"], None),
+    ("autojpg (not built in)", dict(filters=["autojpg()"]), ["portrait.png"], None),
     ("missing source", dict(width=100), ["missing.jpg"], None),
 ]
 
@@ -217,7 +218,7 @@ def main():
 
 def thumbor_version(binary):
     try:
-        return subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30).stdout.split()[-1]
+        return subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30).stdout.split()[1]
     except (OSError, IndexError, subprocess.TimeoutExpired):
         return "?"
 

@@ -151,8 +151,18 @@ struct ThumborDialectTests {
         for unserved in ["rgb(10,0,0)", "noise(10)", "equalize()", "convolution(1;2;1,3,true)", "watermark(a.png,0,0,50)", "focal(1x1:5x5)"] {
             #expect(Self.status("filters:\(unserved)") == 400, "\(unserved)")
         }
-        // Filters may hold a slash up to thumbor's `)/`.
+        // autojpg is not among thumbor's built-in filters: skipped unless FILTERS lists it.
+        #expect(try Self.spec("filters:autojpg()") == Self.defaults)
+        var listed = ThumborConfiguration()
+        listed.filters = ["autojpg", "quality"]
+        #expect(Self.status("filters:autojpg()", configuration: listed) == 400)
+        #expect(try Self.spec("filters:autojpg(false)", configuration: listed) == Self.defaults)
+        // A filter FILTERS does not list is skipped.
+        #expect(try Self.spec("filters:grayscale():quality(60)", configuration: listed) == "format=auto,q=60")
+        // Filters run up to thumbor's `)/`, a slash inside their arguments included: this
+        // watermark's URL is its argument, not the image.
         #expect(try Self.spec("filters:quality(70):format(png)") == "format=png,q=70")
+        #expect(Self.status("filters:watermark(http://example.com/w.png,0,0,50)") == 400)
     }
 
     @Test func formatByAcceptOnlyWithAutoWebP() throws {

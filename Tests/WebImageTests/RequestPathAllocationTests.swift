@@ -69,6 +69,8 @@ import WebImageCore
         ("WebImageServer/HMACSHA256.swift", "SHA256.blockByteCount - blockKey.count", "pads one 64-byte block"),
         ("WebImageServer/SHA256.swift", "Self.blockByteCount - pending.count", "pads one 64-byte block"),
         ("WebImageServer/SHA256.swift", "Self.blockByteCount - 8 - pending.count", "pads one 64-byte block"),
+        ("WebImageServer/Dialects/HMACSHA1.swift", "SHA1.blockByteCount - blockKey.count", "pads one 64-byte block"),
+        ("WebImageServer/Dialects/SHA1.swift", "count: 80)", "SHA-1's 80-word message schedule"),
     ]
 
     /// Whether `code` allocates an array that traps when it cannot be had (`count:` copies

@@ -25,9 +25,16 @@ public struct ThumborConfiguration: Sendable {
     /// (`MAX_HEIGHT`).
     public var maxHeight = 0
     /// The names of the filters answered (`FILTERS`, the last part of each module's name);
-    /// a filter not listed is skipped, as thumbor skips it. `nil`, the default, answers all
-    /// of thumbor's built-in filters.
-    public var filters: Set<String>?
+    /// a filter not listed is skipped, as thumbor skips it. thumbor's built-in list by
+    /// default, ``builtInFilters``.
+    public var filters = ThumborConfiguration.builtInFilters
+    /// thumbor 7.8's `BUILTIN_FILTERS` (`autojpg`, `redeye` and `cover` are thumbor filters
+    /// that are not in it, so a default thumbor skips them).
+    public static let builtInFilters: Set<String> = [
+        "background_color", "blur", "brightness", "colorize", "contrast", "convolution", "curve", "equalize", "extract_focal", "fill",
+        "focal", "format", "frame", "grayscale", "max_age", "max_bytes", "no_upscale", "noise", "proportion", "quality", "rgb", "rotate",
+        "round_corner", "saturation", "sharpen", "stretch", "strip_exif", "strip_icc", "upscale", "watermark",
+    ]
 
     /// A configuration with thumbor's defaults and no key.
     public init() {}

@@ -13,8 +13,8 @@ extension ThumborPath {
     /// the manual crop, the resize (`fit-in`, or the crop to the box's aspect and the resize
     /// to it), the flips, then the filters in the URL's order, then the format and quality.
     ///
-    /// A filter thumbor does not know, or whose arguments do not match its parameters, is
-    /// skipped, as thumbor skips it.
+    /// A filter thumbor does not load (``ThumborConfiguration/filters``), or whose arguments
+    /// do not match its parameters, is skipped, as thumbor skips it.
     ///
     /// - Returns: The spec, and whether the answer depends on `Accept` (`AUTO_WEBP`).
     /// - Throws: ``ImageServerError`` 400 naming a part of the URL or a filter the server
@@ -34,7 +34,7 @@ extension ThumborPath {
         var stretch = false
         var noUpscale = false
         var upscale = false
-        let filters = configuration.filters.map { allowed in self.filters.filter { allowed.contains($0.name) } } ?? self.filters
+        let filters = self.filters.filter { configuration.filters.contains($0.name) }
         for filter in filters {
             switch filter.name {
             case "stretch" where filter.arguments([], required: 0) != nil: stretch = true
