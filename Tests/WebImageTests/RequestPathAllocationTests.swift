@@ -71,6 +71,10 @@ import WebImageCore
         ("WebImageServer/SHA256.swift", "Self.blockByteCount - 8 - pending.count", "pads one 64-byte block"),
         ("WebImageServer/Dialects/HMACSHA1.swift", "SHA1.blockByteCount - blockKey.count", "pads one 64-byte block"),
         ("WebImageServer/Dialects/SHA1.swift", "count: 80)", "SHA-1's 80-word message schedule"),
+        (
+            "WebImageServer/Dialects/ThumborFilter+Arguments.swift", "count: patterns.count - arguments.count",
+            "pads a filter's arguments to its parameters, at most five"
+        ),
     ]
 
     /// Whether `code` allocates an array that traps when it cannot be had (`count:` copies

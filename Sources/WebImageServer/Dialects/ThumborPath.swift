@@ -6,7 +6,7 @@ import WebImage
 /// `[adaptive-][full-]fit-in/][-][W|orig]x[-][H|orig]/[HALIGN/][VALIGN/][smart/]`
 /// `[filters:NAME(ARGS):…/]IMAGE`. Each part is optional and read in that order; a segment
 /// that is not the next part starts the image, which is the rest of the path.
-struct ThumborPath: Sendable, Equatable {
+struct ThumborPath: Sendable {
     /// A side of the requested size.
     enum Side: Sendable, Equatable {
         /// Not given, or 0: follows from the other side (or the source's).
@@ -54,16 +54,6 @@ struct ThumborPath: Sendable, Equatable {
     var filters: [ThumborFilter] = []
     /// The image, as written (still percent-encoded).
     var image = ""
-
-    static func == (lhs: ThumborPath, rhs: ThumborPath) -> Bool {
-        lhs.signature == rhs.signature && lhs.signedPath == rhs.signedPath && lhs.debug == rhs.debug && lhs.meta == rhs.meta
-            && lhs.trim?.corner == rhs.trim?.corner && lhs.trim?.tolerance == rhs.trim?.tolerance
-            && lhs.crop.map { [$0.left, $0.top, $0.right, $0.bottom] } == rhs.crop.map { [$0.left, $0.top, $0.right, $0.bottom] }
-            && lhs.fitIn == rhs.fitIn && lhs.full == rhs.full && lhs.adaptive == rhs.adaptive && lhs.width == rhs.width
-            && lhs.height == rhs.height && lhs.flipsHorizontally == rhs.flipsHorizontally && lhs.flipsVertically == rhs.flipsVertically
-            && lhs.horizontalAlignment == rhs.horizontalAlignment && lhs.verticalAlignment == rhs.verticalAlignment
-            && lhs.smart == rhs.smart && lhs.filters == rhs.filters && lhs.image == rhs.image
-    }
 
     /// The most filters a path may name; more are refused before any is read.
     static let maximumFilterCount = 64
