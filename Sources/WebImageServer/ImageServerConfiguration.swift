@@ -175,6 +175,9 @@ public struct ImageServerConfiguration: Sendable {
     /// How imgproxy's URLs are answered when ``dialects`` holds
     /// ``ImageServerDialect/imgproxy``.
     public var imgproxy = ImgproxyConfiguration()
+    /// How thumbor's URLs are answered when ``dialects`` holds
+    /// ``ImageServerDialect/thumbor``.
+    public var thumbor = ThumborConfiguration()
     /// The executable run as a decode worker, the `webimage` tool (`webimage serve` sets
     /// its own binary): the sources of ``decodeWorkerFormats`` (SVG always) are read and
     /// decoded in a ``DecodeWorker`` process of their own, killed at the request's deadline.
@@ -200,7 +203,8 @@ public struct ImageServerConfiguration: Sendable {
     /// beside a key, fallbacks answered with 200 or an error status, no fallback for a
     /// preset that does not exist, at least one dialect, and, with imgproxy's, its keys in
     /// pairs, a signature size of 1 to 32 bytes, presets that read, and only presets when
-    /// the native dialect serves only presets.
+    /// the native dialect serves only presets; with thumbor's, a security key (or `unsafe`
+    /// URLs allowed) and not only presets.
     ///
     /// - Throws: ``ImageServerConfigurationError`` naming the first rule broken.
     public func validate() throws(ImageServerConfigurationError) {
@@ -216,6 +220,10 @@ public struct ImageServerConfiguration: Sendable {
             guard (1...32).contains(imgproxy.signatureSize) else { throw .badImgproxySignatureSize(imgproxy.signatureSize) }
             guard !onlyPresets || imgproxy.onlyPresets else { throw .onlyPresetsWithoutImgproxyPresets }
             _ = try ImgproxyDialect(imgproxy, hasWatermark: false)
+        }
+        if dialects.contains(.thumbor) {
+            guard thumbor.securityKey.map({ !$0.isEmpty }) ?? thumbor.allowsUnsafeURLs else { throw .thumborWithoutKey }
+            guard !onlyPresets else { throw .onlyPresetsWithThumbor }
         }
         if let name = presetFallbacks.keys.sorted().first(where: { presets[$0] == nil }) { throw .fallbackForUnknownPreset(name) }
     }

@@ -24,6 +24,12 @@ public enum ImageServerConfigurationError: Error, Sendable, Equatable, CustomStr
     /// without ``ImgproxyConfiguration/onlyPresets``, which would let them ask for any
     /// processing.
     case onlyPresetsWithoutImgproxyPresets
+    /// thumbor's URLs are answered with neither a security key
+    /// (``ThumborConfiguration/securityKey``, not empty) nor `unsafe` URLs allowed.
+    case thumborWithoutKey
+    /// ``ImageServerConfiguration/onlyPresets`` is on while thumbor's URLs, which name no
+    /// preset, are answered.
+    case onlyPresetsWithThumbor
 
     /// The refusal in a sentence.
     public var description: String {
@@ -36,6 +42,8 @@ public enum ImageServerConfigurationError: Error, Sendable, Equatable, CustomStr
         case .badImgproxyKeys: "imgproxy's keys and salts must come in pairs, none empty"
         case .badImgproxySignatureSize(let size): "imgproxy's signature size is \(size); it must be 1 to 32 bytes"
         case .badImgproxyPreset(let name): "the imgproxy preset \(name) is not options written name:arguments/…"
+        case .thumborWithoutKey: "thumbor's URLs are answered with neither a security key nor unsafe URLs (SECURITY_KEY, ALLOW_UNSAFE_URL)"
+        case .onlyPresetsWithThumbor: "only presets are served, but thumbor's URLs name no preset"
         case .onlyPresetsWithoutImgproxyPresets: "only presets are served, but imgproxy's URLs are not limited to presets (IMGPROXY_ONLY_PRESETS)"
         }
     }

@@ -209,9 +209,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("dialect"),
         help: ServerSetting.dialect.help(
-            "A URL language answered: native, or imgproxy (its URLs, signatures and IMGPROXY_* settings) (repeatable).",
+            "A URL language answered: native, imgproxy (its URLs, signatures and IMGPROXY_* settings) or thumbor (its URLs, signatures and configuration file) (repeatable).",
             valueName: "dialect"))
     var dialects: [String] = []
+
+    @Option(
+        name: .customLong("thumbor-config"),
+        help: ServerSetting.thumborConfig.help("thumbor's configuration file (thumbor.conf), read with --dialect thumbor.", valueName: "path"))
+    var thumborConfig: String?
 
     @Option(
         help: ServerSetting.decodeWorkerMemory.help(
@@ -241,6 +246,7 @@ struct ServeCommand: AsyncParsableCommand {
             (.demo, demo.map { String($0) }),
             (.demoSamples, demoSamples), (.fallbackImage, fallbackImage), (.fallbackStatus, fallbackStatus),
             (.fallbackMaxAge, fallbackMaxAge), (.decodeWorkerMemory, decodeWorkerMemory),
+            (.thumborConfig, thumborConfig),
         ]
         let lists: [(ServerSetting, [String])] = [
             (.key, keys), (.salt, salts), (.allowHost, allowedHosts), (.allowAddress, allowedAddresses), (.preset, presets),
@@ -309,7 +315,7 @@ struct ServeCommand: AsyncParsableCommand {
         var dialects: Set<ImageServerDialect> = []
         for name in settings.list(.dialect) {
             guard let dialect = ImageServerDialect(rawValue: name.lowercased()) else {
-                throw ValidationError("\(settings.label(of: .dialect)) \(name) is not native or imgproxy")
+                throw ValidationError("\(settings.label(of: .dialect)) \(name) is not native, imgproxy or thumbor")
             }
             dialects.insert(dialect)
         }
@@ -406,7 +412,11 @@ struct ServeCommand: AsyncParsableCommand {
         // imgproxy's variables are read and checked before anything starts, each one set
         // named: applied, warned about, or refused.
         let imgproxy = try Self.dialects(settings).contains(.imgproxy) ? ImgproxyEnvironment(ProcessInfo.processInfo.environment) : nil
-        for warning in imgproxy?.warnings ?? [] { FileHandle.standardError.write(Data("webimage serve: warning: \(warning)\n".utf8)) }
+        let thumbor = try Self.dialects(settings).contains(.thumbor) ? ThumborSettings(path: settings.text(.thumborConfig)) : nil
+        if thumbor == nil, let path = settings.text(.thumborConfig) {
+            throw ValidationError("\(settings.label(of: .thumborConfig)) \(path) is given, but the thumbor dialect is not served (--dialect thumbor)")
+        }
+        for warning in (imgproxy?.warnings ?? []) + (thumbor?.warnings ?? []) { FileHandle.standardError.write(Data("webimage serve: warning: \(warning)\n".utf8)) }
         // Tracing follows the standard OTEL_* variables; one this server cannot follow stops it.
         let tracing = try Self.tracing(ProcessInfo.processInfo.environment)
         if printConfiguration {
@@ -457,6 +467,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.autoFormats = try Self.formats(settings, .autoFormat) ?? configuration.autoFormats
         configuration.dialects = try Self.dialects(settings)
         imgproxy?.apply(to: &configuration, settings: settings)
+        thumbor?.apply(to: &configuration, settings: settings)
         // SVG decodes only in a worker: this very binary, `webimage decode-worker`.
         configuration.decodeWorkerExecutable = URL(fileURLWithPath: "/proc/self/exe")
         configuration.decodeWorkerAddressSpace = settings.size(.decodeWorkerMemory) ?? configuration.decodeWorkerAddressSpace

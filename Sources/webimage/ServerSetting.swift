@@ -125,6 +125,7 @@ struct ServerSetting: Hashable, Sendable {
     static let decodeWorkerMemory = ServerSetting("decode-worker-memory", .size, default: "512M")
     static let demo = ServerSetting("demo", .flag, default: "false")
     static let dialect = ServerSetting("dialect", .list, default: "native")
+    static let thumborConfig = ServerSetting("thumbor-config", .text)
     static let demoSamples = ServerSetting("demo-samples", .integer, default: "24")
 
     /// Every setting, in the order `--print-config` shows them.
@@ -135,7 +136,7 @@ struct ServerSetting: Hashable, Sendable {
         maxSourceCache, maxResultCache, timeout, minSourceRate, concurrency, maxConnections, idleTimeout, writeTimeout,
         metricsPort, metricsHost, maxAge, memoryLimit, resultMemoryLimit, preset, onlyPresets, watermark,
         fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, autoFormat, decodeWorkerMemory, demo,
-        demoSamples, dialect,
+        demoSamples, dialect, thumborConfig,
     ]
 }
 #endif

@@ -36,9 +36,9 @@ struct ServeImgproxyEnvironmentTests {
     }
 
     @Test func refusesAnUnknownDialect() async throws {
-        let output = try await Self.serve(["--dialect", "thumbor", "--insecure-unsigned", "--print-config"], environment: [:])
+        let output = try await Self.serve(["--dialect", "imagor", "--insecure-unsigned", "--print-config"], environment: [:])
         #expect(output.status != 0)
-        #expect(output.standardError.contains("thumbor"))
+        #expect(output.standardError.contains("imagor"))
     }
 
     @Test func ignoresImgproxyVariablesWithoutTheDialect() async throws {

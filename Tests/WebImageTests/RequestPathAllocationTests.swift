@@ -69,6 +69,12 @@ import WebImageCore
         ("WebImageServer/Signing/HMACSHA256.swift", "SHA256.blockByteCount - blockKey.count", "pads one 64-byte block"),
         ("WebImageServer/Signing/SHA256.swift", "Self.blockByteCount - pending.count", "pads one 64-byte block"),
         ("WebImageServer/Signing/SHA256.swift", "Self.blockByteCount - 8 - pending.count", "pads one 64-byte block"),
+        ("WebImageServer/Signing/HMACSHA1.swift", "SHA1.blockByteCount - blockKey.count", "pads one 64-byte block"),
+        ("WebImageServer/Signing/SHA1.swift", "count: 80)", "SHA-1's 80-word message schedule"),
+        (
+            "WebImageServer/Dialects/ThumborFilter+Arguments.swift", "count: patterns.count - arguments.count",
+            "pads a filter's arguments to its parameters, at most five"
+        ),
     ]
 
     /// Whether `code` allocates an array that traps when it cannot be had (`count:` copies

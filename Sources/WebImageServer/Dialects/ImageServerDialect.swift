@@ -12,4 +12,7 @@ public enum ImageServerDialect: String, Sendable, Hashable, CaseIterable {
     /// `/<signature>/<options>/<base64url URL>[.<extension>]`, signed as imgproxy signs it
     /// (see ``ImgproxyConfiguration``).
     case imgproxy
+    /// thumbor's form, `/<signature or unsafe>/…/<size>/…/filters:…/<image>`, signed as
+    /// thumbor signs it (see ``ThumborConfiguration``).
+    case thumbor
 }

@@ -18,6 +18,8 @@ struct ImageRoute: Sendable {
     let signatures: URLSignatures
     /// imgproxy's URLs, when the server answers them (``ImageServerConfiguration/dialects``).
     let imgproxy: ImgproxyDialect?
+    /// thumbor's URLs, when the server answers them.
+    let thumbor: ThumborDialect?
     let policy: SourceAddressPolicy
     let budget: TransformBudget
     let fetches: SourceFetches

@@ -1,0 +1,235 @@
+import Foundation
+import WebImage
+
+extension ThumborPath {
+    /// The filters thumbor has that this server does not answer: a URL naming one is
+    /// answered 400, naming it.
+    static let unservedFilters: Set<String> = [
+        "rgb", "noise", "equalize", "convolution", "watermark", "colorize", "curve", "frame", "redeye", "extract_focal", "max_age",
+        "cover", "focal",
+    ]
+
+    /// The path written as the server's own spec, in thumbor's order of processing: trim,
+    /// the manual crop, the resize (`fit-in`, or the crop to the box's aspect and the resize
+    /// to it), the flips, then the filters in the URL's order, then the format and quality.
+    ///
+    /// A filter thumbor does not load (``ThumborConfiguration/filters``), or whose arguments
+    /// do not match its parameters, is skipped, as thumbor skips it.
+    ///
+    /// - Returns: The spec, and whether the answer depends on `Accept` (`AUTO_WEBP`).
+    /// - Throws: ``ImageServerError`` 400 naming a part of the URL or a filter the server
+    ///   does not answer.
+    func nativeSpec(configuration: ThumborConfiguration, accept: String?) throws(ImageServerError) -> (
+        spec: String, variesWithAccept: Bool
+    ) {
+        guard !debug else { throw Self.unsupported("debug", "drawing the focal points is") }
+        guard !meta else { throw Self.unsupported("meta", "the JSON of the operations is") }
+        var width = width
+        var height = height
+        if configuration.maxWidth > 0, case .pixels(let value) = width, value > configuration.maxWidth { width = .pixels(configuration.maxWidth) }
+        if configuration.maxHeight > 0, case .pixels(let value) = height, value > configuration.maxHeight {
+            height = .pixels(configuration.maxHeight)
+        }
+        // The filters of thumbor's earlier phases change the geometry.
+        var stretch = false
+        var noUpscale = false
+        var upscale = false
+        let filters = self.filters.filter { configuration.filters.contains($0.name) }
+        for filter in filters {
+            switch filter.name {
+            case "stretch" where filter.arguments([], required: 0) != nil: stretch = true
+            case "no_upscale" where filter.arguments([], required: 0) != nil: noUpscale = true
+            case "upscale" where filter.arguments([], required: 0) != nil: upscale = true
+            default: break
+            }
+        }
+        var operations: [String] = []
+        if let trim {
+            guard trim.corner == "top-left" else { throw Self.unsupported("trim", "trimming by the bottom-right colour is") }
+            operations.append("trim=\(min(255, trim.tolerance))")
+        }
+        if let crop, crop.right > crop.left, crop.bottom > crop.top {
+            operations.append("crop=\(crop.left),\(crop.top),\(crop.right - crop.left)x\(crop.bottom - crop.top)")
+        }
+        let (resize, resultSize) = try self.resize(width: width, height: height, stretch: stretch, noUpscale: noUpscale, upscale: upscale)
+        if let resize { operations.append(resize) }
+        switch (flipsHorizontally, flipsVertically) {
+        case (true, true): operations.append("flip=hv")
+        case (true, false): operations.append("flip=h")
+        case (false, true): operations.append("flip=v")
+        case (false, false): break
+        }
+        var encoding = ThumborEncoding()
+        for filter in filters {
+            operations += try apply(filter, encoding: &encoding, resultSize: resultSize, width: width, height: height)
+        }
+        var variesWithAccept = false
+        var format = encoding.format
+        if format == nil, configuration.autoWebP {
+            variesWithAccept = true
+            if (accept ?? "").lowercased().contains("image/webp") { format = .webp }
+        }
+        let quality =
+            encoding.quality
+            ?? (format == .webp ? configuration.webPQuality : format == .avif ? configuration.avifQuality : nil) ?? configuration.quality
+        var written = ["format=\(format?.rawValue ?? "auto")", "q=\(min(100, quality))"]
+        if let background = encoding.background { written.append("bg=\(background)") }
+        if let maxBytes = encoding.maxBytes { written.append("maxbytes=\(maxBytes)") }
+        operations.append(written.joined(separator: ","))
+        return (operations.joined(separator: "|"), variesWithAccept)
+    }
+
+    /// The resize, and the size of its result when the URL fixes it.
+    private func resize(width: Side, height: Side, stretch: Bool, noUpscale: Bool, upscale: Bool) throws(ImageServerError) -> (
+        String?, (width: Int, height: Int)?
+    ) {
+        if fitIn {
+            guard !full else { throw Self.unsupported("full-fit-in", "covering the box (full-fit-in) is") }
+            guard !adaptive else { throw Self.unsupported("adaptive-fit-in", "turning the box to the picture (adaptive-fit-in) is") }
+            // An `orig` side is the source's: the box never binds on it.
+            let enlarge = upscale && !noUpscale ? "" : ",noenlarge"
+            switch (width, height) {
+            case (.pixels(let w), .pixels(let h)): return ("resize=\(w)x\(h),inside" + enlarge, nil)
+            case (.pixels(let w), _): return ("resize=\(w),inside,noenlarge", nil)
+            case (_, .pixels(let h)): return ("resize=x\(h),inside,noenlarge", nil)
+            default: return (nil, nil)
+            }
+        }
+        let enlarge = noUpscale ? ",noenlarge" : ""
+        switch (width, height) {
+        case (.pixels(let w), .pixels(let h)):
+            if stretch { return ("resize=\(w)x\(h),stretch" + enlarge, noUpscale ? nil : (w, h)) }
+            var text = "resize=\(w)x\(h),fill" + enlarge
+            if let gravity = Self.gravity(horizontal: horizontalAlignment, vertical: verticalAlignment) { text += ",gravity=\(gravity)" }
+            return (text, noUpscale ? nil : (w, h))
+        case (.pixels(let w), .proportional): return ("resize=\(w)" + enlarge, nil)
+        case (.proportional, .pixels(let h)): return ("resize=x\(h)" + enlarge, nil)
+        case (.original, .pixels), (.pixels, .original):
+            throw Self.unsupported("orig", "orig beside a size, outside fit-in, is")
+        default: return (nil, nil)
+        }
+    }
+
+    /// The native gravity of thumbor's alignments; `nil` for the centre.
+    static func gravity(horizontal: String, vertical: String) -> String? {
+        let row = ["top": "top", "bottom": "bottom"][vertical] ?? ""
+        let column = ["left": "left", "right": "right"][horizontal] ?? ""
+        return row.isEmpty && column.isEmpty ? nil : row + column
+    }
+
+    /// The operations one filter of thumbor's last phase adds, its effect on the encoding
+    /// noted in `encoding`.
+    private func apply(
+        _ filter: ThumborFilter, encoding: inout ThumborEncoding, resultSize: (width: Int, height: Int)?, width: Side, height: Side
+    ) throws(ImageServerError) -> [String] {
+        if Self.unservedFilters.contains(filter.name) {
+            throw ImageServerError(.badRequest, "invalid thumbor URL: the filter \(filter.name) is not served here")
+        }
+        switch filter.name {
+        case "quality":
+            guard let arguments = filter.arguments([.positiveNumber], required: 1) else { return [] }
+            encoding.quality = Int(arguments[0].prefix(4)) ?? 100
+        case "format":
+            guard let arguments = filter.arguments([.string], required: 1) else { return [] }
+            let name = arguments[0].lowercased()
+            // thumbor leaves the format to the source for a name it does not allow.
+            guard ["png", "jpeg", "jpg", "gif", "webp", "avif", "heic", "heif"].contains(name) else {
+                encoding.format = nil
+                return []
+            }
+            encoding.format = ImageFormat(fileExtension: name == "heic" ? "heif" : name)
+        case "max_bytes":
+            guard let arguments = filter.arguments([.positiveNumber], required: 1), let bytes = Int(arguments[0]), bytes > 0 else { return [] }
+            encoding.maxBytes = bytes
+        case "background_color":
+            guard let arguments = filter.arguments([.word], required: 1) else { return [] }
+            encoding.background = arguments[0]
+        case "grayscale":
+            guard filter.arguments([], required: 0) != nil else { return [] }
+            return ["grayscale"]
+        case "blur":
+            guard let arguments = filter.arguments([.positiveNonZeroNumber, .decimalNumber], required: 1),
+                let radius = Double(arguments[0].prefix(6))
+            else { return [] }
+            let sigma = Double(arguments[1]) ?? 0
+            return ["blur=\(ImgproxyOptions.number(min(500, max(0.1, sigma == 0 ? radius : abs(sigma)))))"]
+        case "brightness":
+            guard let arguments = filter.arguments([.number], required: 1), let delta = Int(arguments[0].prefix(6)) else { return [] }
+            // thumbor adds 255 × delta / 100 (whole numbers) to every channel.
+            let added = max(-255, min(255, 255 * delta / 100))
+            return added == 0 ? [] : ["brightness=\(ImgproxyOptions.number(Double(added) / 255))"]
+        case "contrast":
+            guard let arguments = filter.arguments([.number], required: 1), let delta = Int(arguments[0].prefix(6)) else { return [] }
+            // thumbor multiplies each channel's distance from the middle by
+            // ((delta + 100)² / 100) / 100, in whole numbers.
+            let factor = Double((delta + 100) * (delta + 100) / 100) / 100
+            guard factor <= 4 else { throw Self.unsupported("contrast", "a contrast over 100 is") }
+            return factor == 1 ? [] : ["contrast=\(ImgproxyOptions.number(factor))"]
+        case "saturation":
+            guard let arguments = filter.arguments([.decimalNumber], required: 1), let change = Double(arguments[0]) else { return [] }
+            guard (0...4).contains(change) else { throw Self.unsupported("saturation", "a saturation below 0 or over 4 is") }
+            return change == 1 ? [] : ["saturation=\(ImgproxyOptions.number(change))"]
+        case "sharpen":
+            guard let arguments = filter.arguments([.decimalNumber, .decimalNumber, .boolean], required: 3),
+                let amount = Double(arguments[0]), let radius = Double(arguments[1])
+            else { return [] }
+            guard amount > 0 else { return [] }
+            return ["sharpen=\(ImgproxyOptions.number(min(100, max(0.1, radius)))),\(ImgproxyOptions.number(min(10, amount)))"]
+        case "rotate":
+            guard let arguments = filter.arguments([.number], required: 1), let degrees = Int(arguments[0].prefix(8)),
+                degrees.isMultiple(of: 90)
+            else { return [] }
+            // thumbor turns counter-clockwise; the server's rotate= turns clockwise.
+            let counterClockwise = ((degrees % 360) + 360) % 360
+            return counterClockwise == 0 ? [] : ["rotate=\((360 - counterClockwise) % 360)"]
+        case "round_corner":
+            guard let arguments = filter.arguments([.radii, .positiveNumber, .positiveNumber, .positiveNumber, .boolean], required: 4) else {
+                return []
+            }
+            let radii = arguments[0].split(separator: "|").compactMap { Int($0.prefix(6)) }
+            guard radii.count == 1 || radii[0] == radii[1] else { throw Self.unsupported("round_corner", "elliptical corners (a|b) are") }
+            let transparent = ThumborFilter.isTrue(arguments[4])
+            if !transparent {
+                encoding.background = arguments[1...3].map { String(format: "%02x", min(255, Int($0.prefix(4)) ?? 255)) }.joined()
+            }
+            return radii[0] == 0 ? [] : ["round=\(min(radii[0], TransformSpec.maximumDimension))"]
+        case "fill":
+            guard let arguments = filter.arguments([.word, .boolean], required: 1) else { return [] }
+            let colour = arguments[0]
+            guard colour != "auto" else { throw Self.unsupported("fill", "fill(auto), the median colour, is") }
+            guard colour != "blur" else { throw Self.unsupported("fill", "fill(blur) is") }
+            let mergesTransparency = ThumborFilter.isTrue(arguments[1])
+            if fitIn, case .pixels(let w) = width, case .pixels(let h) = height {
+                return ["extend=\(w)x\(h),center,bg=\(colour)"]
+            }
+            if fitIn { throw Self.unsupported("fill", "fill beside fit-in with one side is") }
+            // Outside fit-in the picture already has the box's size: thumbor's canvas only
+            // shows through its transparent pixels, when it merges them.
+            guard mergesTransparency else { return [] }
+            guard let resultSize else { throw Self.unsupported("fill", "fill over transparency without both sides is") }
+            return ["extend=\(resultSize.width)x\(resultSize.height),center,bg=\(colour)"]
+        case "proportion":
+            guard let arguments = filter.arguments([.decimalNumber], required: 1), let value = Double(arguments[0]), value > 0, value <= 1
+            else { return [] }
+            guard let resultSize else { throw Self.unsupported("proportion", "proportion without both sides outside fit-in is") }
+            let (w, h) = (Int(Double(resultSize.width) * value), Int(Double(resultSize.height) * value))
+            guard w >= 1, h >= 1 else { return [] }
+            return ["resize=\(w)x\(h),stretch"]
+        case "autojpg":
+            guard let arguments = filter.arguments([.boolean], required: 0) else { return [] }
+            guard arguments[0] == "" || ThumborFilter.isTrue(arguments[0]) else { return [] }
+            throw Self.unsupported("autojpg", "writing an opaque PNG as JPEG (autojpg) is")
+        default:
+            // stretch, no_upscale and upscale act on the geometry; strip_exif and strip_icc
+            // ask for what every result already is (no EXIF, no profile); thumbor skips a
+            // name it does not know.
+            break
+        }
+        return []
+    }
+
+    /// The answer to a part of a thumbor URL this server does not serve: 400, naming it.
+    static func unsupported(_ part: String, _ what: String) -> ImageServerError {
+        ImageServerError(.badRequest, "invalid thumbor URL: \(part): \(what) not supported here")
+    }
+}
