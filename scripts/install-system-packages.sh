@@ -3,7 +3,7 @@
 # Uses apt-get directly as root and through sudo otherwise; does nothing when all are present.
 set -euo pipefail
 
-packages=(pkg-config libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev zlib1g-dev libgif-dev libwebp-dev openssl time)
+packages=(pkg-config libturbojpeg0-dev libjpeg62-turbo-dev libspng-dev libdeflate-dev zlib1g-dev libgif-dev libwebp-dev openssl time)
 # nginx, for the image server's fleet (scripts/fleet.sh and its test).
 packages+=(nginx-light)
 # The default package traits: TIFF needs libtiff, AVIF libavif, HEIF libheif, JXL libjxl.

@@ -8,7 +8,8 @@ import Musl
 #endif
 
 /// Where a PNG is decoded from: bytes in memory, or an open file read from its start. Both
-/// libspng and ``PNGTruecolorRows`` can read either, each from the beginning.
+/// libspng can read either, each from the beginning; ``PNGInflatedImage`` decodes the
+/// bytes in memory and ``PNGTruecolorRows`` the file.
 enum PNGByteSource {
     /// Bytes that stay valid while any decoder made from them is used.
     case memory(UnsafeRawBufferPointer)
@@ -23,15 +24,6 @@ enum PNGByteSource {
         case let .file(file):
             guard fseeko(file, 0, SEEK_SET) == 0 else { throw ImageError(.badImageData, "could not go back to the start of the PNG file") }
             return try .decoder(reading: file, options: options)
-        }
-    }
-
-    /// ``PNGTruecolorRows``' rows of the PNG; see
-    /// ``PNGTruecolorRows/forEachRow(in:header:options:_:)``.
-    func forEachTruecolorRow(header: spng_ihdr, options: ImageDecodeOptions, _ body: (UnsafeRawPointer) -> Void) -> Bool {
-        switch self {
-        case let .memory(stream): PNGTruecolorRows.forEachRow(in: stream, header: header, options: options, body)
-        case let .file(file): PNGTruecolorRows.forEachRow(reading: file, header: header, options: options, body)
         }
     }
 }

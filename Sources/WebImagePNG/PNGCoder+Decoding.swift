@@ -24,13 +24,16 @@ extension PNGCoder {
         )
     }
 
-    /// Decodes the still image (the default image of an APNG) in `stream` at full size.
+    /// Decodes the still image (the default image of an APNG) in `stream` at full size:
+    /// with ``PNGInflatedImage`` unless `libspngOnly`, and with libspng where that declines
+    /// the data (interlaced pictures, damage, anything unusual).
     ///
     /// The pixel memory is checked against `options` before it is allocated. The ICC
     /// profile of an `iCCP` chunk comes inflated, as libspng reads it.
     static func decodeStill(
         _ stream: UnsafeRawBufferPointer,
-        options: ImageDecodeOptions
+        options: ImageDecodeOptions,
+        libspngOnly: Bool = false
     ) throws(ImageError) -> (bitmap: Bitmap, hasAlpha: Bool, colorProfile: ColorProfile?) {
         let context = try SPNGContext.decoder(for: stream, options: options)
         let header = try context.header()
@@ -40,24 +43,21 @@ extension PNGCoder {
         let byteCount = try layout.byteCount(in: context, size: size)
         let transparencyChunk = try context.hasTransparencyChunk()
         let hasAlpha = transparencyChunk || layout.hasAlphaChannel
-        if PNGTruecolorRows.canDecode(header, hasTransparencyChunk: transparencyChunk) {
-            let rowBytes = size.width * layout.pixelFormat.bytesPerPixel
-            var decoded = false
-            let pixels = try [UInt8](unsafeUninitializedImageSized: byteCount) { buffer, count in
-                var row = 0
-                decoded = PNGTruecolorRows.forEachRow(in: stream, header: header, options: options) { source in
-                    (buffer.baseAddress! + row * rowBytes).initialize(from: source.assumingMemoryBound(to: UInt8.self), count: rowBytes)
-                    row += 1
-                }
-                count = decoded ? byteCount : 0
-            }
-            if decoded {
-                let bitmap = Bitmap(width: size.width, height: size.height, pixelFormat: layout.pixelFormat, pixels: pixels)
-                return (bitmap, hasAlpha, context.colorProfile())
-            }
+        guard !libspngOnly, let image = PNGInflatedImage(stream: stream, header: header, context: context, options: options) else {
+            return try decodeStillWithLibspng(context, layout: layout, size: size, hasAlpha: hasAlpha)
+        }
+        let rowBytes = size.width * layout.pixelFormat.bytesPerPixel
+        var decoded = false
+        let pixels = try [UInt8](unsafeUninitializedImageSized: byteCount) { buffer, count in
+            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+            decoded = image.decodeRows(into: { base + $0 * rowBytes }, { _ in })
+            count = decoded ? byteCount : 0
+        }
+        guard decoded else {
             return try decodeStillWithLibspng(SPNGContext.decoder(for: stream, options: options), layout: layout, size: size, hasAlpha: hasAlpha)
         }
-        return try decodeStillWithLibspng(context, layout: layout, size: size, hasAlpha: hasAlpha)
+        let bitmap = Bitmap(width: size.width, height: size.height, pixelFormat: layout.pixelFormat, pixels: pixels)
+        return (bitmap, hasAlpha, context.colorProfile())
     }
 
     /// ``decodeStill(_:options:)``'s decode by libspng, on a context that has read no more
@@ -92,9 +92,11 @@ extension PNGCoder {
         try decodeStreamedThumbnail(from: .memory(stream), options: options)
     }
 
-    /// ``decodeStreamedThumbnail(_:options:)`` from bytes in memory or a file. An 8-bit RGB
-    /// or RGBA picture is decoded by ``PNGTruecolorRows`` unless `libspngOnly`, and by
-    /// libspng from the start when that declines it.
+    /// ``decodeStreamedThumbnail(_:options:)`` from bytes in memory or a file. Unless
+    /// `libspngOnly`, bytes in memory are decoded by ``PNGInflatedImage`` (which holds the
+    /// inflated image data, about the size of the decoded picture, besides the resampler's
+    /// rows) and an 8-bit RGB or RGBA file by ``PNGTruecolorRows``; libspng decodes from the
+    /// start what they decline.
     static func decodeStreamedThumbnail(
         from source: PNGByteSource,
         options: ImageDecodeOptions,
@@ -115,13 +117,24 @@ extension PNGCoder {
         let hasAlpha = transparencyChunk || layout.hasAlphaChannel
         let resizer = try RowStreamingResizer(
             source: size, destination: target, pixelFormat: layout.pixelFormat, mayBeTransparent: hasAlpha)
-        if !libspngOnly, PNGTruecolorRows.canDecode(header, hasTransparencyChunk: transparencyChunk) {
-            let decoded = source.forEachTruecolorRow(header: header, options: options) { row in
-                resizer.append(row: row)
+        let decoded: Bool? =
+            switch source {
+            case _ where libspngOnly: nil
+            case let .memory(stream):
+                PNGInflatedImage(stream: stream, header: header, context: context, options: options).map { image in
+                    let rowBytes = size.width * layout.pixelFormat.bytesPerPixel
+                    let rows = UnsafeMutableRawPointer.allocate(byteCount: 2 * rowBytes, alignment: 16)
+                    defer { rows.deallocate() }
+                    return image.decodeRows(into: { rows + ($0 & 1) * rowBytes }, { resizer.append(row: $0) })
+                }
+            case let .file(file):
+                PNGTruecolorRows.canDecode(header, hasTransparencyChunk: transparencyChunk)
+                    ? PNGTruecolorRows.forEachRow(reading: file, header: header, options: options) { resizer.append(row: $0) } : nil
             }
-            guard decoded else { return try decodeStreamedThumbnail(from: source, options: options, libspngOnly: true) }
-        } else {
-            try appendLibspngRows(from: context, layout: layout, size: size, to: resizer)
+        switch decoded {
+        case true?: break
+        case false?: return try decodeStreamedThumbnail(from: source, options: options, libspngOnly: true)
+        case nil: try appendLibspngRows(from: context, layout: layout, size: size, to: resizer)
         }
         return Image(
             bitmap: try resizer.finish(),

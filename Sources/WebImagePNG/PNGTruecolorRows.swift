@@ -7,17 +7,18 @@ import Glibc
 import Musl
 #endif
 
-/// Decodes the rows of a still PNG held in memory in the shape most photographs take —
-/// 8-bit RGB or RGBA, not interlaced, no `tRNS` chunk — with zlib's inflate and a defilter
-/// that works a pixel at a time, where libspng undoes the filters a byte at a time (a third
-/// of the CPU of a PNG thumbnail went there).
+/// Decodes the rows of a still PNG read from a file in the shape most photographs take —
+/// 8-bit RGB or RGBA, not interlaced, no `tRNS` chunk — with zlib's inflate, a piece of the
+/// file at a time, and a defilter that works a pixel at a time, where libspng undoes the
+/// filters a byte at a time (a third of the CPU of a PNG thumbnail went there).
+/// ``PNGInflatedImage`` decodes PNGs held in memory, with the same defilter for this shape.
 ///
 /// It only answers for data that libspng decodes without complaint, so that the pixels and
 /// errors stay libspng's: the `IDAT` chunks must follow one another with valid CRCs and
 /// nothing but chunks up to IEND may follow them (checked before decoding), the zlib stream
 /// (its Adler-32 checked by zlib) must end with the last row, every filter type must be one
 /// of the five, and the chunks after the image data must be ones libspng accepts. Anything
-/// else makes ``forEachRow(in:header:options:_:)`` return `false`, and the caller decodes
+/// else makes ``forEachRow(reading:header:options:_:)`` return `false`, and the caller decodes
 /// with libspng from the start. The chunks before the first `IDAT` are libspng's to read and
 /// check, before this runs; so are the ones after it other than a lone IEND, which libspng
 /// reads in a one-pixel stand-in (``libspngAcceptsChunksAround(header:before:after:options:)``).
@@ -30,43 +31,14 @@ enum PNGTruecolorRows {
                 || header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue))
     }
 
-    /// Calls `body` with each row of the image in `stream`, top to bottom, as RGBA8
-    /// (`header.width × 4` bytes, opaque alpha for RGB); the pointer is valid during the call.
+    /// Calls `body` with each row of the PNG in `file`, read from its start in pieces of
+    /// 64 KiB, top to bottom, as RGBA8 (`header.width × 4` bytes, opaque alpha for RGB); the
+    /// pointer is valid during the call. The file's position afterwards is anywhere.
     ///
     /// - Parameter options: The limits libspng was given; an `IDAT` chunk over their chunk
     ///   limit is left to libspng, and the chunks after the image data are checked with them.
     /// - Returns: `false` when the data is not one this decoder answers for (see the type's
     ///   documentation); rows already given must then be discarded.
-    static func forEachRow(
-        in stream: UnsafeRawBufferPointer,
-        header: spng_ihdr,
-        options: ImageDecodeOptions,
-        _ body: (UnsafeRawPointer) -> Void
-    ) -> Bool {
-        guard canDecode(header, hasTransparencyChunk: false), let layout = layout(of: stream),
-            var chunks = try? PNGChunkReader(stream), let inflater = PNGRowInflater(header: header)
-        else { return false }
-        let chunkLimit = max(0, options.maxChunkBytes)
-        while true {
-            guard let chunk = try? chunks.next() else { return false }
-            if chunk.start < layout.imageData { continue }
-            if chunk.start == layout.afterImageData {
-                guard inflater.isComplete else { return false }
-                if chunk.type == .end, chunk.data.isEmpty, chunks.isAtEnd { return chunk.hasValidChecksum(in: stream) }
-                return libspngAcceptsChunksAround(
-                    header: header,
-                    before: UnsafeRawBufferPointer(rebasing: stream[PNGChunkReader.signature.count..<layout.imageData]),
-                    after: UnsafeRawBufferPointer(rebasing: stream[layout.afterImageData...]),
-                    options: options)
-            }
-            guard chunk.data.count <= chunkLimit, chunk.hasValidChecksum(in: stream),
-                inflater.inflate(UnsafeRawBufferPointer(rebasing: stream[chunk.data]), body)
-            else { return false }
-        }
-    }
-
-    /// ``forEachRow(in:header:options:_:)`` for the PNG in `file`, read from its start in
-    /// pieces of 64 KiB; the file's position afterwards is anywhere.
     static func forEachRow(
         reading file: UnsafeMutablePointer<FILE>,
         header: spng_ihdr,
@@ -132,7 +104,7 @@ enum PNGTruecolorRows {
     /// whole chunk follows them, with no more than ``surroundingsLimit`` bytes around them;
     /// `nil` otherwise. Read before decoding (chunk headers only), so that a PNG this decoder
     /// would decline at its end is decoded once, by libspng, rather than twice.
-    private static func layout(of stream: UnsafeRawBufferPointer) -> Layout? {
+    static func layout(of stream: UnsafeRawBufferPointer) -> Layout? {
         guard var chunks = try? PNGChunkReader(stream) else { return nil }
         var imageData: Int?
         var afterImageData: Int?
@@ -191,11 +163,17 @@ enum PNGTruecolorRows {
     ) -> Bool {
         let headerChunkBytes = 25
         guard before.count >= headerChunkBytes else { return false }
-        // One row of one black pixel, filter type 0, as a zlib stream of one stored block:
+        // One row of one pixel of zeros, filter type 0, as a zlib stream of one stored block:
         // header, block (final, stored) with its length and the length's complement, the
         // bytes, and their Adler-32 (1 + 256 × count for zeros).
-        let rowBytes: UInt8 = header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue) ? 5 : 4
-        let zeros: [UInt8] = rowBytes == 5 ? [0, 0, 0, 0, 0] : [0, 0, 0, 0]
+        let channels: Int = switch header.color_type {
+        case 2: 3
+        case 4: 2
+        case 6: 4
+        default: 1
+        }
+        let rowBytes = UInt8(1 + (channels * Int(header.bit_depth) + 7) / 8)
+        let zeros = [UInt8](repeating: 0, count: Int(rowBytes))
         let imageData: [UInt8] = [0x78, 0x01, 0x01, rowBytes, 0, ~rowBytes, 0xFF] + zeros + [0, rowBytes, 0, 1]
         var onePixel = header
         onePixel.width = 1

@@ -6,9 +6,10 @@ import WebImageCoders
 @testable import WebImagePNG
 import WebImageTestSupport
 
-/// The pixel-at-a-time defilter for 8-bit RGB and RGBA PNGs: libspng's pixels for every
-/// filter type, and libspng's answer — pixels or error — wherever the data is not one it
-/// answers for.
+/// The pixel-at-a-time defilter for 8-bit RGB and RGBA PNG files (and, through the coder,
+/// for PNGs in memory, which ``PNGInflatedImage`` defilters with it): libspng's pixels for
+/// every filter type, and libspng's answer — pixels or error — wherever the data is not one
+/// it answers for.
 @Suite
 struct PNGTruecolorRowsTests {
     let coder = PNGCoder()
@@ -46,19 +47,29 @@ struct PNGTruecolorRowsTests {
         let code: Int32
     }
 
-    /// The rows ``PNGTruecolorRows`` gives for `data`, joined; `nil` when it declines.
+    /// The rows ``PNGTruecolorRows`` gives for `data` read from a file, joined; `nil` when
+    /// it declines.
     static func fastPixels(_ data: Data) throws -> [UInt8]? {
-        try data.withUnsafeBytes { stream in
-            let context = try SPNGContext.decoder(for: stream, options: ImageDecodeOptions())
-            let header = try context.header()
-            guard try PNGTruecolorRows.canDecode(header, hasTransparencyChunk: context.hasTransparencyChunk()) else { return nil }
-            var pixels: [UInt8] = []
-            let rowBytes = Int(header.width) * 4
-            let decoded = PNGTruecolorRows.forEachRow(in: stream, header: header, options: ImageDecodeOptions()) { row in
-                pixels.append(contentsOf: UnsafeRawBufferPointer(start: row, count: rowBytes))
-            }
-            return decoded ? pixels : nil
+        var pixels: [UInt8] = []
+        let decoded = try forEachFastRow(of: data) { row, rowBytes in
+            pixels.append(contentsOf: UnsafeRawBufferPointer(start: row, count: rowBytes))
         }
+        return decoded ? pixels : nil
+    }
+
+    /// Calls `body` with each row ``PNGTruecolorRows`` gives for `data` written to a file,
+    /// and its length; whether it decoded them all (`false` when it declines the shape).
+    static func forEachFastRow(of data: Data, _ body: (UnsafeRawPointer, Int) -> Void) throws -> Bool {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("png-rows-\(UUID().uuidString).png").path
+        try data.write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try #require(fopen(path, "rb"))
+        defer { fclose(file) }
+        let context = try SPNGContext.decoder(reading: file, options: ImageDecodeOptions())
+        let header = try context.header()
+        guard try PNGTruecolorRows.canDecode(header, hasTransparencyChunk: context.hasTransparencyChunk()) else { return false }
+        let rowBytes = Int(header.width) * 4
+        return PNGTruecolorRows.forEachRow(reading: file, header: header, options: ImageDecodeOptions()) { body($0, rowBytes) }
     }
 
     /// A chunk of `type` holding `body`, with its CRC.
@@ -176,10 +187,7 @@ struct PNGTruecolorRowsTests {
         // Declined before any row is decoded, so that libspng decodes such a file once, not after this path.
         for data in [truncated, split] {
             var rows = 0
-            let declined = try data.withUnsafeBytes { stream in
-                let header = try SPNGContext.decoder(for: stream, options: ImageDecodeOptions()).header()
-                return !PNGTruecolorRows.forEachRow(in: stream, header: header, options: ImageDecodeOptions()) { _ in rows += 1 }
-            }
+            let declined = try !Self.forEachFastRow(of: data) { _, _ in rows += 1 }
             #expect(declined && rows == 0)
         }
     }
