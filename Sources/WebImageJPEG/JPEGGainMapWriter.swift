@@ -133,15 +133,30 @@ enum JPEGGainMapWriter {
         append(8, bytes: 4)  // the index directory follows the header
         append(3, bytes: 2)
         // MP format version "0100", as 4 undefined bytes.
-        append(0xB000, bytes: 2); append(7, bytes: 2); append(4, bytes: 4); tiff += Array("0100".utf8)
+        append(0xB000, bytes: 2)
+        append(7, bytes: 2)
+        append(4, bytes: 4)
+        tiff += Array("0100".utf8)
         // The number of pictures.
-        append(0xB001, bytes: 2); append(4, bytes: 2); append(1, bytes: 4); append(2, bytes: 4)
+        append(0xB001, bytes: 2)
+        append(4, bytes: 2)
+        append(1, bytes: 4)
+        append(2, bytes: 4)
         // The MP entries, after the directory.
-        append(0xB002, bytes: 2); append(7, bytes: 2); append(2 * entryBytes, bytes: 4); append(indexBytes, bytes: 4)
+        append(0xB002, bytes: 2)
+        append(7, bytes: 2)
+        append(2 * entryBytes, bytes: 4)
+        append(indexBytes, bytes: 4)
         append(0, bytes: 4)  // no next directory
         // The primary: representative, baseline; then the gain map, with no type of its own.
-        append(0x2003_0000, bytes: 4); append(primaryLength, bytes: 4); append(0, bytes: 4); append(0, bytes: 4)
-        append(0, bytes: 4); append(gainMapLength, bytes: 4); append(gainMapOffset, bytes: 4); append(0, bytes: 4)
+        append(0x2003_0000, bytes: 4)
+        append(primaryLength, bytes: 4)
+        append(0, bytes: 4)
+        append(0, bytes: 4)
+        append(0, bytes: 4)
+        append(gainMapLength, bytes: 4)
+        append(gainMapOffset, bytes: 4)
+        append(0, bytes: 4)
         return tiff
     }
 }

@@ -41,8 +41,9 @@ extension JPEGMetadata {
         let pattern = Array(name.utf8)
         guard var cursor = firstIndex(of: pattern, in: xmp, from: 0) else { return nil }
         cursor += pattern.count
-        while cursor < xmp.count, isSpace(xmp[cursor]) || xmp[cursor] == UInt8(ascii: "=") || xmp[cursor] == UInt8(ascii: "\"")
-            || xmp[cursor] == UInt8(ascii: "'") || xmp[cursor] == UInt8(ascii: ">")
+        while cursor < xmp.count,
+            isSpace(xmp[cursor]) || xmp[cursor] == UInt8(ascii: "=") || xmp[cursor] == UInt8(ascii: "\"")
+                || xmp[cursor] == UInt8(ascii: "'") || xmp[cursor] == UInt8(ascii: ">")
         {
             cursor += 1
         }

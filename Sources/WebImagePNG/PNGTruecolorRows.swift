@@ -166,12 +166,13 @@ enum PNGTruecolorRows {
         // One row of one pixel of zeros, filter type 0, as a zlib stream of one stored block:
         // header, block (final, stored) with its length and the length's complement, the
         // bytes, and their Adler-32 (1 + 256 × count for zeros).
-        let channels: Int = switch header.color_type {
-        case 2: 3
-        case 4: 2
-        case 6: 4
-        default: 1
-        }
+        let channels: Int =
+            switch header.color_type {
+            case 2: 3
+            case 4: 2
+            case 6: 4
+            default: 1
+            }
         let rowBytes = UInt8(1 + (channels * Int(header.bit_depth) + 7) / 8)
         let zeros = [UInt8](repeating: 0, count: Int(rowBytes))
         let imageData: [UInt8] = [0x78, 0x01, 0x01, rowBytes, 0, ~rowBytes, 0xFF] + zeros + [0, rowBytes, 0, 1]

@@ -39,7 +39,8 @@ extension ImageServer {
             : nil
         let image = ImageRoute(
             configuration: configuration, signatures: signatures, imgproxy: imgproxy,
-            thumbor: configuration.dialects.contains(.thumbor) ? ThumborDialect(configuration: configuration.thumbor) : nil, policy: policy, budget: budget, fetches: fetches, sources: cached,
+            thumbor: configuration.dialects.contains(.thumbor) ? ThumborDialect(configuration: configuration.thumbor) : nil, policy: policy, budget: budget, fetches: fetches,
+            sources: cached,
             transforms: TransformRun(sources: cached, budget: budget, memory: memory, slots: slots),
             results: ResultCache(
                 storage: results.diskStorage, memoryLimit: configuration.resultMemoryLimit, metrics: metrics, deadline: deadline),

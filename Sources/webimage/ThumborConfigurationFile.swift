@@ -33,7 +33,8 @@ struct ThumborConfigurationFile {
             }
             var reader = Reader(text: Substring(parts[1]))
             guard let value = reader.value(), reader.atEnd else {
-                throw ValidationError("thumbor configuration, line \(firstLine): \(parts[0]) is not a literal this server reads (a string, number, True, False, None, or a list of them)")
+                throw ValidationError(
+                    "thumbor configuration, line \(firstLine): \(parts[0]) is not a literal this server reads (a string, number, True, False, None, or a list of them)")
             }
             if values[parts[0]] == nil { keys.append(parts[0]) }
             values[parts[0]] = value
@@ -106,9 +107,15 @@ struct ThumborConfigurationFile {
                 let word = text.prefix { $0.isLetter || $0.isNumber || "._-+*e ".contains($0) && $0 != "," }
                 let trimmed = word.trimmingWhitespace()
                 switch trimmed {
-                case "True": text = text.dropFirst(word.count); return .bool(true)
-                case "False": text = text.dropFirst(word.count); return .bool(false)
-                case "None": text = text.dropFirst(word.count); return ThumborConfigValue.none
+                case "True":
+                    text = text.dropFirst(word.count)
+                    return .bool(true)
+                case "False":
+                    text = text.dropFirst(word.count)
+                    return .bool(false)
+                case "None":
+                    text = text.dropFirst(word.count)
+                    return ThumborConfigValue.none
                 default:
                     var product = 1.0
                     for factor in trimmed.split(separator: "*") {

@@ -90,7 +90,9 @@ extension ImageServerSpecFuzzTests {
         #expect(seen[200, default: 0] > 0 && seen[400, default: 0] > 0 && seen[413, default: 0] > 0)
         let peak = server.peakResidentBytes ?? Int.max
         #expect(peak < Self.peakBound, "peak RSS \(peak) bytes")
-        print("thumbor fuzz: \(Self.thumborURLCount) URLs, statuses \(seen.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")), peak RSS \(peak / (1 << 20)) MiB")
+        print(
+            "thumbor fuzz: \(Self.thumborURLCount) URLs, statuses \(seen.sorted { $0.key < $1.key }.map { "\($0.key)×\($0.value)" }.joined(separator: " ")), peak RSS \(peak / (1 << 20)) MiB"
+        )
         #expect(await server.stop() == 0)
         try await sources.stop()
     }

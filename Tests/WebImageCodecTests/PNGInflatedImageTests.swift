@@ -181,7 +181,10 @@ struct PNGInflatedImageTests {
                 for index in pixels.indices { pixels[index] = index % 97 < 40 ? UInt8(index / 97 & 255) : UInt8.random(in: 0...255, using: &generator) }
                 if !keepsAlpha {
                     for pixel in 0..<(width * height) where format == .rgba8 { pixels[pixel * 4 + 3] = 255 }
-                    for pixel in 0..<(width * height) where format == .rgba16 { pixels[pixel * 8 + 6] = 255; pixels[pixel * 8 + 7] = 255 }
+                    for pixel in 0..<(width * height) where format == .rgba16 {
+                        pixels[pixel * 8 + 6] = 255
+                        pixels[pixel * 8 + 7] = 255
+                    }
                 }
                 let image = try Image(bitmap: Bitmap(width: width, height: height, pixelFormat: format, pixels: pixels), format: .png, hasAlpha: keepsAlpha)
                 let data = try coder.encode(image, as: .png, options: ImageEncodeOptions())

@@ -37,8 +37,9 @@ struct ThumborDialectTests {
         #expect(
             hex(SHA1.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))) == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
         // RFC 2202, test cases 1 and 6 (a key longer than a block).
-        #expect(hex(HMACSHA1.authenticationCode(for: Array("Hi There".utf8), key: [UInt8](repeating: 0x0b, count: 20)))
-            == "b617318655057264e28bc0b6fb378c8ef146be00")
+        #expect(
+            hex(HMACSHA1.authenticationCode(for: Array("Hi There".utf8), key: [UInt8](repeating: 0x0b, count: 20)))
+                == "b617318655057264e28bc0b6fb378c8ef146be00")
         #expect(
             hex(HMACSHA1.authenticationCode(for: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8), key: [UInt8](repeating: 0xaa, count: 80)))
                 == "aa4ae5e15272d00e95705637ce8a3b55ed402112")

@@ -21,9 +21,10 @@ public struct CircleImageTransformer: ImageTransformer {
         guard side > 0 else { return nil }
         let square = PixelSize(width: side, height: side)
         let origin = ImageGravity.center.origin(of: square, in: image.pixelSize)
-        return (try? image.replacingFrames { bitmap throws(ImageError) in
-            try bitmap.cropped(x: origin.x, y: origin.y, size: square)
-                .clippedToRoundedRectangle(radius: Double(side) / 2, corners: .all, border: border)
-        })?.carryingCroppedGainMap(of: image, x: origin.x, y: origin.y, size: square)
+        return
+            (try? image.replacingFrames { bitmap throws(ImageError) in
+                try bitmap.cropped(x: origin.x, y: origin.y, size: square)
+                    .clippedToRoundedRectangle(radius: Double(side) / 2, corners: .all, border: border)
+            })?.carryingCroppedGainMap(of: image, x: origin.x, y: origin.y, size: square)
     }
 }

@@ -35,8 +35,9 @@ public struct ExtendingImageTransformer: ImageTransformer {
         let canvas = canvas(for: image.pixelSize)
         guard canvas != image.pixelSize else { return nil }
         let origin = gravity.origin(of: image.pixelSize, in: canvas)
-        return (try? image.replacingFrames { bitmap throws(ImageError) in
-            try Bitmap.filled(canvas, format: bitmap.pixelFormat, with: background).drawing(bitmap, atX: origin.x, y: origin.y)
-        })?.carryingPlacedGainMap(of: image, canvas: canvas, x: origin.x, y: origin.y)
+        return
+            (try? image.replacingFrames { bitmap throws(ImageError) in
+                try Bitmap.filled(canvas, format: bitmap.pixelFormat, with: background).drawing(bitmap, atX: origin.x, y: origin.y)
+            })?.carryingPlacedGainMap(of: image, canvas: canvas, x: origin.x, y: origin.y)
     }
 }

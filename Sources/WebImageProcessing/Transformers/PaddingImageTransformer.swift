@@ -37,9 +37,10 @@ public struct PaddingImageTransformer: ImageTransformer {
     /// cannot get the memory it needs.
     public func transform(_ image: Image) -> Image? {
         guard top > 0 || right > 0 || bottom > 0 || left > 0 else { return nil }
-        return (try? image.replacingFrames { bitmap throws(ImageError) in
-            try Bitmap.filled(paddedSize(bitmap.size), format: bitmap.pixelFormat, with: background)
-                .drawing(bitmap, atX: left, y: top)
-        })?.carryingPlacedGainMap(of: image, canvas: paddedSize(image.pixelSize), x: left, y: top)
+        return
+            (try? image.replacingFrames { bitmap throws(ImageError) in
+                try Bitmap.filled(paddedSize(bitmap.size), format: bitmap.pixelFormat, with: background)
+                    .drawing(bitmap, atX: left, y: top)
+            })?.carryingPlacedGainMap(of: image, canvas: paddedSize(image.pixelSize), x: left, y: top)
     }
 }

@@ -67,9 +67,10 @@ public struct RotatingImageTransformer: ImageTransformer {
             return (try? image.replacingFrames { bitmap throws(ImageError) in try bitmap.oriented(quarter) })?
                 .carryingOrientedGainMap(of: image, quarter)
         }
-        return (try? image.replacingFrames { bitmap throws(ImageError) in
-            try bitmap.rotated(degrees: angle, fitsCanvas: fitsCanvas, background: background)
-        })?.carryingRotatedGainMap(of: image, degrees: angle, fitsCanvas: fitsCanvas)
+        return
+            (try? image.replacingFrames { bitmap throws(ImageError) in
+                try bitmap.rotated(degrees: angle, fitsCanvas: fitsCanvas, background: background)
+            })?.carryingRotatedGainMap(of: image, degrees: angle, fitsCanvas: fitsCanvas)
     }
 }
 

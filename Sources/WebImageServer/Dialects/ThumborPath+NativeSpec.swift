@@ -19,7 +19,9 @@ extension ThumborPath {
     /// - Returns: The spec, and whether the answer depends on `Accept` (`AUTO_WEBP`).
     /// - Throws: ``ImageServerError`` 400 naming a part of the URL or a filter the server
     ///   does not answer.
-    func nativeSpec(configuration: ThumborConfiguration, accept: String?) throws(ImageServerError) -> (
+    func nativeSpec(
+        configuration: ThumborConfiguration, accept: String?
+    ) throws(ImageServerError) -> (
         spec: String, variesWithAccept: Bool
     ) {
         guard !debug else { throw Self.unsupported("debug", "drawing the focal points is") }
@@ -80,7 +82,9 @@ extension ThumborPath {
     }
 
     /// The resize, and the size of its result when the URL fixes it.
-    private func resize(width: Side, height: Side, stretch: Bool, noUpscale: Bool, upscale: Bool) throws(ImageServerError) -> (
+    private func resize(
+        width: Side, height: Side, stretch: Bool, noUpscale: Bool, upscale: Bool
+    ) throws(ImageServerError) -> (
         String?, (width: Int, height: Int)?
     ) {
         if fitIn {

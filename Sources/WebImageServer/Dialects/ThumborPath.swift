@@ -77,10 +77,22 @@ struct ThumborPath: Sendable {
             return rest[..<end]
         }
         func consume(_ segment: Substring) { rest = rest[rest.index(after: segment.endIndex)...] }
-        if let segment = next(), segment == "debug" { debug = true; consume(segment) }
-        if let segment = next(), segment == "meta" { meta = true; consume(segment) }
-        if let segment = next(), let trim = Self.trim(segment) { self.trim = trim; consume(segment) }
-        if let segment = next(), let crop = Self.crop(segment) { self.crop = crop; consume(segment) }
+        if let segment = next(), segment == "debug" {
+            debug = true
+            consume(segment)
+        }
+        if let segment = next(), segment == "meta" {
+            meta = true
+            consume(segment)
+        }
+        if let segment = next(), let trim = Self.trim(segment) {
+            self.trim = trim
+            consume(segment)
+        }
+        if let segment = next(), let crop = Self.crop(segment) {
+            self.crop = crop
+            consume(segment)
+        }
         if let segment = next(), ["fit-in", "full-fit-in", "adaptive-fit-in", "adaptive-full-fit-in"].contains(segment) {
             fitIn = true
             full = segment.contains("full-")
@@ -91,9 +103,18 @@ struct ThumborPath: Sendable {
             (flipsHorizontally, width, flipsVertically, height) = size
             consume(segment)
         }
-        if let segment = next(), ["left", "center", "right"].contains(segment) { horizontalAlignment = String(segment); consume(segment) }
-        if let segment = next(), ["top", "middle", "bottom"].contains(segment) { verticalAlignment = String(segment); consume(segment) }
-        if let segment = next(), segment == "smart" { smart = true; consume(segment) }
+        if let segment = next(), ["left", "center", "right"].contains(segment) {
+            horizontalAlignment = String(segment)
+            consume(segment)
+        }
+        if let segment = next(), ["top", "middle", "bottom"].contains(segment) {
+            verticalAlignment = String(segment)
+            consume(segment)
+        }
+        if let segment = next(), segment == "smart" {
+            smart = true
+            consume(segment)
+        }
         if rest.hasPrefix("filters:"), let end = rest.range(of: ")/"), end.upperBound < rest.endIndex {
             // thumbor's pattern takes the filters up to the first `)/`, slashes inside
             // included.
@@ -178,9 +199,10 @@ struct ThumborPath: Sendable {
         if ThumborSignature.hasShape(segments[0]) { return true }
         let first = segments[1]
         let following = segments[2]
-        if ["debug", "meta", "fit-in", "full-fit-in", "adaptive-fit-in", "adaptive-full-fit-in", "left", "center", "right", "top", "middle",
-            "bottom", "smart"].contains(first) || first.hasPrefix("filters:") || crop(first) != nil
-        {
+        if [
+            "debug", "meta", "fit-in", "full-fit-in", "adaptive-fit-in", "adaptive-full-fit-in", "left", "center", "right", "top", "middle",
+            "bottom", "smart",
+        ].contains(first) || first.hasPrefix("filters:") || crop(first) != nil {
             return true
         }
         if (try? size(first)) != nil { return true }

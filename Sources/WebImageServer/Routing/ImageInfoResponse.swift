@@ -99,7 +99,8 @@ struct ImageInfoResponse: Sendable, Equatable {
         let profile = colorProfile.map(Self.quoted) ?? "null"
         var gainMap = "null"
         if let size = gainMapSize, let metadata = gainMapMetadata {
-            gainMap = "{\"width\":\(size.width),\"height\":\(size.height),\"channels\":\(metadata.channelCount),"
+            gainMap =
+                "{\"width\":\(size.width),\"height\":\(size.height),\"channels\":\(metadata.channelCount),"
                 + "\"headroom\":\(metadata.headroom.map { String($0) } ?? "null")}"
         }
         return """
