@@ -61,12 +61,13 @@ public struct ImageServerConfiguration: Sendable {
     /// ``sourceDownloadDeadline``, below the request's own deadline.
     public var sourceTimeout: TimeInterval = 20
     /// The fewest bytes a second a source fetch must average once
-    /// ``sourceRateGracePeriod`` has passed since it started; a slower one fails (504) and
+    /// ``sourceRateGracePeriod`` has passed since its response head arrived (a slow first
+    /// byte is the idle timeout's and the deadline's to judge); a slower one fails (504) and
     /// frees its fetch slot, so a source that trickles its body cannot hold one until the
     /// deadline. 0 measures no rate. 16 KiB a second: a 32 MiB source (``maxSourceBytes``)
     /// needs over 1.6 MB a second to arrive within ``sourceTimeout`` anyway.
     public var minSourceBytesPerSecond = 16 << 10
-    /// Seconds from a fetch's start before ``minSourceBytesPerSecond`` is measured.
+    /// Seconds from a fetch's response head before ``minSourceBytesPerSecond`` is measured.
     public static let sourceRateGracePeriod: TimeInterval = 2
     /// How long a fetch may take in all: ``sourceTimeout``, but never more than four fifths
     /// of ``requestTimeout``, so that a slow source fails as a fetch (504, "source timed

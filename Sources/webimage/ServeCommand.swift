@@ -127,7 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ServerSetting.minSourceRate.help(
-            "Bytes a second a source fetch must average from its second second on; 0 measures no rate.", valueName: "size")
+            "Bytes a second a source fetch must average from two seconds after its response head; 0 measures no rate.", valueName: "size")
     )
     var minSourceRate: String?
 

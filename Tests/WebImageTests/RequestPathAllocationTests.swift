@@ -54,6 +54,7 @@ import WebImageCore
         ("WebImageColor/ICCProfileDescription.swift", "count: Int(needed)", "a description string inside a profile already in memory"),
         ("WebImagePNG/PNGCoder+FileThumbnail.swift", "PNGChunkReader.signature.count", "the 8-byte signature"),
         ("WebImagePNG/PNGCoder+FileThumbnail.swift", "count: 8)", "a chunk header"),
+        ("WebImagePNG/PNGTruecolorRows.swift", "count: Int(rowBytes))", "the row of a one-pixel stand-in, at most nine bytes"),
         ("WebImageGIF/GIFIndexedImage+MedianCut.swift", "count: 1 << 15", "a 15-bit colour table"),
         ("WebImageGIF/GIFIndexedImage+MedianCut.swift", "count: 3 << 15", "a 15-bit colour table"),
         ("WebImageGIF/GIFIndexedImage.swift", "count: paletteSize * 3", "at most 256 colours"),

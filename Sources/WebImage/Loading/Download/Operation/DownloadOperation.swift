@@ -40,8 +40,11 @@ final class DownloadOperation: Sendable {
         var wasFoundSilent = false
         /// When the transfer started: the callers' deadlines count from here.
         var transferStart: NIODeadline?
-        /// The bytes received since the start, over every attempt and redirect, for the
-        /// minimum transfer rate.
+        /// When the first response head arrived: the minimum transfer rate is measured from
+        /// here, so a slow first byte is the idle timeout's and the deadline's to judge.
+        var firstResponse: NIODeadline?
+        /// The bytes received since the first response head, over every attempt and
+        /// redirect, for the minimum transfer rate.
         var receivedBytes = 0
         /// The timer that fails the callers whose deadline passes first, and when it fires.
         var deadlineTimer: (timer: Scheduled<Void>, deadline: NIODeadline)?
@@ -188,12 +191,22 @@ final class DownloadOperation: Sendable {
         }
     }
 
-    /// Stops the transfer when, past `rate`'s grace period, it has averaged fewer than
-    /// `rate`'s bytes a second since its start; its callers then get
-    /// `ImageError.Code.timedOut`. A transfer waiting to retry is not measured.
+    /// Records that a response head arrived, for the idle timeout; the first one starts
+    /// the minimum transfer rate's clock.
+    func noteResponseHead() {
+        state.withLockedValue { state in
+            state.lastActivity = .now()
+            state.wasFoundSilent = false
+            if state.firstResponse == nil { state.firstResponse = state.lastActivity }
+        }
+    }
+
+    /// Stops the transfer when, past `rate`'s grace period after its first response head,
+    /// it has averaged fewer than `rate`'s bytes a second since that head; its callers then
+    /// get `ImageError.Code.timedOut`. A transfer waiting to retry is not measured.
     func stopIfSlowerThan(_ rate: DownloadTransferRate, now: NIODeadline) {
         let slow = state.withLockedValue { state -> (HTTPClient.Task<HTTPExchange.Outcome>, Int, Double)? in
-            guard state.phase == .running, state.retryTimer == nil, let start = state.transferStart, let request = state.request else { return nil }
+            guard state.phase == .running, state.retryTimer == nil, let start = state.firstResponse, let request = state.request else { return nil }
             let seconds = Double((now - start).nanoseconds) / 1e9
             guard seconds >= rate.gracePeriod, Double(state.receivedBytes) < Double(rate.bytesPerSecond) * seconds else { return nil }
             return (request, state.receivedBytes, seconds)

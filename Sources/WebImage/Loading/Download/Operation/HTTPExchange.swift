@@ -59,7 +59,7 @@ final class HTTPExchange: HTTPClientResponseDelegate, @unchecked Sendable {
 
     func didReceiveHead(task: HTTPClient.Task<Outcome>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         responseStart = .now
-        operation.noteActivity()
+        operation.noteResponseHead()
         if operation.options.contains(.handleCookies) {
             operation.downloader.cookieStore.store(setCookieHeaders: head.headers["Set-Cookie"], from: url)
         }
