@@ -3,7 +3,7 @@ import WebImageCore
 extension Bitmap {
     /// The pixels of the rectangle at (`x`, `y`) of `size`, which must lie inside this
     /// bitmap; rows are copied whole, with no conversion. Throws
-    /// ``ImageError/Code/imageTooLarge`` when the copy cannot be had.
+    /// `ImageError.Code.imageTooLarge` when the copy cannot be had.
     package func cropped(x: Int, y: Int, size: PixelSize) throws(ImageError) -> Bitmap {
         precondition(x >= 0 && y >= 0 && x + size.width <= width && y + size.height <= height, "crop outside the bitmap")
         if x == 0, y == 0, size == self.size { return self }

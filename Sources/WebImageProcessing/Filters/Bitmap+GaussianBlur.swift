@@ -29,7 +29,7 @@ extension Bitmap {
     }
 
     /// This bitmap blurred with a Gaussian of `sigma` pixels, colour premultiplied by
-    /// alpha; edges repeat the border pixels. Throws ``ImageError/Code/imageTooLarge``
+    /// alpha; edges repeat the border pixels. Throws `ImageError.Code.imageTooLarge`
     /// when its float pixels cannot be had.
     package func gaussianBlurred(sigma: Double) throws(ImageError) -> Bitmap {
         guard sigma > 0, sigma.isFinite, width > 0, height > 0 else { return self }
@@ -61,7 +61,7 @@ extension Bitmap {
     }
 
     /// This opaque 8-bit bitmap through `kernel` across, into 16-bit rows (both cores),
-    /// then down into bytes (both cores). Throws ``ImageError/Code/imageTooLarge`` when
+    /// then down into bytes (both cores). Throws `ImageError.Code.imageTooLarge` when
     /// its 16-bit rows cannot be had.
     func blurred(with kernel: IntegerGaussianKernel) throws(ImageError) -> Bitmap {
         let width = self.width, height = self.height, format = pixelFormat

@@ -65,7 +65,7 @@ final class GaussianRowFilter: RGBRowFilter {
     /// A filter for a `size` picture blurring with a Gaussian of `sigma` (positive and
     /// finite), sharpening by `amount` when given.
     ///
-    /// Throws ``ImageError/Code/imageTooLarge`` when its window of rows cannot be had.
+    /// Throws `ImageError.Code.imageTooLarge` when its window of rows cannot be had.
     init(size: PixelSize, sigma: Double, amount: Float? = nil) throws(ImageError) {
         width = size.width
         height = size.height

@@ -13,7 +13,7 @@ public enum SmartCropStrategy: String, Sendable, Hashable, CaseIterable {
 
     /// The top-left corner of the window of `size` this strategy keeps in `bitmap`; the
     /// window lies inside the bitmap along every axis where it fits, and is centred
-    /// along an axis where it does not. Throws ``ImageError/Code/imageTooLarge`` when the
+    /// along an axis where it does not. Throws `ImageError.Code.imageTooLarge` when the
     /// reduced copy the analysis reads cannot get the memory it needs.
     public func origin(of size: PixelSize, in bitmap: Bitmap) throws(ImageError) -> (x: Int, y: Int) {
         let spare = (bitmap.width - size.width, bitmap.height - size.height)
