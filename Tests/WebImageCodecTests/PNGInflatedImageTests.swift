@@ -43,51 +43,18 @@ struct PNGInflatedImageTests {
     }
 
     /// A PNG libspng's encoder writes from packed rows `rows` (16-bit samples big-endian),
-    /// with a palette, palette alpha and colour key when given, filtered with `filters` only.
+    /// with a palette, palette alpha and colour key when given, filtered with `filters` only:
+    /// ``PNGThumbnailTests/png(width:height:colorType:bitDepth:samples:palette:paletteAlpha:colorKey:filters:)``
+    /// with the colour type as IHDR's byte.
     static func png(
         width: Int, height: Int, colorType: UInt8, bitDepth: UInt8, rows: [UInt8],
         palette: [(UInt8, UInt8, UInt8)] = [], paletteAlpha: [UInt8] = [],
         colorKey: (gray: UInt16, red: UInt16, green: UInt16, blue: UInt16)? = nil,
         filters: spng_filter_choice
     ) throws -> Data {
-        let context = try #require(spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)))
-        defer { spng_ctx_free(context) }
-        try #require(spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1) == 0)
-        try #require(spng_set_option(context, SPNG_FILTER_CHOICE, Int32(filters.rawValue)) == 0)
-        var header = spng_ihdr(
-            width: UInt32(width), height: UInt32(height), bit_depth: bitDepth, color_type: colorType,
-            compression_method: 0, filter_method: 0, interlace_method: 0)
-        try #require(spng_set_ihdr(context, &header) == 0)
-        if !palette.isEmpty {
-            var plte = spng_plte()
-            plte.n_entries = UInt32(palette.count)
-            withUnsafeMutableBytes(of: &plte.entries) { entries in
-                for (index, colour) in palette.enumerated() {
-                    entries[index * 4] = colour.0
-                    entries[index * 4 + 1] = colour.1
-                    entries[index * 4 + 2] = colour.2
-                    entries[index * 4 + 3] = 255
-                }
-            }
-            try #require(spng_set_plte(context, &plte) == 0)
-        }
-        if !paletteAlpha.isEmpty || colorKey != nil {
-            var trns = spng_trns()
-            if let colorKey { (trns.gray, trns.red, trns.green, trns.blue) = colorKey }
-            trns.n_type3_entries = UInt32(paletteAlpha.count)
-            withUnsafeMutableBytes(of: &trns.type3_alpha) { alpha in
-                for (index, value) in paletteAlpha.enumerated() { alpha[index] = value }
-            }
-            try #require(spng_set_trns(context, &trns) == 0)
-        }
-        var rows = rows
-        let status = spng_encode_image(context, &rows, rows.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
-        try #require(status == 0, "libspng: \(String(cString: spng_strerror(status)))")
-        var length = 0
-        var error: Int32 = 0
-        let buffer = try #require(spng_get_png_buffer(context, &length, &error))
-        defer { free(buffer) }
-        return Data(bytes: buffer, count: length)
+        try PNGThumbnailTests.png(
+            width: width, height: height, colorType: spng_color_type(rawValue: .init(colorType)), bitDepth: bitDepth, samples: rows,
+            palette: palette, paletteAlpha: paletteAlpha, colorKey: colorKey, filters: filters)
     }
 
     /// Packed rows of random bytes for `width` pixels of `bitsPerPixel`, `height` rows, with

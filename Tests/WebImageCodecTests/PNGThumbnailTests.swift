@@ -16,11 +16,12 @@ struct PNGThumbnailTests {
     // MARK: - Fixtures
 
     /// A PNG written by libspng from `samples`, laid out as the PNG stores them (packed
-    /// rows, 16-bit samples big-endian), with a palette and tRNS when given, its rows
-    /// filtered with the filters of `filters` only.
+    /// rows, 16-bit samples big-endian), with a palette, palette alpha and colour key
+    /// (tRNS) when given, its rows filtered with the filters of `filters` only.
     static func png(
         width: Int, height: Int, colorType: spng_color_type, bitDepth: UInt8 = 8, samples: [UInt8],
-        palette: [(UInt8, UInt8, UInt8)] = [], paletteAlpha: [UInt8] = [], greyKey: UInt16? = nil,
+        palette: [(UInt8, UInt8, UInt8)] = [], paletteAlpha: [UInt8] = [],
+        colorKey: (gray: UInt16, red: UInt16, green: UInt16, blue: UInt16)? = nil,
         filters: spng_filter_choice = SPNG_FILTER_CHOICE_ALL
     ) throws -> Data {
         let context = try #require(spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)))
@@ -44,9 +45,9 @@ struct PNGThumbnailTests {
             }
             try #require(spng_set_plte(context, &plte) == 0)
         }
-        if !paletteAlpha.isEmpty || greyKey != nil {
+        if !paletteAlpha.isEmpty || colorKey != nil {
             var trns = spng_trns()
-            trns.gray = greyKey ?? 0
+            if let colorKey { (trns.gray, trns.red, trns.green, trns.blue) = colorKey }
             trns.n_type3_entries = UInt32(paletteAlpha.count)
             withUnsafeMutableBytes(of: &trns.type3_alpha) { alpha in
                 for (index, value) in paletteAlpha.enumerated() { alpha[index] = value }
@@ -151,7 +152,7 @@ struct PNGThumbnailTests {
     @Test func greyWithTransparencyKeyThumbnailEqualsWholeDecode() throws {
         let data = try Self.png(
             width: 100, height: 80, colorType: SPNG_COLOR_TYPE_GRAYSCALE, samples: Self.samples(width: 100, height: 80, channels: 1),
-            greyKey: 20)
+            colorKey: (gray: 20, red: 0, green: 0, blue: 0))
         try expectStreamedEqualsWhole(data, box: PixelSize(width: 25, height: 25), "grey with tRNS")
     }
 
