@@ -54,7 +54,8 @@ NGINX
 }
 
 # thumbor's configuration for run $1, with storage folders of that run's own, then the lines of
-# $thumbor_extra_conf.
+# $thumbor_extra_conf. Both servers give a source 90 s and a request 120 s (ours: start_ours),
+# so that a loaded machine slows a run instead of failing it.
 write_thumbor_conf() {
     cat > "$work/thumbor-$1.conf" <<CONF
 ALLOW_UNSAFE_URL = True
@@ -67,6 +68,8 @@ RESULT_STORAGE_STORES_UNSAFE = True
 HTTP_LOADER_MAX_BODY_SIZE = 64 * 1024 * 1024
 MAX_WIDTH = 16384
 MAX_HEIGHT = 16384
+HTTP_LOADER_CONNECT_TIMEOUT = 60
+HTTP_LOADER_REQUEST_TIMEOUT = 90
 ${thumbor_extra_conf:-}
 CONF
 }
@@ -95,7 +98,8 @@ start_server() {
 }
 start_ours() {
     start_server "$1" "http://127.0.0.1:$ours_port/health" \
-        "$tool" serve --port "$ours_port" --insecure-unsigned --allow-private-sources --cache-dir "$work/ours-cache-$1"
+        "$tool" serve --port "$ours_port" --insecure-unsigned --allow-private-sources --cache-dir "$work/ours-cache-$1" \
+        --request-timeout 120 --timeout 90
 }
 start_thumbor() {
     write_thumbor_conf "$1"
