@@ -10,9 +10,9 @@ import WebImage
 /// (`RLIMIT_CPU`, `SIGXCPU` past them and `SIGKILL` a second later) and no core dump — then
 /// reads one request on its standard input, reads the source with the default coders
 /// (`ImageCodersManager.shared`, the SVG coder included) and writes one answer on its
-/// standard output: the decoded image (its pixels come over the pipe, copied once on each
-/// side), the header's size and frames, the `/info` JSON, or the typed `ImageError` that
-/// stopped it. A source that takes more memory or CPU than allowed, or that crashes a
+/// standard output: the decoded image (its pixels written in the shared memory file the
+/// server gave it, ``DecodeWorkerPixelFile``, and only its description on the output), the
+/// header's size and frames, the `/info` JSON, or the typed `ImageError` that stopped it. A source that takes more memory or CPU than allowed, or that crashes a
 /// library, ends the worker by a signal, which the server answers 422.
 ///
 /// A build under ThreadSanitizer or AddressSanitizer maps terabytes of shadow memory at
@@ -39,7 +39,11 @@ public enum DecodeWorker {
             !appliesAddressSpaceLimit || limit(RLIMIT_AS, to: addressSpace)
         else { return 1 }
         guard let fields = readMessage() else { return 1 }
-        return writeAll(answer(to: fields).encoded) ? 0 : 1
+        var reply = answer(to: fields)
+        if case .image(let image) = reply, !DecodeWorkerPixelFile.write(image.frames) {
+            reply = .failure(ImageError(.imageTooLarge, "the decoded image is larger than its planned memory"))
+        }
+        return writeAll(reply.encoded) ? 0 : 1
     }
 
     /// The answer to the request in `fields`.

@@ -18,12 +18,19 @@ final class DecodeWorkerProcess: Sendable {
     let pid: pid_t
     /// The server's end of the socket pair.
     private let socket: Int32
+    /// The file the worker writes its decoded pixels in, closed with this object.
+    let pixels: DecodeWorkerPixelFile
     /// Whether the process has been reaped, and whether the server killed it.
     private let state = NIOLockedValueBox((reaped: false, killed: false))
 
-    private init(pid: pid_t, socket: Int32) {
+    private init(pid: pid_t, socket: Int32, pixels: DecodeWorkerPixelFile) {
         self.pid = pid
         self.socket = socket
+        self.pixels = pixels
+    }
+
+    deinit {
+        pixels.close()
     }
 
     /// Starts `executable` with `arguments` (after its name) and `environment` (`NAME=value`
@@ -35,12 +42,21 @@ final class DecodeWorkerProcess: Sendable {
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw ImageError(.badImageData, "the decode worker's socket pair failed (errno \(errno))")
         }
+        let pixels: DecodeWorkerPixelFile
+        do throws(ImageError) {
+            pixels = try DecodeWorkerPixelFile.make()
+        } catch {
+            close(pair[0])
+            close(pair[1])
+            throw error
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pair[1], STDIN_FILENO)
         posix_spawn_file_actions_adddup2(&actions, pair[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        posix_spawn_file_actions_adddup2(&actions, pixels.descriptor, DecodeWorkerPixelFile.workerDescriptor)
+        posix_spawn_file_actions_addclosefrom_np(&actions, DecodeWorkerPixelFile.workerDescriptor + 1)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -58,9 +74,10 @@ final class DecodeWorkerProcess: Sendable {
         close(pair[1])
         guard spawned == 0 else {
             close(pair[0])
+            pixels.close()
             throw ImageError(.badImageData, "the decode worker \(executable.path) could not be started (errno \(spawned))")
         }
-        return DecodeWorkerProcess(pid: pid, socket: pair[0])
+        return DecodeWorkerProcess(pid: pid, socket: pair[0], pixels: pixels)
     }
 
     /// Kills the process (`SIGKILL`) unless it has been reaped; ``exchange(_:maxAnswerBytes:)``
@@ -71,6 +88,14 @@ final class DecodeWorkerProcess: Sendable {
             state.killed = true
             _ = Glibc.kill(pid, SIGKILL)
         }
+    }
+
+    /// Kills the process and reaps it, for a worker that is asked nothing; in place of
+    /// ``exchange(_:maxAnswerBytes:)``. Blocks until the process has ended.
+    func discard() {
+        kill()
+        close(socket)
+        _ = reap()
     }
 
     /// Writes `request` (a framed ``DecodeWorkerRequest``), reads the answer's fields (at

@@ -8,7 +8,7 @@ import WebImage
 /// read, never in the server's process.
 ///
 /// A worker's address space is limited to its read's plan (twice the planned decode bytes,
-/// for the image and its copy on the way out, and four times the source's bytes) plus
+/// for the image and the coder's working copies, and four times the source's bytes) plus
 /// ``ImageServerConfiguration/decodeWorkerAddressSpace`` for the binary and its libraries;
 /// its CPU time to the request's deadline plus one second. When the request's task is
 /// cancelled — its deadline passed, or its client left — the worker is killed and reaped.
@@ -67,7 +67,7 @@ struct DecodeWorkers: Sendable {
     /// The size `data`'s header declares and the frames it holds, read in a worker.
     func header(of data: Data, options: ImageDecodeOptions) async throws(ImageServerError) -> (size: PixelSize?, frames: Int) {
         let request = DecodeWorkerRequest(kind: .header, options: options, data: data)
-        guard case .header(let size, let frames) = try await run(request, plannedBytes: 0, maxAnswerBytes: 1 << 10) else {
+        guard case .header(let size, let frames) = try await run(request, plannedBytes: 0, pixelBytes: 0, maxAnswerBytes: 1 << 10) else {
             throw Self.unreadable
         }
         return (size, frames)
@@ -76,10 +76,11 @@ struct DecodeWorkers: Sendable {
     /// `data` decoded with `options` in a worker, planned at `plannedBytes`.
     func decode(_ data: Data, options: ImageDecodeOptions, plannedBytes: Int) async throws(ImageServerError) -> Image {
         let request = DecodeWorkerRequest(kind: .decode, options: options, data: data)
-        // The answer is at most the decode the request planned (and holds in the memory
-        // budget), with a mebibyte for its fields.
-        let most = Double(plannedBytes) + Double(1 << 20)
-        guard case .image(let image) = try await run(request, plannedBytes: plannedBytes, maxAnswerBytes: Int(min(most, Double(Int.max / 2))))
+        // The pixels are in the pixel file, at most the decode the request planned (and
+        // holds in the memory budget); the answer describes them, and carries the colour
+        // profile (at most the plan, and 64 MiB), with a mebibyte for the rest.
+        let most = min(plannedBytes, 64 << 20) + (1 << 20)
+        guard case .image(let image) = try await run(request, plannedBytes: plannedBytes, pixelBytes: plannedBytes, maxAnswerBytes: most)
         else { throw Self.unreadable }
         return image
     }
@@ -87,13 +88,16 @@ struct DecodeWorkers: Sendable {
     /// The `/info` JSON of `data`, made in a worker, planned at `plannedBytes`.
     func info(of data: Data, options: ImageDecodeOptions, plannedBytes: Int) async throws(ImageServerError) -> String {
         let request = DecodeWorkerRequest(kind: .info, options: options, data: data)
-        guard case .info(let json) = try await run(request, plannedBytes: plannedBytes, maxAnswerBytes: DecodeWorkerAnswer.maxInfoBytes + 64)
+        guard case .info(let json) = try await run(request, plannedBytes: plannedBytes, pixelBytes: 0, maxAnswerBytes: DecodeWorkerAnswer.maxInfoBytes + 64)
         else { throw Self.unreadable }
         return json
     }
 
-    /// Runs `request` in a new worker and answers what it answered.
-    private func run(_ request: DecodeWorkerRequest, plannedBytes: Int, maxAnswerBytes: Int) async throws(ImageServerError) -> DecodeWorkerAnswer {
+    /// Runs `request` in a new worker, its pixel file sealed at `pixelBytes`, and answers
+    /// what it answered.
+    private func run(
+        _ request: DecodeWorkerRequest, plannedBytes: Int, pixelBytes: Int, maxAnswerBytes: Int
+    ) async throws(ImageServerError) -> DecodeWorkerAnswer {
         guard let executable else {
             throw ImageServerError(
                 .unsupportedMediaType, "source format needs a decode worker",
@@ -107,6 +111,13 @@ struct DecodeWorkers: Sendable {
         do throws(ImageError) {
             process = try DecodeWorkerProcess.spawn(executable, arguments: arguments, environment: Self.environment)
         } catch {
+            record("failed", change: 0)
+            throw ImageServerError(.internalServerError, "the decode worker could not be started", detail: error.message)
+        }
+        do throws(ImageError) {
+            try process.pixels.seal(bytes: pixelBytes)
+        } catch {
+            process.discard()
             record("failed", change: 0)
             throw ImageServerError(.internalServerError, "the decode worker could not be started", detail: error.message)
         }
@@ -125,7 +136,7 @@ struct DecodeWorkers: Sendable {
         case .answered(let fields):
             let answer: DecodeWorkerAnswer
             do throws(ImageError) {
-                answer = try DecodeWorkerAnswer(fields: fields, options: request.options)
+                answer = try DecodeWorkerAnswer(fields: fields, options: request.options, pixels: process.pixels, pixelBytes: pixelBytes)
             } catch {
                 record("failed", change: -1)
                 throw ImageServerError(.internalServerError, "the decode worker failed", detail: error.message)
