@@ -5,17 +5,17 @@ import WebImage
 /// The decode worker, the process the server decodes a source in when its format decodes
 /// in workers (SVG always; see ``ImageServerConfiguration/decodeWorkerFormats``): the
 /// `webimage` tool's hidden `decode-worker` subcommand runs it, once per decode; the server
-/// starts some ahead of their reads (``DecodeWorkerPool``).
+/// starts some ahead of their reads (`DecodeWorkerPool`).
 ///
 /// It applies its limits first — the most address space any read may have (`RLIMIT_AS`),
 /// its CPU seconds (`RLIMIT_CPU`, `SIGXCPU` past them and `SIGKILL` a second later) and no
-/// core dump — and says it is ready (``readyByte``). Its request then comes on its standard
+/// core dump — and says it is ready (`readyByte`). Its request then comes on its standard
 /// input: first the address space of that read (sized to its plan), to which it lowers
 /// both its soft and its hard limit before it reads the source, so that nothing the source
 /// does can raise it again; then the request itself. It reads the source with the default coders
 /// (`ImageCodersManager.shared`, the SVG coder included) and writes one answer on its
 /// standard output: the decoded image (its pixels written in the shared memory file the
-/// server gave it, ``DecodeWorkerPixelFile``, and only its description on the output), the
+/// server gave it, `DecodeWorkerPixelFile`, and only its description on the output), the
 /// header's size and frames, the `/info` JSON, or the typed `ImageError` that stopped it. A source that takes more memory or CPU than allowed, or that crashes a
 /// library, ends the worker by a signal, which the server answers 422.
 ///
