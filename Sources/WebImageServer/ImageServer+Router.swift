@@ -21,9 +21,9 @@ extension ImageServer {
     func router() throws(ImageServerConfigurationError) -> Router<ImageServerRequestContext> {
         let deadline = RequestDeadline(timeout: configuration.requestTimeout)
         let manager = self.manager
+        workers.start()
         let cached = CachedSources(
-            cache: sources, key: { manager.cacheKey(for: $0) }, configuration: configuration,
-            workers: DecodeWorkers(configuration, metrics: metrics))
+            cache: sources, key: { manager.cacheKey(for: $0) }, configuration: configuration, workers: workers)
         let budget = TransformBudget(configuration)
         let memory = MemoryAdmission(capacity: configuration.memoryBudget, wait: .seconds(configuration.memoryWait), metrics: metrics)
         let slots = TransformSlots(maximum: configuration.maxConcurrentRequests)

@@ -36,6 +36,8 @@ public struct ImageServer: Sendable {
     public let tracer: (any Tracer)?
     /// What sources may be fetched, checked at every connection.
     let policy: SourceAddressPolicy
+    /// The decode workers, those waiting started when the routes are built.
+    let workers: DecodeWorkers
 
     /// A server as `configuration` describes, tracing each request with `tracer` when one
     /// is given; nothing listens until ``run(onRunning:onMetricsRunning:)``.
@@ -70,6 +72,7 @@ public struct ImageServer: Sendable {
         downloader = ImageDownloader(configuration: downloaderConfiguration)
         // Sources come from the network only: no file: or data: loader.
         manager = ImageManager(cache: sources, loader: ImageLoadersManager(loaders: [downloader]))
+        workers = DecodeWorkers(configuration, metrics: metrics)
     }
 
     /// Listens and answers until the process receives SIGTERM or SIGINT, or the task is
@@ -175,6 +178,7 @@ public struct ImageServer: Sendable {
     }
 
     func close() async {
+        workers.close()
         try? await downloader.shutdown()
         await sources.waitForDiskMaintenance()
         await results.waitForDiskMaintenance()

@@ -191,6 +191,10 @@ public struct ImageServerConfiguration: Sendable {
     /// its libraries and their heaps: 512 MiB by default, about twice the measured baseline
     /// of the `webimage` tool (see the Security article).
     public var decodeWorkerAddressSpace = 512 << 20
+    /// The decode workers started ahead of their reads and kept waiting, ready, so that a
+    /// read does not wait for a worker's start (each still answers one read and ends); 0
+    /// starts each worker for its read. 2 by default.
+    public var decodeWorkerPoolSize = 2
     /// An HTML page answered at `/` (the tool's `--demo` page); without one, `/` is refused
     /// like any other path that names no image.
     public var homePage: String?

@@ -223,6 +223,17 @@ struct ServeCommand: AsyncParsableCommand {
             "Address space a decode worker (SVG) may map beyond its decode's plan, for the binary and its libraries.", valueName: "size"))
     var decodeWorkerMemory: String?
 
+    @Option(
+        help: ServerSetting.decodeWorkerPool.help(
+            "Decode workers started ahead of their reads and kept waiting (each answers one read); 0 starts each for its read."))
+    var decodeWorkerPool: String?
+
+    @Option(
+        name: .customLong("decode-worker-format"),
+        help: ServerSetting.decodeWorkerFormat.help(
+            "A format whose sources are read in decode workers, beside SVG, which always is (repeatable).", valueName: "format"))
+    var decodeWorkerFormats: [String] = []
+
     @Flag(
         inversion: .prefixedNo,
         help: ServerSetting.demo.help("Serve the demo's sample images from loopback and a page of them through the server at /."))
@@ -245,13 +256,13 @@ struct ServeCommand: AsyncParsableCommand {
             (.maxAge, maxAge), (.memoryLimit, memoryLimit), (.resultMemoryLimit, resultMemoryLimit), (.onlyPresets, onlyPresets.map { String($0) }),
             (.demo, demo.map { String($0) }),
             (.demoSamples, demoSamples), (.fallbackImage, fallbackImage), (.fallbackStatus, fallbackStatus),
-            (.fallbackMaxAge, fallbackMaxAge), (.decodeWorkerMemory, decodeWorkerMemory),
+            (.fallbackMaxAge, fallbackMaxAge), (.decodeWorkerMemory, decodeWorkerMemory), (.decodeWorkerPool, decodeWorkerPool),
             (.thumborConfig, thumborConfig),
         ]
         let lists: [(ServerSetting, [String])] = [
             (.key, keys), (.salt, salts), (.allowHost, allowedHosts), (.allowAddress, allowedAddresses), (.preset, presets),
             (.watermark, watermarks), (.presetFallbackImage, presetFallbackImages), (.bestFormat, bestFormats),
-            (.autoFormat, autoFormats),
+            (.autoFormat, autoFormats), (.decodeWorkerFormat, decodeWorkerFormats),
             (.dialect, dialects),
         ]
         var texts: [ServerSetting: [String]] = [:]
@@ -376,6 +387,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// The formats `setting` names, each one this server decodes.
+    private static func decodedFormats(_ settings: ServerSettings, _ setting: ServerSetting) throws -> [ImageFormat] {
+        try settings.list(setting).map { name in
+            guard let format = ImageFormat(rawValue: name.lowercased()),
+                ImageCodersManager.shared.coders.contains(where: { $0.decodableFormats.contains(format) })
+            else { throw ValidationError("\(settings.label(of: setting)) \(name) is not a format this server decodes") }
+            return format
+        }
+    }
+
     /// The fallback images, decoded from their files: the server's, and the presets' by
     /// name. A file that is not an image stops the server from starting.
     private static func loadFallbacks(_ settings: ServerSettings) throws -> (ImageServerFallback?, [String: ImageServerFallback]) {
@@ -471,6 +492,8 @@ struct ServeCommand: AsyncParsableCommand {
         // SVG decodes only in a worker: this very binary, `webimage decode-worker`.
         configuration.decodeWorkerExecutable = URL(fileURLWithPath: "/proc/self/exe")
         configuration.decodeWorkerAddressSpace = settings.size(.decodeWorkerMemory) ?? configuration.decodeWorkerAddressSpace
+        configuration.decodeWorkerPoolSize = settings.integer(.decodeWorkerPool) ?? configuration.decodeWorkerPoolSize
+        configuration.decodeWorkerFormats.formUnion(try Self.decodedFormats(settings, .decodeWorkerFormat))
         let host = configuration.host, metricsHost = configuration.metricsHost
         var samples: DemoImageServer?
         if settings.flag(.demo) {

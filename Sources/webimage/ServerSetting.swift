@@ -123,6 +123,8 @@ struct ServerSetting: Hashable, Sendable {
     static let bestFormat = ServerSetting("best-format", .list)
     static let autoFormat = ServerSetting("auto-format", .list)
     static let decodeWorkerMemory = ServerSetting("decode-worker-memory", .size, default: "512M")
+    static let decodeWorkerPool = ServerSetting("decode-worker-pool", .integer, default: "2")
+    static let decodeWorkerFormat = ServerSetting("decode-worker-format", .list)
     static let demo = ServerSetting("demo", .flag, default: "false")
     static let dialect = ServerSetting("dialect", .list, default: "native")
     static let thumborConfig = ServerSetting("thumbor-config", .text)
@@ -135,7 +137,8 @@ struct ServerSetting: Hashable, Sendable {
         requestMemory, memoryBudget, memoryWait, maxAspectRatio, requestTimeout, maxFetches, maxFetchesPerHost,
         maxSourceCache, maxResultCache, timeout, minSourceRate, concurrency, maxConnections, idleTimeout, writeTimeout,
         metricsPort, metricsHost, maxAge, memoryLimit, resultMemoryLimit, preset, onlyPresets, watermark,
-        fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, autoFormat, decodeWorkerMemory, demo,
+        fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, autoFormat, decodeWorkerMemory, decodeWorkerPool,
+        decodeWorkerFormat, demo,
         demoSamples, dialect, thumborConfig,
     ]
 }

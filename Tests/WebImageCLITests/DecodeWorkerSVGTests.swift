@@ -103,7 +103,13 @@ struct DecodeWorkerSVGTests {
         // The stated margin over the deadline, for a loaded machine: the 504 itself comes
         // from the deadline; the margin only bounds the wait for the kill.
         let margin = 60.0
-        try await ImageServerHarness.run(configure: try Self.withWorker { $0.requestTimeout = deadline }) { harness in
+        // Each worker started for its read (no pool), so that every worker left is one of theirs.
+        try await ImageServerHarness.run(
+            configure: try Self.withWorker {
+                $0.requestTimeout = deadline
+                $0.decodeWorkerPoolSize = 0
+            }
+        ) { harness in
             harness.serve("/endless.svg", Self.endless, contentType: "image/svg+xml")
             harness.serve("/halves.svg", Self.halves, contentType: "image/svg+xml")
             let start = ContinuousClock.now
@@ -126,7 +132,13 @@ struct DecodeWorkerSVGTests {
     /// library's fault would end it) answers 422 naming the signal, and the server answers
     /// the next request.
     @Test func aWorkerEndedBySignalAnswers422() async throws {
-        try await ImageServerHarness.run(configure: try Self.withWorker { $0.requestTimeout = 600 }) { harness in
+        // Each worker started for its read (no pool), so that the one left is the render's.
+        try await ImageServerHarness.run(
+            configure: try Self.withWorker {
+                $0.requestTimeout = 600
+                $0.decodeWorkerPoolSize = 0
+            }
+        ) { harness in
             harness.serve("/endless.svg", Self.endless, contentType: "image/svg+xml")
             let request = Task { try await harness.get(harness.path("resize=2990|format=png", source: "/endless.svg")) }
             // The worker for the render (the header's worker has come and gone first).
@@ -165,12 +177,51 @@ struct DecodeWorkerSVGTests {
             var options = ImageDecodeOptions()
             options.maxPixelCount = 50_000_000
             // A worker that dies while it reads breaks the pipe: its end is what is checked.
-            try? input.fileHandleForWriting.write(contentsOf: DecodeWorkerRequest(kind: .decode, options: options, data: source).encoded)
+            let request = DecodeWorkerRequest(kind: .decode, options: options, data: source, addressSpace: addressSpace)
+            try? input.fileHandleForWriting.write(contentsOf: request.encoded)
             try? input.fileHandleForWriting.close()
             let answer = try output.fileHandleForReading.readToEnd() ?? Data()
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal, "status \(process.terminationStatus), \(answer.count) bytes answered")
             if let signal { #expect(process.terminationStatus == signal) }
+        }
+    }
+
+    /// The workers started ahead wait with no descriptor but their socket (standard input
+    /// and output), the server's standard error and their pixel file; killed while they
+    /// wait, they are found ended when a read comes, reaped and replaced, and the read
+    /// still answers; the next read takes one that waited.
+    @Test func aWaitingWorkerKilledIsReplaced() async throws {
+        try await ImageServerHarness.run(configure: try Self.withWorker { $0.decodeWorkerPoolSize = 2 }) { harness in
+            harness.serve("/halves.svg", Self.halves, contentType: "image/svg+xml")
+            #expect(try await harness.eventuallyShows(#"webimage_decode_worker_pool_total{event="started"} 2"#))
+            let waiting = Self.workersLeft()
+            #expect(waiting.count == 2, "\(waiting)")
+            for worker in waiting {
+                // Its socket (standard input and output), the server's standard error, its
+                // pixel file, and only what it opened itself (the runtime's event files).
+                let folder = "/proc/\(worker)/fd"
+                let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                let targets = Dictionary(
+                    uniqueKeysWithValues: descriptors.compactMap { name in
+                        Int32(name).map { ($0, (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + name)) ?? "") }
+                    })
+                #expect(targets[0]?.hasPrefix("socket:") == true && targets[0] == targets[1], "worker \(worker): \(targets)")
+                #expect(targets[3]?.contains("memfd:webimage-decode-worker-pixels") == true, "worker \(worker): \(targets)")
+                #expect(targets.filter { $0.key > 3 }.allSatisfy { $0.value.hasPrefix("anon_inode:") }, "worker \(worker): \(targets)")
+                kill(worker, SIGKILL)
+            }
+            // Ended (their sockets closed), not yet reaped: the server finds them so.
+            #expect(await eventually(within: 120) { waiting.allSatisfy { Self.state(of: $0) == "Z" } })
+            let answer = try await harness.get(harness.path("resize=300|format=png", source: "/halves.svg"))
+            #expect(answer.status == 200)
+            #expect(try await harness.eventuallyShows(#"webimage_decode_worker_pool_total{event="lost"} 2"#))
+            // Replaced: two wait again, none of them the killed ones.
+            #expect(await eventually(within: 120) { Set(Self.workersLeft()).count == 2 && Set(Self.workersLeft()).isDisjoint(with: waiting) })
+            let next = try await harness.get(harness.path("resize=200|format=png", source: "/halves.svg"))
+            #expect(next.status == 200)
+            #expect(try await harness.metrics().contains(#"webimage_decode_worker_pool_total{event="taken"}"#))
+            #expect(try await harness.metrics().contains(#"webimage_decode_worker_startup_seconds_count{waited="no"}"#))
         }
     }
 
@@ -187,6 +238,14 @@ struct DecodeWorkerSVGTests {
             let peak = try Self.residentKiB("VmHWM")
             #expect(peak - before < 200 << 10, "peak \(peak) KiB against \(before) KiB before")
         }
+    }
+
+    /// The state letter of process `pid` (`R`, `S`, `Z`…), from /proc.
+    static func state(of pid: Int32) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
+            return nil
+        }
+        return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
     }
 
     /// A field of /proc/self/status, in KiB.

@@ -45,7 +45,7 @@ import WebImageCore
         ("WebImageServer/Workers/DecodeWorkerProcess.swift", "var length = Data(count: 8)", "an answer's eight-byte length"),
         (
             "WebImageServer/Workers/DecodeWorkerProcess.swift", "var fields = Data(count: count)",
-            "at most the exchange's maxAnswerBytes: the decode's plan, held in the memory budget, and 1 MiB"
+            "at most the exchange's maxAnswerBytes: 1 MiB and a colour profile of at most the decode's plan (held in the memory budget) and 64 MiB; the pixels are in the pixel file"
         ),
         ("WebImage/Cache/Disk/MD5.swift", "remaining < 56 ? 64 : 128", "one or two digest blocks"),
         ("WebImage/Cache/Disk/MD5.swift", "unsafeUninitializedCapacity: 32", "a 32-character digest"),

@@ -84,6 +84,22 @@ public struct ImageServerMetrics: Sendable {
         recordDecodeWorkers(running: running)
     }
 
+    /// Counts an event of the decode workers started ahead (see `DecodeWorkerPool`):
+    /// `started` (one is ready and waits), `taken` (a read took one), `missed` (a read found
+    /// none and started its own), `lost` (a waiting one had ended, and is replaced), `failed`
+    /// (one did not start).
+    func recordDecodeWorkerPool(event: String) {
+        CoreMetrics.Counter(label: "webimage_decode_worker_pool_total", dimensions: [("event", event)], factory: factory).increment()
+    }
+
+    /// Records the time a decode worker used by a read took from its spawn to ready:
+    /// `waited` when the read started it and waited that long, not when it was started
+    /// ahead (the time the read saved).
+    func recordDecodeWorkerStartup(_ startup: Duration, waited: Bool) {
+        CoreMetrics.Timer(label: "webimage_decode_worker_startup_seconds", dimensions: [("waited", waited ? "yes" : "no")], factory: factory)
+            .recordNanoseconds(startup.nanoseconds)
+    }
+
     /// Sets the number of decode workers running.
     func recordDecodeWorkers(running: Int) {
         CoreMetrics.Gauge(label: "webimage_decode_workers_running", factory: factory).record(running)

@@ -4,15 +4,19 @@ import WebImage
 
 /// The decode worker, the process the server decodes a source in when its format decodes
 /// in workers (SVG always; see ``ImageServerConfiguration/decodeWorkerFormats``): the
-/// `webimage` tool's hidden `decode-worker` subcommand runs it, once per decode.
+/// `webimage` tool's hidden `decode-worker` subcommand runs it, once per decode; the server
+/// starts some ahead of their reads (`DecodeWorkerPool`).
 ///
-/// It applies its limits first — its address space (`RLIMIT_AS`), its CPU seconds
-/// (`RLIMIT_CPU`, `SIGXCPU` past them and `SIGKILL` a second later) and no core dump — then
-/// reads one request on its standard input, reads the source with the default coders
+/// It applies its limits first — the most address space any read may have (`RLIMIT_AS`),
+/// its CPU seconds (`RLIMIT_CPU`, `SIGXCPU` past them and `SIGKILL` a second later) and no
+/// core dump — and says it is ready (`readyByte`). Its request then comes on its standard
+/// input: first the address space of that read (sized to its plan), to which it lowers
+/// both its soft and its hard limit before it reads the source, so that nothing the source
+/// does can raise it again; then the request itself. It reads the source with the default coders
 /// (`ImageCodersManager.shared`, the SVG coder included) and writes one answer on its
-/// standard output: the decoded image (its pixels come over the pipe, copied once on each
-/// side), the header's size and frames, the `/info` JSON, or the typed `ImageError` that
-/// stopped it. A source that takes more memory or CPU than allowed, or that crashes a
+/// standard output: the decoded image (its pixels written in the shared memory file the
+/// server gave it, `DecodeWorkerPixelFile`, and only its description on the output), the
+/// header's size and frames, the `/info` JSON, or the typed `ImageError` that stopped it. A source that takes more memory or CPU than allowed, or that crashes a
 /// library, ends the worker by a signal, which the server answers 422.
 ///
 /// A build under ThreadSanitizer or AddressSanitizer maps terabytes of shadow memory at
@@ -27,19 +31,33 @@ public enum DecodeWorker {
         return dlsym(everywhere, "__tsan_init") == nil && dlsym(everywhere, "__asan_init") == nil
     }()
 
+    /// The byte a worker writes on its standard output once its limits are applied.
+    static let readyByte: UInt8 = 0x52
+
     /// Applies the limits, answers one request and returns the process's exit status: 0
     /// once an answer is written, 1 when the limits cannot be applied or the request cannot
     /// be read or answered.
     ///
     /// - Parameters:
-    ///   - addressSpace: The most bytes of address space the process may map.
+    ///   - addressSpace: The most bytes of address space the process may map, for any
+    ///     read; its request lowers it to its own.
     ///   - cpuSeconds: The most seconds of CPU time the process may use.
     public static func run(addressSpace: Int, cpuSeconds: Int) -> Int32 {
         guard limit(RLIMIT_CORE, to: 0), limit(RLIMIT_CPU, to: cpuSeconds, hard: cpuSeconds + 1),
-            !appliesAddressSpaceLimit || limit(RLIMIT_AS, to: addressSpace)
+            !appliesAddressSpaceLimit || limit(RLIMIT_AS, to: addressSpace),
+            writeAll(Data([readyByte]))
+        else { return 1 }
+        guard let word = readExactly(8) else { return 1 }
+        var wire = DecodeWorkerWire(reading: word)
+        guard let requested = try? wire.readInt(in: 0...Int.max),
+            !appliesAddressSpaceLimit || limit(RLIMIT_AS, to: min(requested, addressSpace))
         else { return 1 }
         guard let fields = readMessage() else { return 1 }
-        return writeAll(answer(to: fields).encoded) ? 0 : 1
+        var reply = answer(to: fields)
+        if case .image(let image) = reply, !DecodeWorkerPixelFile.write(image.frames) {
+            reply = .failure(ImageError(.imageTooLarge, "the decoded image is larger than its planned memory"))
+        }
+        return writeAll(reply.encoded) ? 0 : 1
     }
 
     /// The answer to the request in `fields`.

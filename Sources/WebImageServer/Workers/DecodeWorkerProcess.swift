@@ -18,12 +18,35 @@ final class DecodeWorkerProcess: Sendable {
     let pid: pid_t
     /// The server's end of the socket pair.
     private let socket: Int32
-    /// Whether the process has been reaped, and whether the server killed it.
-    private let state = NIOLockedValueBox((reaped: false, killed: false))
+    /// The file the worker writes its decoded pixels in, closed with this object.
+    let pixels: DecodeWorkerPixelFile
+    /// When it was spawned.
+    private let spawned = ContinuousClock.now
+    /// Whether the process has been reaped, whether the server killed it, and how long it
+    /// took to be ready (`nil` until it said so).
+    private let state = NIOLockedValueBox((reaped: false, killed: false, startup: Duration?.none))
 
-    private init(pid: pid_t, socket: Int32) {
+    /// The time from its spawn to its ready byte, once it has sent it: what a read that
+    /// takes it waiting does not wait.
+    var startup: Duration? {
+        state.withLockedValue { $0.startup }
+    }
+
+    /// Whether the worker, waiting for its request, has ended: its socket has something to
+    /// read (its end, or bytes a waiting worker does not send).
+    var hasEnded: Bool {
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) != 0
+    }
+
+    private init(pid: pid_t, socket: Int32, pixels: DecodeWorkerPixelFile) {
         self.pid = pid
         self.socket = socket
+        self.pixels = pixels
+    }
+
+    deinit {
+        pixels.close()
     }
 
     /// Starts `executable` with `arguments` (after its name) and `environment` (`NAME=value`
@@ -35,12 +58,21 @@ final class DecodeWorkerProcess: Sendable {
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
             throw ImageError(.badImageData, "the decode worker's socket pair failed (errno \(errno))")
         }
+        let pixels: DecodeWorkerPixelFile
+        do throws(ImageError) {
+            pixels = try DecodeWorkerPixelFile.make()
+        } catch {
+            close(pair[0])
+            close(pair[1])
+            throw error
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pair[1], STDIN_FILENO)
         posix_spawn_file_actions_adddup2(&actions, pair[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        posix_spawn_file_actions_adddup2(&actions, pixels.descriptor, DecodeWorkerPixelFile.workerDescriptor)
+        posix_spawn_file_actions_addclosefrom_np(&actions, DecodeWorkerPixelFile.workerDescriptor + 1)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -58,9 +90,10 @@ final class DecodeWorkerProcess: Sendable {
         close(pair[1])
         guard spawned == 0 else {
             close(pair[0])
+            pixels.close()
             throw ImageError(.badImageData, "the decode worker \(executable.path) could not be started (errno \(spawned))")
         }
-        return DecodeWorkerProcess(pid: pid, socket: pair[0])
+        return DecodeWorkerProcess(pid: pid, socket: pair[0], pixels: pixels)
     }
 
     /// Kills the process (`SIGKILL`) unless it has been reaped; ``exchange(_:maxAnswerBytes:)``
@@ -73,10 +106,37 @@ final class DecodeWorkerProcess: Sendable {
         }
     }
 
-    /// Writes `request` (a framed ``DecodeWorkerRequest``), reads the answer's fields (at
+    /// Reads the worker's ready byte (``DecodeWorker/readyByte``), sent once its limits are
+    /// applied, unless it was read before; whether the worker is ready. Blocks until it is,
+    /// or has ended.
+    func awaitReady() -> Bool {
+        guard startup == nil else { return true }
+        var byte: UInt8 = 0
+        while true {
+            let read = recv(socket, &byte, 1, 0)
+            if read < 0, errno == EINTR { continue }
+            guard read == 1, byte == DecodeWorker.readyByte else { return false }
+            let startup = ContinuousClock.now - spawned
+            state.withLockedValue { $0.startup = startup }
+            return true
+        }
+    }
+
+    /// Kills the process and reaps it, for a worker that is asked nothing; in place of
+    /// ``exchange(_:maxAnswerBytes:)``. Blocks until the process has ended.
+    func discard() {
+        kill()
+        close(socket)
+        _ = reap()
+    }
+
+    /// Reads the ready byte if it was not, writes `request` (an encoded ``DecodeWorkerRequest``), reads the answer's fields (at
     /// most `maxAnswerBytes`; a longer answer kills the worker), waits for the process to
     /// end and reaps it. Blocks; call it once.
     func exchange(_ request: Data, maxAnswerBytes: Int) -> DecodeWorkerEnding {
+        // A worker started for this read says it is ready first; one that waited said so
+        // already. A worker that ends first leaves the request unread: its end says why.
+        _ = awaitReady()
         // A worker that stops reading (it crashed) leaves the rest unsent: its end says why.
         _ = request.withUnsafeBytes { buffer in transfer(buffer.count) { send(socket, buffer.baseAddress! + $0, $1, Int32(MSG_NOSIGNAL)) } }
         var answer: Data?

@@ -20,11 +20,15 @@ struct DecodeWorkerRequest: Sendable {
     var options: ImageDecodeOptions
     /// The source's bytes.
     var data: Data
+    /// The address space the worker may map for this read, which it applies before it
+    /// reads the rest of the request.
+    var addressSpace: Int
 
     /// The number that starts every request, so that stray input is refused at once.
     static let magic = 0x3157_4449_5745_4257
 
-    /// The request as written on the worker's standard input: its length, then its fields.
+    /// The request as written on the worker's standard input: its address space, its
+    /// length, then its fields.
     var encoded: Data {
         var wire = DecodeWorkerWire()
         wire.write(Self.magic)
@@ -44,18 +48,21 @@ struct DecodeWorkerRequest: Sendable {
         wire.write(options.scaleDownLimitBytes ?? -1)
         wire.write(data)
         var framed = DecodeWorkerWire()
+        framed.write(addressSpace)
         framed.write(wire.bytes)
         return framed.bytes
     }
 
-    /// A request to read `kind` from `data` with `options`.
-    init(kind: Kind, options: ImageDecodeOptions, data: Data) {
+    /// A request to read `kind` from `data` with `options`, in `addressSpace` bytes.
+    init(kind: Kind, options: ImageDecodeOptions, data: Data, addressSpace: Int) {
         self.kind = kind
         self.options = options
         self.data = data
+        self.addressSpace = addressSpace
     }
 
-    /// Reads the fields of a request (the bytes after its length).
+    /// Reads the fields of a request (the bytes after its length); its address space is
+    /// the worker's to read before, and is 0 here.
     ///
     /// - Throws: `ImageError` `.badImageData` for a message that is not a request.
     init(fields: Data) throws(ImageError) {
@@ -82,5 +89,6 @@ struct DecodeWorkerRequest: Sendable {
         if limit >= 0 { options.scaleDownLimitBytes = limit }
         self.options = options
         data = try wire.readData(limit: fields.count)
+        addressSpace = 0
     }
 }

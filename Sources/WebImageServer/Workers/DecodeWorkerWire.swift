@@ -41,12 +41,6 @@ struct DecodeWorkerWire: Sendable {
         bytes.append(data)
     }
 
-    /// Appends `pixels` as its length and its bytes.
-    mutating func write(_ pixels: [UInt8]) {
-        write(pixels.count)
-        bytes.append(contentsOf: pixels)
-    }
-
     /// The next whole number.
     mutating func readInt() throws(ImageError) -> Int {
         guard bytes.count - offset >= 8 else { throw Self.truncated }
@@ -75,14 +69,6 @@ struct DecodeWorkerWire: Sendable {
         let start = bytes.startIndex + offset
         offset += count
         return bytes.subdata(in: start..<start + count)
-    }
-
-    /// The next byte run, which must have `count` bytes, copied once into an array.
-    mutating func readPixels(count: Int) throws(ImageError) -> [UInt8] {
-        guard try readInt() == count, bytes.count - offset >= count else { throw Self.truncated }
-        let start = bytes.startIndex + offset
-        offset += count
-        return [UInt8](bytes[start..<start + count])
     }
 
     /// The next text, of at most `limit` bytes.

@@ -4,12 +4,15 @@ import WebImage
 
 /// The server's decode workers: the sources whose format decodes in a worker (SVG always,
 /// and ``ImageServerConfiguration/decodeWorkerFormats``) have their header read, their
-/// pixels decoded and their `/info` made in a ``DecodeWorker`` process spawned for that one
-/// read, never in the server's process.
+/// pixels decoded and their `/info` made in a ``DecodeWorker`` process that answers that
+/// one read and ends, never in the server's process. ``ImageServerConfiguration/decodeWorkerPoolSize``
+/// workers wait ready ahead of their reads (``DecodeWorkerPool``), started by ``start()``.
 ///
 /// A worker's address space is limited to its read's plan (twice the planned decode bytes,
-/// for the image and its copy on the way out, and four times the source's bytes) plus
-/// ``ImageServerConfiguration/decodeWorkerAddressSpace`` for the binary and its libraries;
+/// for the image and the coder's working copies, and four times the source's bytes) plus
+/// ``ImageServerConfiguration/decodeWorkerAddressSpace`` for the binary and its libraries
+/// (a worker started ahead starts with the most any read may have: the allowance, twice the
+/// memory budget and four times the largest source, and lowers it when its read comes);
 /// its CPU time to the request's deadline plus one second. When the request's task is
 /// cancelled — its deadline passed, or its client left — the worker is killed and reaped.
 ///
@@ -29,14 +32,12 @@ import WebImage
 /// Room Workers/: decodes that cannot be bounded in the process, run in `webimage decode-worker` processes that can be killed.
 /// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
 struct DecodeWorkers: Sendable {
-    /// The worker executable, run as `EXECUTABLE decode-worker …`.
-    let executable: URL?
+    /// The workers, waiting or started for a read; `nil` without a worker executable.
+    let pool: DecodeWorkerPool?
     /// The formats read in workers, SVG included.
     let formats: Set<ImageFormat>
     /// The address space allowed beyond a read's plan.
     let addressSpace: Int
-    /// The CPU seconds a worker may use.
-    let cpuSeconds: Int
     let metrics: ImageServerMetrics
     /// The workers running.
     private let running = NIOLockedValueBox(0)
@@ -50,11 +51,26 @@ struct DecodeWorkers: Sendable {
 
     /// The workers of `configuration`, counted in `metrics`.
     init(_ configuration: ImageServerConfiguration, metrics: ImageServerMetrics) {
-        executable = configuration.decodeWorkerExecutable
         formats = configuration.decodeWorkerFormats.union([.svg])
         addressSpace = configuration.decodeWorkerAddressSpace
-        cpuSeconds = Int(configuration.requestTimeout.rounded(.up)) + 1
+        let most =
+            Double(configuration.decodeWorkerAddressSpace) + 2 * Double(configuration.memoryBudget) + 4 * Double(configuration.maxSourceBytes)
+        pool = configuration.decodeWorkerExecutable.map { executable in
+            DecodeWorkerPool(
+                executable: executable, size: configuration.decodeWorkerPoolSize, addressSpace: Int(min(most, Double(Int.max / 2))),
+                cpuSeconds: Int(configuration.requestTimeout.rounded(.up)) + 1, metrics: metrics)
+        }
         self.metrics = metrics
+    }
+
+    /// Starts the workers that wait for reads.
+    func start() {
+        pool?.refill()
+    }
+
+    /// Ends the workers that wait for reads; a read still running ends as it would.
+    func close() {
+        pool?.close()
     }
 
     /// Whether `data` is read in a worker: the coder of `coders` that would decode it
@@ -66,8 +82,7 @@ struct DecodeWorkers: Sendable {
 
     /// The size `data`'s header declares and the frames it holds, read in a worker.
     func header(of data: Data, options: ImageDecodeOptions) async throws(ImageServerError) -> (size: PixelSize?, frames: Int) {
-        let request = DecodeWorkerRequest(kind: .header, options: options, data: data)
-        guard case .header(let size, let frames) = try await run(request, plannedBytes: 0, maxAnswerBytes: 1 << 10) else {
+        guard case .header(let size, let frames) = try await run(.header, data, options: options, plannedBytes: 0, pixelBytes: 0, maxAnswerBytes: 1 << 10) else {
             throw Self.unreadable
         }
         return (size, frames)
@@ -75,42 +90,52 @@ struct DecodeWorkers: Sendable {
 
     /// `data` decoded with `options` in a worker, planned at `plannedBytes`.
     func decode(_ data: Data, options: ImageDecodeOptions, plannedBytes: Int) async throws(ImageServerError) -> Image {
-        let request = DecodeWorkerRequest(kind: .decode, options: options, data: data)
-        // The answer is at most the decode the request planned (and holds in the memory
-        // budget), with a mebibyte for its fields.
-        let most = Double(plannedBytes) + Double(1 << 20)
-        guard case .image(let image) = try await run(request, plannedBytes: plannedBytes, maxAnswerBytes: Int(min(most, Double(Int.max / 2))))
+        // The pixels are in the pixel file, at most the decode the request planned (and
+        // holds in the memory budget); the answer describes them, and carries the colour
+        // profile (at most the plan, and 64 MiB), with a mebibyte for the rest.
+        let most = min(plannedBytes, 64 << 20) + (1 << 20)
+        guard case .image(let image) = try await run(.decode, data, options: options, plannedBytes: plannedBytes, pixelBytes: plannedBytes, maxAnswerBytes: most)
         else { throw Self.unreadable }
         return image
     }
 
     /// The `/info` JSON of `data`, made in a worker, planned at `plannedBytes`.
     func info(of data: Data, options: ImageDecodeOptions, plannedBytes: Int) async throws(ImageServerError) -> String {
-        let request = DecodeWorkerRequest(kind: .info, options: options, data: data)
-        guard case .info(let json) = try await run(request, plannedBytes: plannedBytes, maxAnswerBytes: DecodeWorkerAnswer.maxInfoBytes + 64)
+        guard
+            case .info(let json) = try await run(
+                .info, data, options: options, plannedBytes: plannedBytes, pixelBytes: 0, maxAnswerBytes: DecodeWorkerAnswer.maxInfoBytes + 64)
         else { throw Self.unreadable }
         return json
     }
 
-    /// Runs `request` in a new worker and answers what it answered.
-    private func run(_ request: DecodeWorkerRequest, plannedBytes: Int, maxAnswerBytes: Int) async throws(ImageServerError) -> DecodeWorkerAnswer {
-        guard let executable else {
+    /// Reads `kind` from `data` with `options` in a worker, its pixel file sealed at
+    /// `pixelBytes`, and answers what it answered.
+    private func run(
+        _ kind: DecodeWorkerRequest.Kind, _ data: Data, options: ImageDecodeOptions, plannedBytes: Int, pixelBytes: Int, maxAnswerBytes: Int
+    ) async throws(ImageServerError) -> DecodeWorkerAnswer {
+        guard let pool else {
             throw ImageServerError(
                 .unsupportedMediaType, "source format needs a decode worker",
                 detail: "SVG and the decodeWorkerFormats are decoded only in a decode worker, and no decodeWorkerExecutable is set")
         }
-        let limit = Double(addressSpace) + 2 * Double(plannedBytes) + 4 * Double(request.data.count)
-        let arguments = [
-            "decode-worker", "--address-space", String(Int(min(limit, Double(Int.max / 2)))), "--cpu-seconds", String(cpuSeconds),
-        ]
+        let limit = Double(addressSpace) + 2 * Double(plannedBytes) + 4 * Double(data.count)
+        let request = DecodeWorkerRequest(kind: kind, options: options, data: data, addressSpace: Int(min(limit, Double(Int.max / 2))))
         let process: DecodeWorkerProcess
         do throws(ImageError) {
-            process = try DecodeWorkerProcess.spawn(executable, arguments: arguments, environment: Self.environment)
+            process = try pool.take()
         } catch {
             record("failed", change: 0)
             throw ImageServerError(.internalServerError, "the decode worker could not be started", detail: error.message)
         }
+        do throws(ImageError) {
+            try process.pixels.seal(bytes: pixelBytes)
+        } catch {
+            process.discard()
+            record("failed", change: 0)
+            throw ImageServerError(.internalServerError, "the decode worker could not be started", detail: error.message)
+        }
         record(nil, change: 1)
+        let waited = process.startup == nil
         let bytes = request.encoded
         let ending = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<DecodeWorkerEnding, Never>) in
@@ -121,11 +146,12 @@ struct DecodeWorkers: Sendable {
         } onCancel: {
             process.kill()
         }
+        if waited, let startup = process.startup { metrics.recordDecodeWorkerStartup(startup, waited: true) }
         switch ending {
         case .answered(let fields):
             let answer: DecodeWorkerAnswer
             do throws(ImageError) {
-                answer = try DecodeWorkerAnswer(fields: fields, options: request.options)
+                answer = try DecodeWorkerAnswer(fields: fields, options: request.options, pixels: process.pixels, pixelBytes: pixelBytes)
             } catch {
                 record("failed", change: -1)
                 throw ImageServerError(.internalServerError, "the decode worker failed", detail: error.message)
