@@ -26,7 +26,9 @@ extension ImageRoute {
         if let imgproxy, !configuration.dialects.contains(.native) || Self.isImgproxy(path) {
             let read = try imgproxy.request(path: path, accept: request.headers[.accept])
             let spec = try ImageServerSpec(read.spec, presets: [:], onlyPresets: false, watermarks: Set(configuration.watermarks.keys))
-            return ImageRouteTarget(source: read.source, spec: spec, negotiatesFormat: false, variesWithAccept: read.variesWithAccept)
+            return ImageRouteTarget(
+                source: read.source, spec: spec, negotiatesFormat: false, variesWithAccept: read.variesWithAccept,
+                answersSourceStatusAsImgproxy: true)
         }
         let parsed = try ImageServerRequest(path: path)
         try signatures.check(parsed.signature, signs: parsed.signedPath)
