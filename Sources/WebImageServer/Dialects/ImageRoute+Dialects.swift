@@ -5,7 +5,9 @@ import WebImage
 
 extension ImageRoute {
     /// The native operations that take no argument, which a native spec may be alone.
-    private static let bareOperations: Set<String> = ["raw", "attachment", "keep_copyright", "grayscale", "greyscale", "circle", "trim"]
+    private static let bareOperations: Set<String> = [
+        "raw", "attachment", "keep_copyright", "grayscale", "greyscale", "circle", "trim", "equalize",
+    ]
 
     /// `request` read in the dialect its path is written in, its signature checked.
     ///

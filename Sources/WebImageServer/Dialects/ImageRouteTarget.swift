@@ -14,7 +14,7 @@ struct ImageRouteTarget: Sendable {
     /// detection), so that the answer carries `Vary: Accept`.
     let variesWithAccept: Bool
     /// Whether a source's failing status is answered as imgproxy answers it
-    /// (``ImageServerError/answeringSourceStatusAsImgproxy``) rather than as the native
+    /// (`ImageServerError.answeringSourceStatusAsImgproxy`) rather than as the native
     /// dialect does (404 for a source's 404 or 410, 502 for any other).
     var answersSourceStatusAsImgproxy = false
 }
