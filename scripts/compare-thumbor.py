@@ -152,7 +152,10 @@ CASES = [
     ("unknown filter", dict(width=150, filters=["nope(1)"]), ["photo.jpg"], None),
     ("rgb", dict(width=150, filters=["rgb(20,0,-20)"]), ["photo.jpg"], None),
     ("equalize", dict(width=150, filters=["equalize()"]), ["photo.jpg"], None),
-    ("noise", dict(width=150, filters=["noise(10)"]), ["photo.jpg"], None),
+    # Unseeded, thumbor draws from its process's running state; the server from the seed 1.
+    ("noise", dict(width=150, filters=["noise(10)"]), ["photo.jpg"], 8.0),
+    # Seeded: the same draws; written losslessly, so that only the resampling differs.
+    ("noise seeded", dict(width=150, filters=["noise(10,53)", "format(png)"]), ["photo.jpg"], None),
     ("convolution", dict(width=150, filters=["convolution(1;2;1;2;4;2;1;2;1,3,true)"]), ["photo.jpg"], None),
     ("focal", dict(width=100, height=100, filters=["focal(200x50:260x110)"]), ["photo.jpg"], None),
     ("autojpg (not built in)", dict(filters=["autojpg()"]), ["portrait.png"], None),

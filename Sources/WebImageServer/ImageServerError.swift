@@ -22,6 +22,9 @@ public struct ImageServerError: Error, Sendable, Equatable {
     /// found, refused by the address policy, timed out, not an image, over a source limit)
     /// and the request's deadline passing. A refusal of the request itself never is.
     var allowsFallback = false
+    /// The status the source answered, when the failure is a source's answer other than
+    /// success (the imgproxy dialect answers a source's 4xx with it).
+    var sourceStatus: Int?
 
     /// Creates a refusal.
     public init(_ status: HTTPResponse.Status, _ message: String) {
@@ -65,6 +68,7 @@ extension ImageServerError {
             default: (.badGateway, "source refused")
             }
         self.init(status, message, detail: error.description)
+        if error.code == .invalidStatusCode { sourceStatus = error.statusCode }
         // A bad source URL is the request's own fault, not the source's.
         allowsFallback = status != .badRequest
     }

@@ -98,6 +98,29 @@ struct ImageServerImgproxyTests {
         }
     }
 
+    /// imgproxy answers a source's 4xx with that status, a 5xx with 502 ("Source image is
+    /// unreachable"); the native dialect keeps its own answers (404, else 502) on the same
+    /// server.
+    @Test func aSourcesFailingStatusIsAnsweredAsImgproxyAnswersIt() async throws {
+        try await ImageServerHarness.run(configure: { $0.dialects = [.native, .imgproxy] }) { harness in
+            for status in [403, 451, 500] {
+                harness.sources.route("/s\(status).png") { _, response in
+                    await response.respond(status: status, headers: [("Content-Type", "text/plain")], body: Array("no".utf8))
+                }
+            }
+            #expect(try await harness.get(Self.builderPath(harness, "w:10", source: "/missing.png")).status == 404)
+            let forbidden = try await harness.get(Self.builderPath(harness, "w:10", source: "/s403.png"))
+            #expect(forbidden.status == 403)
+            #expect(String(decoding: forbidden.body, as: UTF8.self).contains("unreachable"))
+            #expect(try await harness.get(Self.builderPath(harness, "w:10", source: "/s451.png")).status == 451)
+            #expect(try await harness.get(Self.builderPath(harness, "w:10", source: "/s500.png")).status == 502)
+            #expect(try await harness.get("/insecure/raw:1/plain/\(harness.sources.url(for: "/s403.png").absoluteString)").status == 403)
+            // The native form of the same source: 502 for a 403, as before.
+            #expect(try await harness.get(harness.path("resize=10", source: "/s403.png")).status == 502)
+            #expect(try await harness.get(harness.path("resize=10", source: "/missing.png")).status == 404)
+        }
+    }
+
     @Test func hostileURLsGetTheNativeAnswers() async throws {
         try await ImageServerHarness.run(configure: { $0.dialects = [.native, .imgproxy] }) { harness in
             harness.serve("/a.png", try ImageServerHarness.png(width: 64, height: 48))

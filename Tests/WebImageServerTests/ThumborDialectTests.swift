@@ -55,7 +55,7 @@ struct ThumborDialectTests {
         configuration.securityKey = Self.key
         let dialect = ThumborDialect(configuration: configuration)
         let signed = try dialect.request(path: "/GyPsz7Abe_FtQMcZm7YcV6L_Ep4=/10x20:110x220/-300x0/left/top/http://example.com/a.jpg", accept: nil)
-        #expect(signed.spec == "crop=10,20,100x200|resize=300|flip=h|\(Self.defaults)")
+        #expect(signed.spec == "crop=10,20,100x200|resize=300,halfeven|flip=h|\(Self.defaults)")
         #expect(signed.source.absoluteString == "http://example.com/a.jpg")
         #expect(try dialect.request(path: "/sRiwDafGpECvCXB5dYsxtJGH-Is=/trim/example.com/a.jpg", accept: nil).spec == "trim=0|\(Self.defaults)")
         // A wrong signature, one for another path, and none: thumbor's 400.
@@ -78,9 +78,11 @@ struct ThumborDialectTests {
     @Test func sizesCropsAndFlips() throws {
         #expect(try Self.spec("") == Self.defaults)
         #expect(try Self.spec("300x200") == "resize=300x200,fill|\(Self.defaults)")
-        // 0 and an empty side follow the other side; thumbor enlarges outside fit-in.
-        #expect(try Self.spec("300x0") == "resize=300|\(Self.defaults)")
-        #expect(try Self.spec("x200") == "resize=x200|\(Self.defaults)")
+        // 0 and an empty side follow the other side, a half pixel rounded to even as
+        // thumbor rounds it; thumbor enlarges outside fit-in.
+        #expect(try Self.spec("300x0") == "resize=300,halfeven|\(Self.defaults)")
+        #expect(try Self.spec("x200") == "resize=x200,halfeven|\(Self.defaults)")
+        #expect(try Self.spec("x200/filters:no_upscale()") == "resize=x200,halfeven,noenlarge|\(Self.defaults)")
         #expect(try Self.spec("0x0") == Self.defaults)
         // Negative sizes flip, after the resize.
         #expect(try Self.spec("-300x-200") == "resize=300x200,fill|flip=hv|\(Self.defaults)")
@@ -100,8 +102,15 @@ struct ThumborDialectTests {
         #expect(try Self.spec("fit-in/300x200") == "resize=300x200,inside,noenlarge|\(Self.defaults)")
         #expect(try Self.spec("fit-in/300x0") == "resize=300,inside,noenlarge|\(Self.defaults)")
         #expect(try Self.spec("fit-in/300x200/filters:upscale()") == "resize=300x200,inside|\(Self.defaults)")
-        #expect(Self.status("full-fit-in/300x200") == 400)
-        #expect(Self.status("adaptive-fit-in/300x200") == 400)
+        // full-fit-in covers the box, enlarging too; adaptive- turns the box to the picture.
+        #expect(try Self.spec("full-fit-in/300x200") == "resize=300x200,outside|\(Self.defaults)")
+        #expect(try Self.spec("full-fit-in/300x0") == "resize=300|\(Self.defaults)")
+        #expect(try Self.spec("full-fit-in/0x200") == "resize=x200|\(Self.defaults)")
+        #expect(Self.status("full-fit-in/origx200") == 400)
+        #expect(try Self.spec("adaptive-fit-in/300x200") == "resize=300x200,inside,adaptive,noenlarge|\(Self.defaults)")
+        #expect(try Self.spec("adaptive-full-fit-in/300x200") == "resize=300x200,outside,adaptive|\(Self.defaults)")
+        #expect(try Self.spec("full-fit-in/300x200/filters:fill(red)") == "resize=300x200,outside|\(Self.defaults)")
+        #expect(Self.status("adaptive-fit-in/300x200/filters:fill(red)") == 400)
         #expect(try Self.spec("300x200/left/top") == "resize=300x200,fill,gravity=topleft|\(Self.defaults)")
         #expect(try Self.spec("300x200/right") == "resize=300x200,fill,gravity=right|\(Self.defaults)")
         #expect(try Self.spec("300x200/bottom") == "resize=300x200,fill,gravity=bottom|\(Self.defaults)")
@@ -142,14 +151,42 @@ struct ThumborDialectTests {
         #expect(try Self.spec("filters:max_bytes(10000)") == "format=auto,q=80,maxbytes=10000")
         #expect(try Self.spec("filters:background_color(ff0000)") == "format=auto,q=80,bg=ff0000")
         #expect(try Self.spec("fit-in/300x200/filters:fill(blue)") == "resize=300x200,inside,noenlarge|extend=300x200,center,bg=blue|\(Self.defaults)")
-        #expect(Self.status("fit-in/300x200/filters:fill(auto)") == 400)
+        #expect(try Self.spec("fit-in/300x200/filters:fill(auto)") == "resize=300x200,inside,noenlarge|extend=300x200,center,bg=auto|\(Self.defaults)")
         #expect(try Self.spec("300x200/filters:no_upscale()") == "resize=300x200,fill,noenlarge|\(Self.defaults)")
         #expect(try Self.spec("300x200/filters:stretch()") == "resize=300x200,stretch|\(Self.defaults)")
         #expect(try Self.spec("300x200/filters:proportion(0.5)") == "resize=300x200,fill|resize=150x100,stretch|\(Self.defaults)")
         #expect(try Self.spec("filters:strip_exif():strip_icc()") == Self.defaults)
         // thumbor skips unknown names and arguments that do not match.
         #expect(try Self.spec("filters:nope(1):blur(x):quality(abc)") == Self.defaults)
-        for unserved in ["rgb(10,0,0)", "noise(10)", "equalize()", "convolution(1;2;1,3,true)", "watermark(a.png,0,0,50)", "focal(1x1:5x5)"] {
+        // rgb adds 255 × delta / 100 whole levels to each channel.
+        #expect(try Self.spec("filters:rgb(20,0,-20)") == "rgb=0.2,0,-0.2|\(Self.defaults)")
+        #expect(try Self.spec("filters:rgb(10,0,0)") == "rgb=\(25.0 / 255),0,0|\(Self.defaults)")
+        #expect(try Self.spec("filters:rgb(500,-500,0)") == "rgb=1,-1,0|\(Self.defaults)")
+        #expect(try Self.spec("filters:rgb(0,0,0)") == Self.defaults)
+        #expect(try Self.spec("filters:rgb(1,2)") == Self.defaults)
+        #expect(try Self.spec("filters:equalize()") == "equalize|\(Self.defaults)")
+        #expect(try Self.spec("filters:noise(10)") == "noise=10|\(Self.defaults)")
+        #expect(try Self.spec("filters:noise(10,53)") == "noise=10,seed=53|\(Self.defaults)")
+        #expect(try Self.spec("filters:noise(0)") == Self.defaults)
+        #expect(Self.status("filters:noise(101)") == 400)
+        #expect(Self.status("filters:noise(10,99999999999)") == 400)
+        #expect(try Self.spec("filters:convolution(1;2;1;2;4;2;1;2;1,3,true)") == "convolution=1;2;1;2;4;2;1;2;1,3|\(Self.defaults)")
+        #expect(try Self.spec("filters:convolution(-1;0;1,3,false)") == "convolution=-1;0;1,3,unnormalized|\(Self.defaults)")
+        #expect(try Self.spec("filters:convolution(1;1;1;1;1;1;1;1;1,3)") == "convolution=1;1;1;1;1;1;1;1;1,3|\(Self.defaults)")
+        // Hostile kernels: even sides, over 9 × 9, huge weights.
+        #expect(Self.status("filters:convolution(1;2,2,true)") == 400)
+        #expect(Self.status("filters:convolution(\(Array(repeating: "1", count: 121).joined(separator: ";")),11,true)") == 400)
+        #expect(try Self.spec("filters:convolution(1;1e9;1,3,true)") == Self.defaults)
+        #expect(Self.status("filters:convolution(1;99999;1,3,true)") == 400)
+        // focal: the region's centre, weighted by area, stands in for the alignment.
+        #expect(try Self.spec("100x100/filters:focal(200x50:260x110)") == "resize=100x100,fill,gravity=point:230:80|\(Self.defaults)")
+        #expect(
+            try Self.spec("100x100/filters:focal(0x0:10x10):focal(100x100:130x130)")
+                == "resize=100x100,fill,gravity=point:\((5 * 100 + 115 * 900) / 1000):\((5 * 100 + 115 * 900) / 1000)|\(Self.defaults)")
+        #expect(try Self.spec("10x20:310x220/100x100/filters:focal(200x50:260x110)") == "crop=10,20,300x200|resize=100x100,fill,gravity=point:220:60|\(Self.defaults)")
+        #expect(try Self.spec("100x100/filters:focal(5x5:5x9)") == "resize=100x100,fill|\(Self.defaults)")
+        #expect(try Self.spec("fit-in/100x100/filters:focal(200x50:260x110)") == "resize=100x100,inside,noenlarge|\(Self.defaults)")
+        for unserved in ["watermark(a.png,0,0,50)", "colorize(10,20,30,ff0000)"] {
             #expect(Self.status("filters:\(unserved)") == 400, "\(unserved)")
         }
         // autojpg is not among thumbor's built-in filters: skipped unless FILTERS lists it.

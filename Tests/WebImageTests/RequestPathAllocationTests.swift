@@ -37,6 +37,8 @@ import WebImageCore
         ("WebImageProcessing/SmartCrop/AttentionCropFinder.swift", "count: width * height)", "the 32 × 32 map"),
         ("WebImageProcessing/SmartCrop/AttentionCropFinder.swift", "count: input.count", "the 32 × 32 map"),
         ("WebImageProcessing/Spec/TransformSpecParser.swift", "count: 4", "four sides"),
+        ("WebImageProcessing/Transformers/HistogramEqualizingImageTransformer.swift", "count: 256), count: 3)", "three 256-level histograms"),
+        ("WebImageProcessing/Filters/AdditiveFeedbackRandom.swift", "count: 31)", "the generator's 31 words"),
         ("WebImage/Cache/ImageCachesManager.swift", "count: targets.count", "one answer per cache"),
         (
             "WebImageServer/Workers/DecodeWorker.swift", "var data = Data(count: count)",

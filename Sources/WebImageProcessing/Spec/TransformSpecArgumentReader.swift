@@ -47,6 +47,16 @@ struct ArgumentReader {
         return String(remaining.remove(at: index).dropFirst(prefix.count))
     }
 
+    /// Takes `name=value` when `matches` accepts its value, leaving it for another reader
+    /// otherwise; whether it was taken.
+    mutating func value(named name: String, where matches: (String) -> Bool) -> Bool {
+        let prefix = name + "="
+        guard let index = remaining.firstIndex(where: { $0.lowercased().hasPrefix(prefix) && matches(String($0.dropFirst(prefix.count))) })
+        else { return false }
+        remaining.remove(at: index)
+        return true
+    }
+
     /// Refuses any argument no reader took.
     func finish() throws(TransformSpecError) {
         if let extra = remaining.first {
@@ -108,10 +118,16 @@ struct ArgumentReader {
         return gravity
     }
 
-    /// A crop anchor: a gravity's name, or `fp:X:Y` — a focus point, each coordinate a
-    /// fraction of the picture from 0 to 1.
+    /// A crop anchor: a gravity's name, `fp:X:Y` — a focus point, each coordinate a
+    /// fraction of the picture from 0 to 1 —, or `point:X:Y`, a pixel of the picture.
     func anchor(_ text: String) throws(TransformSpecError) -> CropAnchor {
         let lower = text.lowercased()
+        if lower.hasPrefix("point:") {
+            let parts = lower.dropFirst(6).split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, let x = Int(parts[0]), let y = Int(parts[1]), (0...Int(Int32.max)).contains(x), (0...Int(Int32.max)).contains(y)
+            else { throw error(text, "a point is point:X:Y, in pixels of the picture from its top-left corner") }
+            return .point(x: x, y: y)
+        }
         guard lower.hasPrefix("fp:") else { return .gravity(try gravity(text)) }
         let parts = lower.dropFirst(3).split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), (0...1).contains(x), (0...1).contains(y) else {

@@ -10,7 +10,8 @@ struct TransformSpecParser {
     /// The names of the operations, for the error about an unknown one.
     static let operationNames = [
         "resize", "crop", "round", "circle", "rotate", "flip", "tint", "grayscale", "brightness",
-        "contrast", "saturation", "blur", "sharpen", "overlay", "pad", "extend", "pixelate", "trim", "format",
+        "contrast", "saturation", "blur", "sharpen", "overlay", "pad", "extend", "pixelate", "trim", "rgb", "equalize", "noise",
+        "convolution", "format",
     ]
 
     /// The transformer for one operation.
@@ -61,9 +62,26 @@ struct TransformSpecParser {
         case "pad": transformer = try pad(&reader)
         case "extend":
             let size = try reader.size(reader.positional("the canvas WIDTHxHEIGHT"))
-            transformer = ExtendingImageTransformer(
-                size: size, gravity: try reader.gravity(reader.optionalPositional() ?? "center"),
-                background: try reader.colour(named: "bg") ?? .clear)
+            let gravity = try reader.gravity(reader.optionalPositional() ?? "center")
+            let fillsWithMeanColour = reader.value(named: "bg") { $0.lowercased() == "auto" }
+            var extend = ExtendingImageTransformer(size: size, gravity: gravity, background: try reader.colour(named: "bg") ?? .clear)
+            extend.fillsWithMeanColour = fillsWithMeanColour
+            transformer = extend
+        case "rgb":
+            var offsets: [Double] = []
+            for channel in ["red", "green", "blue"] {
+                offsets.append(try reader.number(reader.positional("the \(channel) offset, -1 to 1"), in: -1...1))
+            }
+            transformer = ChannelOffsetImageTransformer(red: offsets[0], green: offsets[1], blue: offsets[2])
+        case "equalize": transformer = HistogramEqualizingImageTransformer()
+        case "noise":
+            let amount = try reader.integer(reader.positional("an amount in 8-bit levels, 0 to 100"), in: 0...100)
+            let seed =
+                try reader.value(named: "seed").map { argument throws(TransformSpecError) in
+                    try reader.integer(argument, in: 0...Int(Int32.max), named: "seed")
+                } ?? 0
+            transformer = NoiseImageTransformer(amount: amount, seed: UInt32(seed))
+        case "convolution": transformer = try convolution(&reader)
         case "pixelate":
             transformer = PixelatingImageTransformer(
                 blockSize: try reader.integer(reader.positional("a block size in pixels"), in: 1...TransformSpec.maximumDimension))
@@ -126,7 +144,9 @@ struct TransformSpecParser {
         let sizeText = try reader.positional("WIDTH, xHEIGHT or WIDTHxHEIGHT")
         let (width, height) = try reader.dimensions(sizeText)
         var mode = ResizingImageTransformer.ContentMode.aspectFit
-        for (word, contentMode) in [("fit", .aspectFit), ("fill", .aspectFill), ("stretch", .fill), ("inside", .inside), ("auto", .auto)]
+        for (word, contentMode) in [
+            ("fit", .aspectFit), ("fill", .aspectFill), ("stretch", .fill), ("inside", .inside), ("auto", .auto), ("outside", .outside),
+        ]
             as [(String, ResizingImageTransformer.ContentMode)] where reader.flag(word)
         {
             mode = contentMode
@@ -135,6 +155,11 @@ struct TransformSpecParser {
             width: width, height: height, contentMode: mode,
             allowsEnlarging: !reader.flag("noenlarge"), background: try reader.colour(named: "bg") ?? .clear
         )
+        resize.turnsBoxToPicture = reader.flag("adaptive")
+        if resize.turnsBoxToPicture, width == nil || height == nil {
+            throw TransformSpecError(operation: "resize", message: "adaptive turns a box: it needs both sides")
+        }
+        resize.roundsHalvesToEven = reader.flag("halfeven")
         let smart = try reader.smartCrop()
         if let anchor = try reader.value(named: "gravity") {
             guard smart == nil else { throw reader.error("gravity=\(anchor)", "smart and gravity= do not go together") }
@@ -173,6 +198,24 @@ struct TransformSpecParser {
         let y = try reader.integer(reader.positional("the top edge Y"), in: 0...Int(Int32.max))
         let size = try reader.size(reader.positional("the size WIDTHxHEIGHT"))
         return CroppingImageTransformer(x: x, y: y, size: size)
+    }
+
+    /// `convolution=K;K;…,COLUMNS[,unnormalized]`: an odd width and height, at most
+    /// ``ConvolvingImageTransformer/maximumWeights`` weights, each from -1000 to 1000.
+    private func convolution(_ reader: inout ArgumentReader) throws(TransformSpecError) -> ConvolvingImageTransformer {
+        let text = try reader.positional("the kernel's weights, separated by ;")
+        let parts = text.split(separator: ";", omittingEmptySubsequences: false)
+        guard parts.count <= ConvolvingImageTransformer.maximumWeights else {
+            throw reader.error(text, "a kernel has at most \(ConvolvingImageTransformer.maximumWeights) weights")
+        }
+        var kernel: [Double] = []
+        for part in parts { kernel.append(try reader.number(String(part), in: -1000...1000)) }
+        let columns = try reader.integer(reader.positional("the kernel's width"), in: 1...9)
+        let convolution = ConvolvingImageTransformer(kernel: kernel, columns: columns, normalizes: !reader.flag("unnormalized"))
+        guard convolution.isValid else {
+            throw reader.error(text, "a kernel is an odd number of rows of an odd number of columns, at most 9 × 9")
+        }
+        return convolution
     }
 
     /// `pad=N` or `pad=T,R,B,L`, with an optional `bg=COLOUR`.

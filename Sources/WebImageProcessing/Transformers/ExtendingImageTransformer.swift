@@ -11,6 +11,10 @@ public struct ExtendingImageTransformer: ImageTransformer {
     public var gravity: ImageGravity
     /// The colour around the picture (clear by default).
     public var background: RGBA8
+    /// Whether the colour around the picture is instead the picture's mean colour (each
+    /// channel's 8-bit values averaged, rounded down, over every pixel of the first frame,
+    /// opaque) — thumbor's `fill(auto)`; `bg=auto` in a transform spec.
+    public var fillsWithMeanColour = false
 
     /// Creates a transformer extending the canvas to `size`.
     public init(size: PixelSize, gravity: ImageGravity = .center, background: RGBA8 = .clear) {
@@ -19,9 +23,11 @@ public struct ExtendingImageTransformer: ImageTransformer {
         self.background = background
     }
 
-    /// `extend-WxH-GRAVITY`, then `-bgRRGGBBAA` when the background is not clear.
+    /// `extend-WxH-GRAVITY`, then `-bgauto` for the mean colour or `-bgRRGGBBAA` when the
+    /// background is not clear.
     public var key: String {
-        "extend-\(size.width)x\(size.height)-\(gravity.rawValue)" + (background != .clear ? "-bg\(background.hex)" : "")
+        "extend-\(size.width)x\(size.height)-\(gravity.rawValue)"
+            + (fillsWithMeanColour ? "-bgauto" : background != .clear ? "-bg\(background.hex)" : "")
     }
 
     /// The canvas an image of `picture` is placed on.
@@ -35,6 +41,7 @@ public struct ExtendingImageTransformer: ImageTransformer {
         let canvas = canvas(for: image.pixelSize)
         guard canvas != image.pixelSize else { return nil }
         let origin = gravity.origin(of: image.pixelSize, in: canvas)
+        let background = fillsWithMeanColour ? image.bitmap.meanColour : background
         return
             (try? image.replacingFrames { bitmap throws(ImageError) in
                 try Bitmap.filled(canvas, format: bitmap.pixelFormat, with: background).drawing(bitmap, atX: origin.x, y: origin.y)

@@ -23,6 +23,10 @@ public struct ResizingImageTransformer: ImageTransformer {
         /// landscape, or both not), ``inside`` otherwise (imgproxy's `rs:auto`; `auto` in a
         /// transform spec).
         case auto
+        /// Scaled to cover the box, keeping the aspect ratio, with nothing cropped: the
+        /// result is the scaled picture itself, one side the box's and the other at least
+        /// the box's (thumbor's `full-fit-in`; `outside` in a transform spec).
+        case outside
     }
 
     /// The requested width in pixels; `nil` to follow from the height and the aspect ratio.
@@ -39,6 +43,16 @@ public struct ResizingImageTransformer: ImageTransformer {
     /// Where an aspect-fill resize keeps its box in the scaled picture (the centre by
     /// default; a focus point keeps that point as central as the edges allow).
     public var anchor: CropAnchor = .gravity(.center)
+    /// Whether the box is turned a quarter when its orientation is not the picture's: a
+    /// 100×200 box is read as 200×100 for a landscape picture, and a 200×100 box as 100×200
+    /// for a portrait one; a square picture or box is never turned (thumbor's
+    /// `adaptive-fit-in`; `adaptive` in a transform spec).
+    public var turnsBoxToPicture = false
+    /// Whether a side that follows from the aspect ratio (only one side requested) is
+    /// rounded half to even, from the requested side times the source's other side over
+    /// the source's side, as thumbor rounds it: 160×120 at a width of 150 is 150×112, not
+    /// 150×113 (`halfeven` in a transform spec).
+    public var roundsHalvesToEven = false
 
     /// Creates a transformer that resizes into `size` with `contentMode`.
     public init(
@@ -72,7 +86,10 @@ public struct ResizingImageTransformer: ImageTransformer {
         case .aspectFill: key += "-fill"
         case .inside: key += "-inside"
         case .auto: key += "-auto"
+        case .outside: key += "-outside"
         }
+        if turnsBoxToPicture { key += "-adaptive" }
+        if roundsHalvesToEven { key += "-halfeven" }
         if !allowsEnlarging { key += "-noenlarge" }
         if background != .clear { key += "-bg\(background.hex)" }
         if anchor != .gravity(.center) { key += "-\(anchor.keyPart)" }
@@ -84,6 +101,7 @@ public struct ResizingImageTransformer: ImageTransformer {
     /// needs.
     public func transform(_ image: Image) -> Image? {
         guard let plan = plan(for: image.pixelSize) else { return nil }
+        let anchor = anchor.inPicture(of: image.pixelSize)
         // One window for every frame: a smart crop looks at the first.
         var window: (x: Int, y: Int)?
         let resized = try? image.replacingFrames { bitmap throws(ImageError) in
@@ -109,10 +127,18 @@ public struct ResizingImageTransformer: ImageTransformer {
     /// Decode options that make a coder produce the picture this resize would scale to
     /// (never larger than the source), so that the resize itself then only crops or pads;
     /// with `swappingSides`, for a picture turned a quarter before the resize.
+    /// A box turned to the picture is read as a square of its longer side, which holds
+    /// either turn. A window placed at a point of the source, and a side rounded half to
+    /// even from the source's sides, need the source's own size: those resizes decode the
+    /// whole picture (a coder's reduced decode rounds the side its own way).
     func decodeOptions(swappingSides: Bool) -> ImageDecodeOptions {
         guard (width ?? 1) > 0, (height ?? 1) > 0 else { return ImageDecodeOptions() }
+        if case .point = anchor { return ImageDecodeOptions() }
+        if roundsHalvesToEven, width == nil || height == nil { return ImageDecodeOptions() }
         let unbounded = Int(Int32.max)
         var options: ImageDecodeOptions
+        var (width, height) = (width, height)
+        if turnsBoxToPicture, let w = width, let h = height { (width, height) = (max(w, h), max(w, h)) }
         switch (width, height, contentMode) {
         case let (width?, nil, _):
             options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: width, height: unbounded))
@@ -120,7 +146,7 @@ public struct ResizingImageTransformer: ImageTransformer {
             options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: unbounded, height: height))
         case let (width?, height?, .aspectFit), let (width?, height?, .inside):
             options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: width, height: height))
-        case let (width?, height?, .aspectFill), let (width?, height?, .auto):
+        case let (width?, height?, .aspectFill), let (width?, height?, .auto), let (width?, height?, .outside):
             // An auto resize decodes to cover the box: the orientation, and so the mode,
             // stay those of the source.
             options = ImageDecodeOptions(thumbnailPixelSize: PixelSize(width: width, height: height))
@@ -137,17 +163,29 @@ public struct ResizingImageTransformer: ImageTransformer {
         return options
     }
 
-    /// The size the picture is scaled to and the size of the result.
-    private func plan(for source: PixelSize) -> (scaled: PixelSize, canvas: PixelSize)? {
+    /// The size the picture is scaled to and the size of the result, for a `source`-sized
+    /// picture; `nil` when the resize leaves it as it is or cannot apply. Sides are held
+    /// below 10¹² pixels, so that an absurd enlargement is a size a budget refuses rather
+    /// than an overflow.
+    package func plan(for source: PixelSize) -> (scaled: PixelSize, canvas: PixelSize)? {
         guard source.width > 0, source.height > 0, (width ?? 1) > 0, (height ?? 1) > 0, width != nil || height != nil
         else { return nil }
+        var (width, height) = (width, height)
+        if turnsBoxToPicture, let w = width, let h = height,
+            (source.width < source.height && w > h) || (source.width > source.height && w < h)
+        {
+            (width, height) = (h, w)
+        }
         let scaleX = width.map { Double($0) / Double(source.width) }
         let scaleY = height.map { Double($0) / Double(source.height) }
+        func side(_ value: Double) -> Int { max(1, Int(min(value.rounded(), 1e12))) }
         func scaled(_ factor: Double) -> PixelSize {
             let factor = allowsEnlarging ? factor : min(factor, 1)
-            return PixelSize(
-                width: max(1, Int((Double(source.width) * factor).rounded())),
-                height: max(1, Int((Double(source.height) * factor).rounded())))
+            return PixelSize(width: side(Double(source.width) * factor), height: side(Double(source.height) * factor))
+        }
+        /// thumbor's proportional side: `requested × other ÷ side`, a half to even.
+        func proportional(_ requested: Int, _ other: Int, _ side: Int) -> Int {
+            max(1, Int(min((Double(requested) * Double(other) / Double(side)).rounded(.toNearestOrEven), 1e12)))
         }
         let result: (scaled: PixelSize, canvas: PixelSize)
         switch (scaleX, scaleY) {
@@ -164,15 +202,24 @@ public struct ResizingImageTransformer: ImageTransformer {
             case .inside:
                 let size = scaled(min(x, y))
                 result = (size, size)
+            case .outside:
+                let size = scaled(max(x, y))
+                result = (size, size)
             case .aspectFill, .auto:
                 let cover = scaled(max(x, y))
                 result = (cover, PixelSize(width: min(width!, cover.width), height: min(height!, cover.height)))
             }
         case let (x?, nil):
-            let size = scaled(x)
+            var size = scaled(x)
+            if roundsHalvesToEven, allowsEnlarging || x <= 1 {
+                size = PixelSize(width: width!, height: proportional(width!, source.height, source.width))
+            }
             result = (size, size)
         case let (nil, y?):
-            let size = scaled(y)
+            var size = scaled(y)
+            if roundsHalvesToEven, allowsEnlarging || y <= 1 {
+                size = PixelSize(width: proportional(height!, source.width, source.height), height: height!)
+            }
             result = (size, size)
         case (nil, nil):
             return nil

@@ -5,7 +5,9 @@ import WebImage
 
 extension ImageRoute {
     /// The native operations that take no argument, which a native spec may be alone.
-    private static let bareOperations: Set<String> = ["raw", "attachment", "keep_copyright", "grayscale", "greyscale", "circle", "trim"]
+    private static let bareOperations: Set<String> = [
+        "raw", "attachment", "keep_copyright", "grayscale", "greyscale", "circle", "trim", "equalize",
+    ]
 
     /// `request` read in the dialect its path is written in, its signature checked.
     ///
@@ -26,7 +28,9 @@ extension ImageRoute {
         if let imgproxy, !configuration.dialects.contains(.native) || Self.isImgproxy(path) {
             let read = try imgproxy.request(path: path, accept: request.headers[.accept])
             let spec = try ImageServerSpec(read.spec, presets: [:], onlyPresets: false, watermarks: Set(configuration.watermarks.keys))
-            return ImageRouteTarget(source: read.source, spec: spec, negotiatesFormat: false, variesWithAccept: read.variesWithAccept)
+            return ImageRouteTarget(
+                source: read.source, spec: spec, negotiatesFormat: false, variesWithAccept: read.variesWithAccept,
+                answersSourceStatusAsImgproxy: true)
         }
         let parsed = try ImageServerRequest(path: path)
         try signatures.check(parsed.signature, signs: parsed.signedPath)

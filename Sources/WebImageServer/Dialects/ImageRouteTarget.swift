@@ -13,4 +13,8 @@ struct ImageRouteTarget: Sendable {
     /// Whether the dialect itself chose the format by `Accept` (imgproxy's WebP and AVIF
     /// detection), so that the answer carries `Vary: Accept`.
     let variesWithAccept: Bool
+    /// Whether a source's failing status is answered as imgproxy answers it
+    /// (`ImageServerError.answeringSourceStatusAsImgproxy`) rather than as the native
+    /// dialect does (404 for a source's 404 or 410, 502 for any other).
+    var answersSourceStatusAsImgproxy = false
 }

@@ -33,6 +33,8 @@ extension ThumborFilter {
         case word
         /// A radius, or two separated by `|`.
         case radii
+        /// Decimal numbers separated by `;` (a convolution's kernel).
+        case kernel
 
         /// Whether `text` matches the pattern whole.
         func matches(_ text: String) -> Bool {
@@ -48,6 +50,8 @@ extension ThumborFilter {
             case .boolean: return ["True", "true", "False", "false", "1", "0"].contains(text)
             case .string: return !text.isEmpty
             case .word: return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            case .kernel:
+                return text.split(separator: ";", omittingEmptySubsequences: false).allSatisfy { Pattern.decimalNumber.matches(String($0)) }
             case .radii:
                 let parts = text.split(separator: "|", omittingEmptySubsequences: false)
                 return parts.count <= 2 && parts.allSatisfy { digits($0) }

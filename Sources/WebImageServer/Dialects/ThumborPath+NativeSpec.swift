@@ -5,8 +5,7 @@ extension ThumborPath {
     /// The filters thumbor has that this server does not answer: a URL naming one is
     /// answered 400, naming it.
     static let unservedFilters: Set<String> = [
-        "rgb", "noise", "equalize", "convolution", "watermark", "colorize", "curve", "frame", "redeye", "extract_focal", "max_age",
-        "cover", "focal",
+        "watermark", "colorize", "curve", "frame", "redeye", "extract_focal", "max_age", "cover",
     ]
 
     /// The path written as the server's own spec, in thumbor's order of processing: trim,
@@ -36,12 +35,15 @@ extension ThumborPath {
         var stretch = false
         var noUpscale = false
         var upscale = false
+        var focalPoints: [(x: Int, y: Int, weight: Int)] = []
         let filters = self.filters.filter { configuration.filters.contains($0.name) }
         for filter in filters {
             switch filter.name {
             case "stretch" where filter.arguments([], required: 0) != nil: stretch = true
             case "no_upscale" where filter.arguments([], required: 0) != nil: noUpscale = true
             case "upscale" where filter.arguments([], required: 0) != nil: upscale = true
+            case "focal":
+                if let arguments = filter.arguments([.string], required: 1), let point = Self.focalPoint(arguments[0]) { focalPoints.append(point) }
             default: break
             }
         }
@@ -53,7 +55,9 @@ extension ThumborPath {
         if let crop, crop.right > crop.left, crop.bottom > crop.top {
             operations.append("crop=\(crop.left),\(crop.top),\(crop.right - crop.left)x\(crop.bottom - crop.top)")
         }
-        let (resize, resultSize) = try self.resize(width: width, height: height, stretch: stretch, noUpscale: noUpscale, upscale: upscale)
+        let focus = self.focus(of: focalPoints)
+        let (resize, resultSize) = try self.resize(
+            width: width, height: height, stretch: stretch, noUpscale: noUpscale, upscale: upscale, focus: focus)
         if let resize { operations.append(resize) }
         switch (flipsHorizontally, flipsVertically) {
         case (true, true): operations.append("flip=hv")
@@ -81,19 +85,60 @@ extension ThumborPath {
         return (operations.joined(separator: "|"), variesWithAccept)
     }
 
+    /// A `focal(LEFTxTOP:RIGHTxBOTTOM)` argument as thumbor reads it: the region's centre
+    /// (halves rounded down) weighted by its area; `nil` for an empty region or one thumbor
+    /// does not read.
+    static func focalPoint(_ text: String) -> (x: Int, y: Int, weight: Int)? {
+        guard let corners = crop(Substring(text)), corners.right > corners.left, corners.bottom > corners.top else { return nil }
+        let (width, height) = (corners.right - corners.left, corners.bottom - corners.top)
+        let weight = width.multipliedReportingOverflow(by: height)
+        guard !weight.overflow else { return nil }
+        return (corners.left + width / 2, corners.top + height / 2, weight.partialValue)
+    }
+
+    /// The centre of mass of the focal points, in the source's pixels, as thumbor's crop
+    /// centres on it (each coordinate rounded down); the manual crop moves the points, and
+    /// drops those outside it. `nil` for none.
+    func focus(of points: [(x: Int, y: Int, weight: Int)]) -> (x: Int, y: Int)? {
+        var kept = points
+        if let crop, crop.right > crop.left, crop.bottom > crop.top {
+            kept = points.filter { (crop.left...crop.right).contains($0.x) && (crop.top...crop.bottom).contains($0.y) }
+                .map { ($0.x - crop.left, $0.y - crop.top, $0.weight) }
+        }
+        guard !kept.isEmpty else { return nil }
+        let total = kept.reduce(0.0) { $0 + Double($1.weight) }
+        let x = kept.reduce(0.0) { $0 + Double($1.x) * Double($1.weight) } / total
+        let y = kept.reduce(0.0) { $0 + Double($1.y) * Double($1.weight) } / total
+        return (Int(x.rounded(.down)), Int(y.rounded(.down)))
+    }
+
     /// The resize, and the size of its result when the URL fixes it.
+    ///
+    /// A side that follows from the other is rounded half to even, as thumbor's
+    /// proportional size is (outside `fit-in`; its `fit-in` rounds halves up, as the
+    /// native resize does). `full-fit-in` covers the box, enlarging; `adaptive-` turns the
+    /// box to the picture's orientation.
     private func resize(
-        width: Side, height: Side, stretch: Bool, noUpscale: Bool, upscale: Bool
+        width: Side, height: Side, stretch: Bool, noUpscale: Bool, upscale: Bool, focus: (x: Int, y: Int)?
     ) throws(ImageServerError) -> (
         String?, (width: Int, height: Int)?
     ) {
         if fitIn {
-            guard !full else { throw Self.unsupported("full-fit-in", "covering the box (full-fit-in) is") }
-            guard !adaptive else { throw Self.unsupported("adaptive-fit-in", "turning the box to the picture (adaptive-fit-in) is") }
+            let adaptive = self.adaptive ? ",adaptive" : ""
+            if full {
+                // thumbor's full-fit-in always scales, up as well as down.
+                switch (width, height) {
+                case (.pixels(let w), .pixels(let h)): return ("resize=\(w)x\(h),outside" + adaptive, nil)
+                case (.pixels(let w), .proportional): return ("resize=\(w)", nil)
+                case (.proportional, .pixels(let h)): return ("resize=x\(h)", nil)
+                case (.proportional, .proportional): return (nil, nil)
+                default: throw Self.unsupported("orig", "orig in full-fit-in is")
+                }
+            }
             // An `orig` side is the source's: the box never binds on it.
             let enlarge = upscale && !noUpscale ? "" : ",noenlarge"
             switch (width, height) {
-            case (.pixels(let w), .pixels(let h)): return ("resize=\(w)x\(h),inside" + enlarge, nil)
+            case (.pixels(let w), .pixels(let h)): return ("resize=\(w)x\(h),inside" + adaptive + enlarge, nil)
             case (.pixels(let w), _): return ("resize=\(w),inside,noenlarge", nil)
             case (_, .pixels(let h)): return ("resize=x\(h),inside,noenlarge", nil)
             default: return (nil, nil)
@@ -104,10 +149,15 @@ extension ThumborPath {
         case (.pixels(let w), .pixels(let h)):
             if stretch { return ("resize=\(w)x\(h),stretch" + enlarge, noUpscale ? nil : (w, h)) }
             var text = "resize=\(w)x\(h),fill" + enlarge
-            if let gravity = Self.gravity(horizontal: horizontalAlignment, vertical: verticalAlignment) { text += ",gravity=\(gravity)" }
+            if let focus {
+                // Focal points stand in for the alignment.
+                text += ",gravity=point:\(focus.x):\(focus.y)"
+            } else if let gravity = Self.gravity(horizontal: horizontalAlignment, vertical: verticalAlignment) {
+                text += ",gravity=\(gravity)"
+            }
             return (text, noUpscale ? nil : (w, h))
-        case (.pixels(let w), .proportional): return ("resize=\(w)" + enlarge, nil)
-        case (.proportional, .pixels(let h)): return ("resize=x\(h)" + enlarge, nil)
+        case (.pixels(let w), .proportional): return ("resize=\(w),halfeven" + enlarge, nil)
+        case (.proportional, .pixels(let h)): return ("resize=x\(h),halfeven" + enlarge, nil)
         case (.original, .pixels), (.pixels, .original):
             throw Self.unsupported("orig", "orig beside a size, outside fit-in, is")
         default: return (nil, nil)
@@ -199,10 +249,13 @@ extension ThumborPath {
             return radii[0] == 0 ? [] : ["round=\(min(radii[0], TransformSpec.maximumDimension))"]
         case "fill":
             guard let arguments = filter.arguments([.word, .boolean], required: 1) else { return [] }
+            // auto: the picture's mean colour (thumbor calls it the median).
             let colour = arguments[0]
-            guard colour != "auto" else { throw Self.unsupported("fill", "fill(auto), the median colour, is") }
             guard colour != "blur" else { throw Self.unsupported("fill", "fill(blur) is") }
             let mergesTransparency = ThumborFilter.isTrue(arguments[1])
+            // full-fit-in leaves a picture covering the box: no canvas shows.
+            if fitIn, full { return [] }
+            if fitIn, adaptive { throw Self.unsupported("fill", "fill beside adaptive-fit-in is") }
             if fitIn, case .pixels(let w) = width, case .pixels(let h) = height {
                 return ["extend=\(w)x\(h),center,bg=\(colour)"]
             }
@@ -219,12 +272,40 @@ extension ThumborPath {
             let (w, h) = (Int(Double(resultSize.width) * value), Int(Double(resultSize.height) * value))
             guard w >= 1, h >= 1 else { return [] }
             return ["resize=\(w)x\(h),stretch"]
+        case "rgb":
+            guard let arguments = filter.arguments([.number, .number, .number], required: 3) else { return [] }
+            // thumbor adds 255 × delta / 100 (whole numbers) to each channel.
+            let offsets = arguments.map { max(-255, min(255, 255 * (Int($0.prefix(9)) ?? 0) / 100)) }
+            guard offsets.contains(where: { $0 != 0 }) else { return [] }
+            return ["rgb=" + offsets.map { ImgproxyOptions.number(Double($0) / 255) }.joined(separator: ",")]
+        case "equalize":
+            guard filter.arguments([], required: 0) != nil else { return [] }
+            return ["equalize"]
+        case "noise":
+            guard let arguments = filter.arguments([.positiveNumber, .positiveNumber], required: 1), let amount = Int(arguments[0].prefix(9))
+            else { return [] }
+            guard amount <= 100 else { throw Self.unsupported("noise", "an amount over 100 is") }
+            let seed = arguments[1].isEmpty ? 0 : Int(arguments[1].prefix(11)) ?? Int.max
+            guard seed <= Int(Int32.max) else { throw Self.unsupported("noise", "a seed over 2147483647 is") }
+            guard amount > 0 else { return [] }
+            return ["noise=\(amount)" + (seed > 0 ? ",seed=\(seed)" : "")]
+        case "convolution":
+            guard let arguments = filter.arguments([.kernel, .positiveNonZeroNumber, .boolean], required: 2) else { return [] }
+            let weights = arguments[0].split(separator: ";")
+            let kernel = weights.compactMap { Double($0) }
+            guard let columns = Int(arguments[1].prefix(3)), columns <= 9, weights.count <= ConvolvingImageTransformer.maximumWeights,
+                kernel.count == weights.count, kernel.allSatisfy({ abs($0) <= 1000 })
+            else { throw Self.unsupported("convolution", "a kernel over 9 × 9, or a weight over 1000, is") }
+            let convolution = ConvolvingImageTransformer(kernel: kernel, columns: columns)
+            guard convolution.isValid else { throw Self.unsupported("convolution", "a kernel without an odd width and height is") }
+            let normalizes = arguments[2].isEmpty || ThumborFilter.isTrue(arguments[2])
+            return ["convolution=\(kernel.map(ImgproxyOptions.number).joined(separator: ";")),\(columns)" + (normalizes ? "" : ",unnormalized")]
         case "autojpg":
             guard let arguments = filter.arguments([.boolean], required: 0) else { return [] }
             guard arguments[0] == "" || ThumborFilter.isTrue(arguments[0]) else { return [] }
             throw Self.unsupported("autojpg", "writing an opaque PNG as JPEG (autojpg) is")
         default:
-            // stretch, no_upscale and upscale act on the geometry; strip_exif and strip_icc
+            // stretch, no_upscale, upscale and focal act on the geometry; strip_exif and strip_icc
             // ask for what every result already is (no EXIF, no profile); thumbor skips a
             // name it does not know.
             break

@@ -146,7 +146,7 @@ struct ThumborPath: Sendable {
     }
 
     /// `LEFTxTOP:RIGHTxBOTTOM`.
-    private static func crop(_ segment: Substring) -> (Int, Int, Int, Int)? {
+    static func crop(_ segment: Substring) -> (left: Int, top: Int, right: Int, bottom: Int)? {
         let corners = segment.split(separator: ":", omittingEmptySubsequences: false)
         guard corners.count == 2 else { return nil }
         let first = corners[0].split(separator: "x", omittingEmptySubsequences: false)

@@ -131,7 +131,13 @@ struct TransformBudget: Sendable {
     private static func step(_ transformer: any ImageTransformer, on size: PixelSize) throws(ImageServerError) -> (PixelSize, PixelSize) {
         switch transformer {
         case let resize as ResizingImageTransformer:
-            let planned = resized(size, by: resize)
+            let planned = resize.plan(for: size) ?? (size, size)
+            // A covering resize is bounded by the source's shape, not by its box.
+            if resize.contentMode == .outside, max(planned.scaled.width, planned.scaled.height) > TransformSpec.maximumDimension {
+                throw ImageServerError(
+                    .contentTooLarge, "the result would have a side over \(TransformSpec.maximumDimension) pixels",
+                    detail: "\(resize.key) on \(size.width)x\(size.height)")
+            }
             let scaledPixels = Double(planned.scaled.width) * Double(planned.scaled.height)
             let canvasPixels = Double(planned.canvas.width) * Double(planned.canvas.height)
             return (scaledPixels > canvasPixels ? planned.scaled : planned.canvas, planned.canvas)
@@ -165,47 +171,6 @@ struct TransformBudget: Sendable {
             return (size, PixelSize(width: side, height: side))
         default:
             return (size, size)
-        }
-    }
-
-    /// The sizes `resize` scales an image of `source` to and leaves it at, as
-    /// `ResizingImageTransformer` computes them.
-    private static func resized(_ source: PixelSize, by resize: ResizingImageTransformer) -> (scaled: PixelSize, canvas: PixelSize) {
-        guard source.width > 0, source.height > 0, (resize.width ?? 1) > 0, (resize.height ?? 1) > 0 else { return (source, source) }
-        func scaled(_ factor: Double) -> PixelSize {
-            let factor = resize.allowsEnlarging ? factor : min(factor, 1)
-            return PixelSize(
-                width: max(1, Int(min((Double(source.width) * factor).rounded(), 1e12))),
-                height: max(1, Int(min((Double(source.height) * factor).rounded(), 1e12))))
-        }
-        let scaleX = resize.width.map { Double($0) / Double(source.width) }
-        let scaleY = resize.height.map { Double($0) / Double(source.height) }
-        switch (scaleX, scaleY, resize.width, resize.height) {
-        case let (x?, y?, width?, height?):
-            switch resize.contentMode.resolved(source: source, width: width, height: height) {
-            case .fill:
-                let size =
-                    resize.allowsEnlarging
-                    ? PixelSize(width: width, height: height)
-                    : PixelSize(width: min(width, source.width), height: min(height, source.height))
-                return (size, size)
-            case .aspectFit:
-                return (scaled(min(x, y)), PixelSize(width: width, height: height))
-            case .inside:
-                let size = scaled(min(x, y))
-                return (size, size)
-            case .aspectFill, .auto:
-                let cover = scaled(max(x, y))
-                return (cover, PixelSize(width: min(width, cover.width), height: min(height, cover.height)))
-            }
-        case let (x?, nil, _, _):
-            let size = scaled(x)
-            return (size, size)
-        case let (nil, y?, _, _):
-            let size = scaled(y)
-            return (size, size)
-        default:
-            return (source, source)
         }
     }
 

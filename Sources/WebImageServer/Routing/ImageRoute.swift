@@ -40,7 +40,13 @@ struct ImageRoute: Sendable {
         if let expires = serverSpec.expires, Date().timeIntervalSince1970 >= Double(expires) {
             throw ImageServerError(.gone, "this URL has expired")
         }
-        if serverSpec.isRaw { return try await raw(target.source, spec: serverSpec, request: request) }
+        if serverSpec.isRaw {
+            do throws(ImageServerError) {
+                return try await raw(target.source, spec: serverSpec, request: request)
+            } catch {
+                throw target.answersSourceStatusAsImgproxy ? error.answeringSourceStatusAsImgproxy : error
+            }
+        }
         let choice = OutputFormatChoice(
             spec: serverSpec.operations, accept: target.negotiatesFormat ? request.headers[.accept] : nil, coders: sources.coders,
             bestFormats: configuration.bestFormats, autoFormats: configuration.autoFormats)
@@ -77,7 +83,9 @@ struct ImageRoute: Sendable {
                 return try await transforms.run(source, spec: spec, output: output)
             }
         } catch {
-            guard error.allowsFallback, let fallback = fallback(for: serverSpec) else { throw error }
+            guard error.allowsFallback, let fallback = fallback(for: serverSpec) else {
+                throw target.answersSourceStatusAsImgproxy ? error.answeringSourceStatusAsImgproxy : error
+            }
             // The failure is still logged and counted; the client sees the fallback, made
             // by the same spec and kept apart from every source's results.
             context.fallbackFailure.withLockedValue { $0 = error }
