@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// A step already running finishes: the C encoders cannot be interrupted inside a frame.
 /// Give it to an encode as ``ImageEncodeOptions/cancellation``; raise it with ``cancel()``,
-/// from any thread, or let ``following(_:)`` raise it when the calling task is cancelled.
+/// from any thread, or let ``following(isolation:_:)`` raise it when the calling task is cancelled.
 /// Two signals are equal only when they are the same object.
 public final class ImageWorkCancellation: Sendable, Hashable {
     private let raised = Atomic<Bool>(false)
