@@ -185,6 +185,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "CacheStressTool", dependencies: ["WebImage"], path: "Tests/CacheStressTool", swiftSettings: optimisedAlways),
+        // A child process that decodes one file and reports the peak memory the decode added.
+        .executableTarget(name: "DecodePeakTool", dependencies: ["WebImageCoders"], path: "Tests/DecodePeakTool"),
 
         // MARK: Tests
 
@@ -219,7 +221,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "WebImageCLITests",
-            dependencies: loadingTestSupport + ["webimage", "WebImageConversion", "CacheStressTool", "WebImageServer", "WebImageServerTestSupport"]
+            dependencies: loadingTestSupport + [
+                "webimage", "WebImageConversion", "CacheStressTool", "DecodePeakTool", "WebImageServer", "WebImageServerTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -17,7 +17,8 @@ struct AVIFWriter {
     /// The timescale of a sequence: durations are written in milliseconds.
     private static let timescale: UInt64 = 1000
 
-    /// The encoded file.
+    /// The encoded file, reading the options' cancellation before each frame (a frame's
+    /// encode, inside libaom, cannot be interrupted).
     func write() throws(ImageError) -> Data {
         guard let encoder = avifEncoderCreate() else { throw ImageError(.encodingFailed, "libavif could not create an encoder") }
         defer { avifEncoderDestroy(encoder) }
@@ -32,6 +33,7 @@ struct AVIFWriter {
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
         let flags = frames.count == 1 ? avifAddImageFlags(AVIF_ADD_IMAGE_FLAG_SINGLE.rawValue) : avifAddImageFlags(AVIF_ADD_IMAGE_FLAG_NONE.rawValue)
         for (index, frame) in frames.enumerated() {
+            try options.cancellation?.check(before: "frame \(index) of the AVIF sequence")
             let yuv = try planes(of: frame.bitmap)
             defer { avifImageDestroy(yuv) }
             // libavif writes the metadata its first image carries.

@@ -10,7 +10,7 @@ extension GIFCoder {
     /// "restore to background" when any frame has transparent pixels, so they never show
     /// the previous frame) and a NETSCAPE2.0 block unless its loop count is 1, which is
     /// what a GIF without the block means; a still image gets a control block only for
-    /// transparency.
+    /// transparency. The options' cancellation is read before each frame.
     func encodeImage(_ image: Image, options: ImageEncodeOptions) throws(ImageError) -> Data {
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
         let bitmaps = try frames.map { frame throws(ImageError) in try frame.bitmap.convertedToRGBA8() }
@@ -34,7 +34,8 @@ extension GIFCoder {
         if isAnimated, image.loopCount != 1 {
             try putLoopCount(min(image.loopCount, 0xFFFF), file)
         }
-        for (frame, bitmap) in zip(frames, bitmaps) {
+        for (index, (frame, bitmap)) in zip(frames, bitmaps).enumerated() {
+            try options.cancellation?.check(before: "frame \(index) of the GIF")
             let indexed = try GIFIndexedImage(bitmap)
             if isAnimated || indexed.transparentIndex != nil {
                 let delay = isAnimated ? min(max(Int((frame.duration * 100).rounded()), 0), 0xFFFF) : 0

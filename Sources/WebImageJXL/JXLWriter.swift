@@ -18,7 +18,7 @@ struct JXLWriter {
     /// Animation ticks per second: durations are written in milliseconds.
     private static let ticksPerSecond: UInt32 = 1000
 
-    /// The encoded file.
+    /// The encoded file, reading the options' cancellation before each frame.
     func write() throws(ImageError) -> Data {
         guard let encoder = JxlEncoderCreate(nil) else { throw ImageError(.encodingFailed, "libjxl could not create an encoder") }
         defer { JxlEncoderDestroy(encoder) }
@@ -53,7 +53,8 @@ struct JXLWriter {
         guard configured else { throw JXLWriter.failure(encoder, "libjxl refused the quality settings") }
         var format = JxlPixelFormat(
             num_channels: alpha ? 4 : 3, data_type: bits == 16 ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN, align: 0)
-        for frame in frames {
+        for (index, frame) in frames.enumerated() {
+            try options.cancellation?.check(before: "frame \(index) of the JPEG XL animation")
             if animated {
                 var header = JxlFrameHeader()
                 JxlEncoderInitFrameHeader(&header)

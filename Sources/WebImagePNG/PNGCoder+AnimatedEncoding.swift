@@ -4,11 +4,15 @@ import WebImageCore
 extension PNGCoder {
     /// Frames as an APNG: each frame is compressed by libspng as a standalone PNG, and its
     /// image data is carried over as IDAT (first frame, which is also the default image)
-    /// or fdAT chunks, behind acTL and fcTL chunks written here.
-    static func encodeAnimation(_ frames: [ImageFrame], loopCount: Int, keepingAlpha: Bool) throws(ImageError) -> Data {
+    /// or fdAT chunks, behind acTL and fcTL chunks written here. `cancellation` is read
+    /// before each frame.
+    static func encodeAnimation(
+        _ frames: [ImageFrame], loopCount: Int, keepingAlpha: Bool, cancellation: ImageWorkCancellation?
+    ) throws(ImageError) -> Data {
         var writer = PNGChunkWriter()
         var sequence: UInt32 = 0
         for (index, frame) in frames.enumerated() {
+            try cancellation?.check(before: "frame \(index) of the APNG")
             let png = try encodeStill(frame.bitmap, keepingAlpha: keepingAlpha)
             try png.withImageBytes { stream throws(ImageError) in
                 var reader = try PNGChunkReader(stream)

@@ -21,7 +21,8 @@ extension PNGCoder {
             let profile = options.colorProfile == .keep ? image.colorProfile : nil
             png = try PNGCoder.encodeStill(frames[0].bitmap, keepingAlpha: keepsAlpha, colorProfile: profile)
         } else {
-            png = try PNGCoder.encodeAnimation(frames, loopCount: image.loopCount, keepingAlpha: keepsAlpha)
+            png = try PNGCoder.encodeAnimation(
+                frames, loopCount: image.loopCount, keepingAlpha: keepsAlpha, cancellation: options.cancellation)
         }
         guard let copyright = options.copyright else { return png }
         return PNGCopyrightChunks.inserting(copyright, into: png)

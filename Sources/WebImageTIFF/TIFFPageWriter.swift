@@ -13,7 +13,7 @@ struct TIFFPageWriter {
     /// Which frames to write.
     let options: ImageEncodeOptions
 
-    /// The encoded file.
+    /// The encoded file, reading the options' cancellation before each page.
     func write() throws(ImageError) -> Data {
         let stream = TIFFMemoryStream()
         guard let tiff = stream.open(mode: "w", maxAllocation: Int.max) else {
@@ -25,6 +25,7 @@ struct TIFFPageWriter {
         defer { if !closed { withExtendedLifetime(stream) { TIFFClose(tiff) } } }
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
         for (index, frame) in frames.enumerated() {
+            try options.cancellation?.check(before: "page \(index) of the TIFF")
             try writePage(frame.bitmap, to: tiff, page: index, of: frames.count, stream: stream)
         }
         closed = true

@@ -23,7 +23,7 @@ extension WebPCoder {
         }
         let profile = options.colorProfile == .keep ? image.colorProfile : nil
         if image.isAnimated, !options.firstFrameOnly {
-            var animation = try encodeAnimation(image, configuration: configuration)
+            var animation = try encodeAnimation(image, configuration: configuration, cancellation: options.cancellation)
             if let profile { animation = try WebPICCProfile.adding(profile, to: animation) }
             if let copyright = options.copyright { animation = try WebPCopyrightChunks.adding(copyright, to: animation) }
             return animation
@@ -47,8 +47,11 @@ extension WebPCoder {
         return still
     }
 
-    /// Writes every frame into an animated WebP, with timestamps from the durations.
-    private func encodeAnimation(_ image: Image, configuration: WebPConfig) throws(ImageError) -> Data {
+    /// Writes every frame into an animated WebP, with timestamps from the durations,
+    /// reading `cancellation` before each frame.
+    private func encodeAnimation(
+        _ image: Image, configuration: WebPConfig, cancellation: ImageWorkCancellation?
+    ) throws(ImageError) -> Data {
         var configuration = configuration
         var encoderOptions = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInitInternal(&encoderOptions, WEBP_MUX_ABI_VERSION) != 0 else {
@@ -64,7 +67,8 @@ extension WebPCoder {
         }
         defer { WebPAnimEncoderDelete(encoder) }
         var timestamp = 0.0
-        for frame in image.frames {
+        for (index, frame) in image.frames.enumerated() {
+            try cancellation?.check(before: "frame \(index) of the WebP animation")
             try withPicture(of: frame.bitmap) { (picture: inout WebPPicture) throws(ImageError) in
                 guard WebPAnimEncoderAdd(encoder, &picture, Int32(timestamp.rounded()), &configuration) != 0 else {
                     throw animationError(encoder)

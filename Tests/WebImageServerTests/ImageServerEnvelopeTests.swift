@@ -55,7 +55,7 @@ struct ImageServerEnvelopeTests {
     }
 
     @Test func workOverTheWholeMemoryBudgetIsRefused() async throws {
-        // A 64 × 48 PNG is planned at 8 bytes a pixel to decode: 24,576 bytes.
+        // A 64 × 48 PNG is planned at 10 bytes a pixel to decode: 30,720 bytes.
         try await ImageServerHarness.run(configure: { $0.memoryBudget = 20_000 }) { harness in
             harness.serve("/a.png", try ImageServerHarness.png())
             let image = try await harness.get(harness.path("resize=10", source: "/a.png"))

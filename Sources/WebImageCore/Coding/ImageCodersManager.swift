@@ -172,6 +172,7 @@ public final class ImageCodersManager: Sendable {
         while low <= high {
             let middle = (low + high) / 2
             options.quality = Double(middle) / 100
+            try options.cancellation?.check(before: "the \(format.rawValue) encode at quality \(middle)")
             let data = try coder.encode(image, as: format, options: options)
             if data.count <= limit {
                 best = data

@@ -28,6 +28,12 @@ public struct ImageEncodeOptions: Sendable, Hashable {
     /// with an MPF index and the gain map's metadata (Ultra HDR): on by default; off
     /// writes a plain SDR JPEG. The other formats never keep a gain map.
     public var keepsGainMap = true
+    /// The signal an encode made of steps reads between them: the animated encoders (GIF,
+    /// APNG, WebP, AVIF, JPEG XL, multi-page TIFF) before each frame, and
+    /// ``ImageCodersManager`` before each try of a ``maxFileSize`` encode. Once it is raised
+    /// the encode throws ``ImageError/Code/cancelled`` at its next step; `nil`, the
+    /// default, never stops one.
+    public var cancellation: ImageWorkCancellation?
 
     /// Creates encode options.
     public init(

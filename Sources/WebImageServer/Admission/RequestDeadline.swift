@@ -4,9 +4,22 @@ import NIOConcurrencyHelpers
 /// A request's deadline (``ImageServerConfiguration/requestTimeout``): past it, the request
 /// is answered 504 and its work is cancelled. The work's slot and memory are given back
 /// when the work itself ends, so that nothing admitted is counted out while it still runs.
+///
+/// The work knows when its deadline falls (``remaining``), so that work that cannot be
+/// stopped once started (an AVIF encode) is planned against the time left.
 struct RequestDeadline: Sendable {
     /// The seconds a request's work may take.
     let timeout: TimeInterval
+
+    /// When the deadline of the work running in this task passes; `nil` outside one.
+    @TaskLocal private static var end: ContinuousClock.Instant?
+
+    /// The time left before the deadline of the work running in this task (negative once
+    /// it passed); `nil` outside one. Work shared by several requests has the deadline of
+    /// the request that started it.
+    static var remaining: Duration? {
+        end.map { $0 - ContinuousClock.now }
+    }
 
     /// Runs `work` on the deadline.
     ///
@@ -19,14 +32,18 @@ struct RequestDeadline: Sendable {
         // The timer ends with the work, so that no request leaves a sleeping task behind.
         let timer = NIOLockedValueBox<Task<Void, Never>?>(nil)
         let timeout = self.timeout
+        let end = ContinuousClock.now + .seconds(timeout)
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, ImageServerError>, Never>) in
             answer.withLockedValue { $0 = continuation }
             let running = Task { () -> Void in
-                let result: Result<Value, ImageServerError>
-                do throws(ImageServerError) {
-                    result = .success(try await work())
-                } catch {
-                    result = .failure(error)
+                // Work on a deadline within another keeps the sooner one.
+                let result = await RequestDeadline.$end.withValue(min(end, RequestDeadline.end ?? end)) {
+                    () async -> Result<Value, ImageServerError> in
+                    do throws(ImageServerError) {
+                        return .success(try await work())
+                    } catch {
+                        return .failure(error)
+                    }
                 }
                 answer.withLockedValue { $0.take() }?.resume(returning: result)
                 timer.withLockedValue { $0 }?.cancel()

@@ -63,7 +63,8 @@ struct CachedSources: Sendable {
         if let header = read.1 { return (read.0, header) }
         let (declared, frames) = try await workers.header(of: read.0, options: options)
         do throws(ImageError) {
-            return (read.0, try SourceHeader(declared: declared, frames: frames, options: options, maxAspectRatio: maxAspectRatio))
+            let format = ImageFormat(sniffing: read.0)
+            return (read.0, try SourceHeader(declared: declared, frames: frames, format: format, options: options, maxAspectRatio: maxAspectRatio))
         } catch {
             throw ImageServerError(source: error)
         }

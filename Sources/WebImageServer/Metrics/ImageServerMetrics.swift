@@ -1,12 +1,13 @@
 import CoreMetrics
 import Foundation
 import Prometheus
+import WebImage
 
 /// What the image server counts, in Prometheus' text format at `/metrics`: requests by
 /// status, their latency, source fetches (and those waiting for a free fetch), result-cache
 /// hits and misses, the fallbacks answered for failed sources, the results made and the
-/// requests that shared one being made, bytes sent, the memory budget's use, and the decode
-/// workers' runs by outcome.
+/// requests that shared one being made, the encodes started by format and the work stopped at a step as its request ended, bytes sent, the
+/// memory budget's use, and the decode workers' runs by outcome.
 ///
 /// The metrics go through swift-metrics to a `PrometheusMetricsFactory` of the server's own,
 /// so several servers in one process (tests, embedding) never share or re-bootstrap the
@@ -58,6 +59,18 @@ public struct ImageServerMetrics: Sendable {
     /// fallback image instead (the request itself is counted by the fallback's status).
     func recordFallback(failure status: Int) {
         CoreMetrics.Counter(label: "webimage_fallbacks_total", dimensions: [("failure", String(status))], factory: factory).increment()
+    }
+
+    /// Counts an encode started in `format`: one per result, one per candidate of `best`
+    /// (an encode the request's end stopped before it started is not counted).
+    func recordEncode(format: ImageFormat) {
+        CoreMetrics.Counter(label: "webimage_encodes_total", dimensions: [("format", format.rawValue)], factory: factory).increment()
+    }
+
+    /// Counts a result whose making stopped at a step (before the transform, a candidate of
+    /// `best`, a frame) because its request was over.
+    func recordWorkStopped() {
+        CoreMetrics.Counter(label: "webimage_work_stopped_total", factory: factory).increment()
     }
 
     /// Counts a source whose bytes had to be fetched (not found on disk).

@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 import WebImage
 
 /// Makes one result, beside ``TransformBudget``: in a transform slot, holding the memory
@@ -7,6 +8,12 @@ import WebImage
 ///
 /// A run starts only once the result cache has missed and the source is on disk: waiting
 /// for a source, or for a result already made, takes no slot and no memory.
+///
+/// Work that outlives its request is bounded by steps: once the request is over (its
+/// deadline passed, its client gone), the run stops before the transform, before each
+/// candidate of `best` and between an animation's frames (see `ImageWorkCancellation`),
+/// and an AVIF encode, which cannot be interrupted, starts only when its plan fits the
+/// time left (``AVIFEncodePlan``).
 ///
 /// Room Processing/: a result made from a source — the source's header, the transform's budget, the output format chosen, the decode, transform and encode.
 /// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
@@ -19,6 +26,8 @@ struct TransformRun: Sendable {
     let budget: TransformBudget
     let memory: MemoryAdmission
     let slots: TransformSlots
+    /// Where each encode started, and each run stopped at a step, is counted.
+    let metrics: ImageServerMetrics
 
     /// The result of `spec` over `source`, whose bytes are in the source cache; `output`
     /// says how it is written beyond the spec.
@@ -27,6 +36,12 @@ struct TransformRun: Sendable {
             let decodeOptions = sources.limited(spec.decodeOptions)
             let (data, header) = try await sources.header(of: source, options: decodeOptions)
             let copyright = output.keepsCopyright ? ImageCopyright(readingContainer: data) : nil
+            // An AVIF encode that cannot end in time is refused before the decode.
+            if output.bestCandidates == nil, spec.format ?? ImageFormat(sniffing: data) == .avif, sources.coders.canEncode(to: .avif) {
+                let planned = try budget.plan(spec.transformers, source: header.size, frames: header.frames).size
+                let frames = spec.encodeOptions?.firstFrameOnly == true ? 1 : header.frames
+                try AVIFEncodePlan.check(planned, frames: frames, lossless: spec.encodeOptions?.lossless ?? false)
+            }
             return try await memory.holding(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
                 // JPEG XL of a JPEG whose pixels stay as they are: recompressed, not
                 // re-encoded (JXL writes no copyright either way).
@@ -65,7 +80,11 @@ struct TransformRun: Sendable {
     /// `held`, which holds the decode until then), then transforms and encodes (with
     /// `copyright` in the result's metadata, if any). With `bestCandidates`, the result is
     /// written in each of them and in the format that suits it, and the smallest is kept;
-    /// every encode is planned against the request's memory budget.
+    /// every encode is planned against the request's memory budget, and an AVIF one against
+    /// the time left (a `best` leaves AVIF out when it does not fit).
+    ///
+    /// - Throws: ``ImageServerError`` 504 when the request ended before a step (the
+    ///   transform, a candidate, a frame) or an AVIF encode would outlast it.
     private func render(
         _ image: Image, spec: TransformSpec, bestCandidates: [ImageFormat]?, copyright: ImageCopyright?, held: inout Int
     ) async throws(ImageServerError) -> Encoded {
@@ -85,71 +104,109 @@ struct TransformRun: Sendable {
         let gainMapShare = Double(gainMapBytes) / Double(max(1, image.bitmap.byteCount))
         let imageBytes = image.pixelWidth * image.pixelHeight * image.frames.count * 4 + gainMapBytes
         try await memory.resize(&held, to: imageBytes + Int(Double(max(stepBytes, encodeBytes)) * (1 + gainMapShare)))
+        // The time left now, after the decode, decides whether AVIF is written.
+        let lossless = spec.encodeOptions?.lossless ?? false
+        let encodedFrames = spec.encodeOptions?.firstFrameOnly == true ? 1 : image.frames.count
+        if bestCandidates == nil, format == .avif {
+            try AVIFEncodePlan.check(planned, frames: encodedFrames, lossless: lossless)
+        }
+        let candidates = bestCandidates?.filter { $0 != .avif || AVIFEncodePlan.fits(planned, frames: encodedFrames, lossless: lossless) }
+        let metrics = self.metrics
         // Transforming, encoding and hashing the result all run on a decoding thread, in
         // spans started in the request's context when it is traced.
         let traced = StageSpan.context
-        let outcome: Result<Encoded, ImageServerError>
-        do {
-            outcome = try await DecodingWorkers.run { () throws(ImageError) -> Result<Encoded, ImageServerError> in
-                let transformed: Image
-                do throws(ImageServerError) {
-                    transformed = try StageSpan.measure("transform", in: traced) { span throws(ImageServerError) in
-                        var transformed = image
-                        var expected = planned
-                        for (index, transformer) in spec.transformers.enumerated() {
-                            // `nil` is a transformer's "nothing to change"; the plan already
-                            // refused what cannot apply.
-                            transformed = transformer.transform(transformed) ?? transformed
-                            // What a trim leaves depends on the pixels: the rest is planned again
-                            // from the size it left (never larger than planned at this step).
-                            if transformer is TrimmingImageTransformer {
-                                expected = try budget.plan(
-                                    Array(spec.transformers[(index + 1)...]), source: transformed.pixelSize, frames: transformed.frames.count
-                                ).size
-                            }
-                        }
-                        guard transformed.pixelSize == expected else {
-                            throw ImageServerError(
-                                .unprocessableContent, "the transform failed",
-                                detail: "planned \(expected.width)x\(expected.height), made \(transformed.pixelWidth)x\(transformed.pixelHeight)")
-                        }
-                        span?.updateAttributes { attributes in
-                            attributes["webimage.transform.operations"] = spec.transformers.count
-                            attributes["webimage.transform.pixels"] = transformed.pixelWidth * transformed.pixelHeight
-                        }
-                        return transformed
-                    }
-                } catch {
-                    return .failure(error)
-                }
-                var encodeOptions = spec.encodeOptions ?? ImageEncodeOptions()
-                encodeOptions.copyright = copyright
+        // The request's end (its deadline, its client gone) cancels this task; the work on
+        // the decoding thread reads it between steps.
+        let attempt = await ImageWorkCancellation.following { cancellation -> Result<Result<Encoded, ImageServerError>, ImageError> in
+            do throws(ImageError) {
                 return .success(
-                    try StageSpan.measure("encode", in: traced) { span throws(ImageError) -> Encoded in
-                        let encoded: Encoded
-                        if let bestCandidates {
-                            var smallest: (data: Data, format: ImageFormat)?
-                            for candidate in bestCandidates + [coders.preferredFormat(for: transformed)] {
-                                let data = try coders.encode(transformed, as: candidate, options: encodeOptions)
-                                if data.count < smallest?.data.count ?? .max { smallest = (data, candidate) }
-                            }
-                            guard let smallest else { throw ImageError(.encodingFailed, "no format was tried") }
-                            encoded = (smallest.data, ResultCache.digest(of: smallest.data), smallest.format)
-                        } else {
-                            let data = try coders.encode(transformed, as: format, options: encodeOptions)
-                            encoded = (data, ResultCache.digest(of: data), format)
+                    try await DecodingWorkers.run { () throws(ImageError) -> Result<Encoded, ImageServerError> in
+                        try cancellation.check(before: "the transform")
+                        let transformed: Image
+                        do throws(ImageServerError) {
+                            transformed = try Self.transform(image, spec: spec, planned: planned, budget: budget, traced: traced)
+                        } catch {
+                            return .failure(error)
                         }
-                        span?.updateAttributes { attributes in
-                            attributes["webimage.encode.format"] = encoded.format.rawValue
-                            attributes["webimage.encode.bytes"] = encoded.data.count
-                        }
-                        return encoded
+                        var encodeOptions = spec.encodeOptions ?? ImageEncodeOptions()
+                        encodeOptions.copyright = copyright
+                        encodeOptions.cancellation = cancellation
+                        return .success(
+                            try StageSpan.measure("encode", in: traced) { span throws(ImageError) -> Encoded in
+                                /// `transformed` written as `format`, and counted, while the request is still on.
+                                func encode(as format: ImageFormat) throws(ImageError) -> Data {
+                                    try cancellation.check(before: "the \(format.rawValue) encode")
+                                    metrics.recordEncode(format: format)
+                                    return try coders.encode(transformed, as: format, options: encodeOptions)
+                                }
+                                let encoded: Encoded
+                                if let candidates {
+                                    var smallest: (data: Data, format: ImageFormat)?
+                                    for candidate in candidates + [coders.preferredFormat(for: transformed)] {
+                                        let data = try encode(as: candidate)
+                                        if data.count < smallest?.data.count ?? .max { smallest = (data, candidate) }
+                                    }
+                                    guard let smallest else { throw ImageError(.encodingFailed, "no format was tried") }
+                                    encoded = (smallest.data, ResultCache.digest(of: smallest.data), smallest.format)
+                                } else {
+                                    let data = try encode(as: format)
+                                    encoded = (data, ResultCache.digest(of: data), format)
+                                }
+                                span?.updateAttributes { attributes in
+                                    attributes["webimage.encode.format"] = encoded.format.rawValue
+                                    attributes["webimage.encode.bytes"] = encoded.data.count
+                                }
+                                return encoded
+                            })
                     })
+            } catch {
+                return .failure(error)
             }
-        } catch {
+        }
+        switch attempt {
+        case .success(let outcome):
+            return try outcome.get()
+        case .failure(let error) where error.code == .cancelled:
+            metrics.recordWorkStopped()
+            var stopped = ImageServerError(.gatewayTimeout, "the request took too long", detail: error.message)
+            stopped.allowsFallback = true
+            throw stopped
+        case .failure(let error):
             throw ImageServerError(.unprocessableContent, "the result could not be written as \(format.rawValue)", detail: error.message)
         }
-        return try outcome.get()
+    }
+
+    /// `image` transformed by `spec`'s transformers, in a span started in `traced`, checked
+    /// to come out at the `planned` size (planned again after a trim, from what it left).
+    private static func transform(
+        _ image: Image, spec: TransformSpec, planned: PixelSize, budget: TransformBudget, traced: InstrumentationContext?
+    ) throws(ImageServerError) -> Image {
+        try StageSpan.measure("transform", in: traced) { span throws(ImageServerError) in
+            var transformed = image
+            var expected = planned
+            for (index, transformer) in spec.transformers.enumerated() {
+                // `nil` is a transformer's "nothing to change"; the plan already
+                // refused what cannot apply.
+                transformed = transformer.transform(transformed) ?? transformed
+                // What a trim leaves depends on the pixels: the rest is planned again
+                // from the size it left (never larger than planned at this step).
+                if transformer is TrimmingImageTransformer {
+                    expected = try budget.plan(
+                        Array(spec.transformers[(index + 1)...]), source: transformed.pixelSize, frames: transformed.frames.count
+                    ).size
+                }
+            }
+            guard transformed.pixelSize == expected else {
+                throw ImageServerError(
+                    .unprocessableContent, "the transform failed",
+                    detail: "planned \(expected.width)x\(expected.height), made \(transformed.pixelWidth)x\(transformed.pixelHeight)")
+            }
+            span?.updateAttributes { attributes in
+                attributes["webimage.transform.operations"] = spec.transformers.count
+                attributes["webimage.transform.pixels"] = transformed.pixelWidth * transformed.pixelHeight
+            }
+            return transformed
+        }
     }
 
     /// The JPEG source recompressed into JPEG XL without loss, with its digest, holding
