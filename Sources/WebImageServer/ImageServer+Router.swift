@@ -27,6 +27,11 @@ extension ImageServer {
         let budget = TransformBudget(configuration)
         let memory = MemoryAdmission(capacity: configuration.memoryBudget, wait: .seconds(configuration.memoryWait), metrics: metrics)
         let slots = TransformSlots(maximum: configuration.maxConcurrentRequests)
+        let decodedSourceMemory = configuration.decodedSourceMemory ?? configuration.memoryBudget / 4
+        let decoded =
+            decodedSourceMemory > 0
+            ? DecodedSources(capacity: decodedSourceMemory, lifetime: .seconds(configuration.decodedSourceLifetime), metrics: metrics) : nil
+        if let decoded { memory.reclaim { [weak decoded] bytes in decoded?.reclaim(bytes) } }
         let fetches = SourceFetches(
             manager: manager,
             limits: SourceFetchLimits(
@@ -41,7 +46,7 @@ extension ImageServer {
             configuration: configuration, signatures: signatures, imgproxy: imgproxy,
             thumbor: configuration.dialects.contains(.thumbor) ? ThumborDialect(configuration: configuration.thumbor) : nil, policy: policy, budget: budget, fetches: fetches,
             sources: cached,
-            transforms: TransformRun(sources: cached, budget: budget, memory: memory, slots: slots, metrics: metrics),
+            transforms: TransformRun(sources: cached, budget: budget, memory: memory, slots: slots, decoded: decoded, metrics: metrics),
             results: ResultCache(
                 storage: results.diskStorage, memoryLimit: configuration.resultMemoryLimit, metrics: metrics, deadline: deadline),
             slots: slots, memory: memory, deadline: deadline, metrics: metrics)

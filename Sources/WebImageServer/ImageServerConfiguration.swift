@@ -102,6 +102,14 @@ public struct ImageServerConfiguration: Sendable {
     public var memoryBudget = ProcessMemory.available / 2
     /// Seconds a request waits for room under ``memoryBudget`` before it is answered 503.
     public var memoryWait: TimeInterval = 5
+    /// The decoded bytes of sources kept for the other sizes asked of them (a page's
+    /// `srcset`), counted in ``memoryBudget`` and given up first when a request needs room;
+    /// `nil`, the default, is a quarter of ``memoryBudget``, and 0 keeps none. A decode is
+    /// kept for ``decodedSourceLifetime`` after its last use.
+    public var decodedSourceMemory: Int?
+    /// Seconds a decoded source is kept after its last use (see ``decodedSourceMemory``):
+    /// long enough for the sizes one page asks of a source, 5 by default.
+    public var decodedSourceLifetime: TimeInterval = 5
     /// The most a source's longer side may be over its shorter one (a 1 × 30,000,000 strip
     /// is 30,000,000); a more extreme source is answered 422 before it is decoded.
     public var maxSourceAspectRatio: Double = 200

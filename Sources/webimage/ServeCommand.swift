@@ -103,6 +103,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ServerSetting.memoryWait.help("Seconds a request waits for room in the memory budget.", valueName: "seconds"))
     var memoryWait: String?
 
+    @Option(
+        help: ServerSetting.decodedSourceMemory.help(
+            "Decoded bytes of sources kept for the other sizes asked of them, within the memory budget and given up first when a request needs room (default: a quarter of the memory budget); 0 keeps none.",
+            valueName: "size"))
+    var decodedSourceMemory: String?
+
+    @Option(help: ServerSetting.decodedSourceLifetime.help("Seconds a decoded source is kept after its last use.", valueName: "seconds"))
+    var decodedSourceLifetime: String?
+
     @Option(help: ServerSetting.maxAspectRatio.help("The most a source's longer side may be over its shorter; more is answered 422."))
     var maxAspectRatio: String?
 
@@ -249,7 +258,8 @@ struct ServeCommand: AsyncParsableCommand {
             (.allowPrivateSources, allowPrivateSources.map { String($0) }), (.maxSourceBytes, maxSourceBytes),
             (.maxSourcePixels, maxSourcePixels), (.maxResultPixels, maxResultPixels), (.maxOperations, maxOperations),
             (.maxAnimationFrames, maxAnimationFrames), (.maxAnimationPixels, maxAnimationPixels), (.requestMemory, requestMemory),
-            (.memoryBudget, memoryBudget), (.memoryWait, memoryWait), (.maxAspectRatio, maxAspectRatio), (.requestTimeout, requestTimeout),
+            (.memoryBudget, memoryBudget), (.memoryWait, memoryWait), (.decodedSourceMemory, decodedSourceMemory),
+            (.decodedSourceLifetime, decodedSourceLifetime), (.maxAspectRatio, maxAspectRatio), (.requestTimeout, requestTimeout),
             (.maxFetches, maxFetches), (.maxFetchesPerHost, maxFetchesPerHost),
             (.maxSourceCache, maxSourceCache), (.maxResultCache, maxResultCache), (.timeout, timeout), (.minSourceRate, minSourceRate), (.concurrency, concurrency),
             (.maxConnections, maxConnections), (.idleTimeout, idleTimeout), (.writeTimeout, writeTimeout), (.metricsPort, metricsPort), (.metricsHost, metricsHost),
@@ -288,7 +298,7 @@ struct ServeCommand: AsyncParsableCommand {
         where (settings.integer(setting) ?? 0) < 0 {
             throw ValidationError("\(settings.label(of: setting)) must not be negative")
         }
-        for setting in [ServerSetting.timeout, .idleTimeout, .writeTimeout, .requestTimeout, .memoryWait] where !((settings.seconds(setting) ?? 1) > 0) {
+        for setting in [ServerSetting.timeout, .idleTimeout, .writeTimeout, .requestTimeout, .memoryWait, .decodedSourceLifetime] where !((settings.seconds(setting) ?? 1) > 0) {
             throw ValidationError("\(settings.label(of: setting)) must be more than 0")
         }
         for setting in [ServerSetting.port, .metricsPort] where !(0...65535).contains(settings.integer(setting) ?? 0) {
@@ -463,6 +473,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.requestMemoryBudget = settings.size(.requestMemory) ?? configuration.requestMemoryBudget
         configuration.memoryBudget = settings.size(.memoryBudget) ?? configuration.memoryBudget
         configuration.memoryWait = settings.seconds(.memoryWait) ?? configuration.memoryWait
+        configuration.decodedSourceMemory = settings.size(.decodedSourceMemory)
+        configuration.decodedSourceLifetime = settings.seconds(.decodedSourceLifetime) ?? configuration.decodedSourceLifetime
         configuration.maxSourceAspectRatio = settings.integer(.maxAspectRatio).map(Double.init) ?? configuration.maxSourceAspectRatio
         configuration.requestTimeout = settings.seconds(.requestTimeout) ?? configuration.requestTimeout
         configuration.maxConcurrentFetches = settings.integer(.maxFetches) ?? configuration.maxConcurrentFetches

@@ -96,6 +96,8 @@ struct ServerSetting: Hashable, Sendable {
     static let requestMemory = ServerSetting("request-memory", .size, default: "1G")
     static let memoryBudget = ServerSetting("memory-budget", .size)
     static let memoryWait = ServerSetting("memory-wait", .seconds, default: "5")
+    static let decodedSourceMemory = ServerSetting("decoded-source-memory", .size)
+    static let decodedSourceLifetime = ServerSetting("decoded-source-lifetime", .seconds, default: "5")
     static let maxAspectRatio = ServerSetting("max-aspect-ratio", .integer, default: "200")
     static let requestTimeout = ServerSetting("request-timeout", .seconds, default: "10")
     static let maxFetches = ServerSetting("max-fetches", .integer, default: "32")
@@ -134,7 +136,7 @@ struct ServerSetting: Hashable, Sendable {
     static let all: [ServerSetting] = [
         host, port, cacheDirectory, key, salt, insecureUnsigned, allowHost, allowPrivateSources, allowAddress,
         maxSourceBytes, maxSourcePixels, maxResultPixels, maxOperations, maxAnimationFrames, maxAnimationPixels,
-        requestMemory, memoryBudget, memoryWait, maxAspectRatio, requestTimeout, maxFetches, maxFetchesPerHost,
+        requestMemory, memoryBudget, memoryWait, decodedSourceMemory, decodedSourceLifetime, maxAspectRatio, requestTimeout, maxFetches, maxFetchesPerHost,
         maxSourceCache, maxResultCache, timeout, minSourceRate, concurrency, maxConnections, idleTimeout, writeTimeout,
         metricsPort, metricsHost, maxAge, memoryLimit, resultMemoryLimit, preset, onlyPresets, watermark,
         fallbackImage, fallbackStatus, fallbackMaxAge, presetFallbackImage, bestFormat, autoFormat, decodeWorkerMemory, decodeWorkerPool,

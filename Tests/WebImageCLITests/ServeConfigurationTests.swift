@@ -80,7 +80,7 @@ struct ServeConfigurationTests {
             let line = try #require(Self.line(name, in: output), "\(name) in \(output.standardOutput)")
             #expect(line.contains(" = " + shown), "\(line)")
         }
-        #expect(output.standardOutput.split(separator: "\n").count == 51, "one line for each of the 51 settings")
+        #expect(output.standardOutput.split(separator: "\n").count == 53, "one line for each of the 53 settings")
     }
 
     @Test func printConfigMasksTheKeysAndSalts() async throws {

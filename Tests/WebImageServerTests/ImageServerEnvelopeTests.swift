@@ -64,7 +64,11 @@ struct ImageServerEnvelopeTests {
             let info = try await harness.get("/info/_/\(ImageServerHarness.encodeSource(harness.sources.url(for: "/a.png").absoluteString))")
             #expect(info.status == 413)
         }
-        try await ImageServerHarness.run(configure: { $0.memoryBudget = 1 << 20 }) { harness in
+        // No decoded source is kept past the request (ImageServerDecodedSourceTests counts those).
+        try await ImageServerHarness.run(configure: {
+            $0.memoryBudget = 1 << 20
+            $0.decodedSourceMemory = 0
+        }) { harness in
             harness.serve("/a.png", try ImageServerHarness.png())
             #expect(try await harness.get(harness.path("resize=10", source: "/a.png")).status == 200)
             let metrics = try await harness.metrics()

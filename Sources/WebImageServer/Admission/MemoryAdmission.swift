@@ -7,7 +7,9 @@ import NIOConcurrencyHelpers
 ///
 /// A request that does not fit waits, in turn (first come, first admitted, so a large
 /// request is not passed over for ever by small ones), for at most a bounded time, then
-/// is refused 503. A request that would not fit even alone is refused 413 at once.
+/// is refused 503. A request that would not fit even alone is refused 413 at once. Before
+/// a request waits, memory kept only to be reused (the decoded sources) is given up for
+/// it (see ``reclaim(using:)``).
 ///
 /// Room Admission/: what a request may hold and when it may start — the memory budget, held bytes, transform slots and the request's deadline.
 /// Its settings: <doc:Configuration>; running it: <doc:OperatorGuide>.
@@ -18,6 +20,7 @@ final class MemoryAdmission: Sendable {
     let wait: Duration
     private let state: NIOLockedValueBox<State>
     private let metrics: ImageServerMetrics
+    private let reclaimer = NIOLockedValueBox<(@Sendable (Int) -> Void)?>(nil)
 
     private struct Waiter {
         let id: Int
@@ -66,6 +69,13 @@ final class MemoryAdmission: Sendable {
     /// The requests waiting for room now.
     var waiting: Int { state.withLockedValue { $0.waiters.count } }
 
+    /// Lets `reclaim` give up memory kept only to be reused when a request does not fit:
+    /// it is asked for the bytes the request lacks (beside those the waiting requests
+    /// lack), before the request waits.
+    func reclaim(using reclaim: @escaping @Sendable (_ bytes: Int) -> Void) {
+        reclaimer.withLockedValue { $0 = reclaim }
+    }
+
     /// Waits until `bytes` fit beside the work already admitted, and counts them.
     ///
     /// - Throws: ``ImageServerError`` 413 when `bytes` are over the whole budget, 503
@@ -79,6 +89,10 @@ final class MemoryAdmission: Sendable {
                 detail: "planned \(bytes) bytes; the process-wide budget is \(capacity)")
         }
         defer { recordUse() }
+        let lacking = state.withLockedValue { state in
+            state.reserved + state.waiters.reduce(bytes) { $0 + $1.bytes } - capacity
+        }
+        if lacking > 0, let reclaim = reclaimer.withLockedValue({ $0 }) { reclaim(lacking) }
         let id: Int? = state.withLockedValue { state in
             if state.waiters.isEmpty, state.reserved + bytes <= capacity {
                 state.reserved += bytes
@@ -145,9 +159,9 @@ final class MemoryAdmission: Sendable {
         recordUse()
     }
 
+    /// Shows the budget's use now; under the lock, so that the last change is the one shown.
     private func recordUse() {
-        let (reserved, waiting) = state.withLockedValue { ($0.reserved, $0.waiters.count) }
-        metrics.recordMemory(reserved: reserved, waiting: waiting)
+        state.withLockedValue { metrics.recordMemory(reserved: $0.reserved, waiting: $0.waiters.count) }
     }
 }
 

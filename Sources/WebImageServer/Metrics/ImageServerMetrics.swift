@@ -6,8 +6,9 @@ import WebImage
 /// What the image server counts, in Prometheus' text format at `/metrics`: requests by
 /// status, their latency, source fetches (and those waiting for a free fetch), result-cache
 /// hits and misses, the fallbacks answered for failed sources, the results made and the
-/// requests that shared one being made, the encodes started by format and the work stopped at a step as its request ended, bytes sent, the
-/// memory budget's use, and the decode workers' runs by outcome.
+/// requests that shared one being made, the encodes started by format and the work stopped
+/// at a step as its request ended, bytes sent, the memory budget's use, the decoded sources'
+/// hits, misses, evictions and bytes, and the decode workers' runs by outcome.
 ///
 /// The metrics go through swift-metrics to a `PrometheusMetricsFactory` of the server's own,
 /// so several servers in one process (tests, embedding) never share or re-bootstrap the
@@ -88,6 +89,20 @@ public struct ImageServerMetrics: Sendable {
     func recordMemory(reserved: Int, waiting: Int) {
         CoreMetrics.Gauge(label: "webimage_memory_reserved_bytes", factory: factory).record(reserved)
         CoreMetrics.Gauge(label: "webimage_memory_waiting", factory: factory).record(waiting)
+    }
+
+    /// Counts a request's look-up of the decoded sources (see `DecodedSources`): a hit when
+    /// a decode held, or under way for another request, served it; a miss when it decoded.
+    func recordDecodedSource(hit: Bool) {
+        CoreMetrics.Counter(label: "webimage_decoded_sources_total", dimensions: [("result", hit ? "hit" : "miss")], factory: factory)
+            .increment()
+    }
+
+    /// Counts `evicted` decodes taken out of the decoded sources, and sets the bytes the
+    /// tier keeps.
+    func recordDecodedSourceEvictions(_ evicted: Int, bytesHeld: Int) {
+        if evicted > 0 { CoreMetrics.Counter(label: "webimage_decoded_source_evictions_total", factory: factory).increment(by: evicted) }
+        CoreMetrics.Gauge(label: "webimage_decoded_source_bytes", factory: factory).record(bytesHeld)
     }
 
     /// Counts a decode worker's run by how it ended (`decoded`, `refused`, `killed`,

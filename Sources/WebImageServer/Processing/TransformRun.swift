@@ -7,7 +7,9 @@ import WebImage
 /// spec and encodes it. Keeping the result is the ``ResultCache``'s part.
 ///
 /// A run starts only once the result cache has missed and the source is on disk: waiting
-/// for a source, or for a result already made, takes no slot and no memory.
+/// for a source, or for a result already made, takes no slot and no memory. With
+/// ``DecodedSources``, a source's decode serves the other sizes asked of it while it is
+/// kept: a run that finds one there holds only the memory of its transform and encode.
 ///
 /// Work that outlives its request is bounded by steps: once the request is over (its
 /// deadline passed, its client gone), the run stops before the transform, before each
@@ -28,6 +30,8 @@ struct TransformRun: Sendable {
     let slots: TransformSlots
     /// Where each encode started, and each run stopped at a step, is counted.
     let metrics: ImageServerMetrics
+    /// The decoded sources kept for reuse; `nil` when none are kept.
+    let decoded: DecodedSources?
 
     /// The result of `spec` over `source`, whose bytes are in the source cache; `output`
     /// says how it is written beyond the spec.
@@ -41,6 +45,16 @@ struct TransformRun: Sendable {
                 let planned = try budget.plan(spec.transformers, source: header.size, frames: header.frames).size
                 let frames = spec.encodeOptions?.firstFrameOnly == true ? 1 : header.frames
                 try AVIFEncodePlan.check(planned, frames: frames, lossless: spec.encodeOptions?.lossless ?? false)
+            }
+            // A JPEG whose pixels stay as they are is written without its pixels decoded.
+            let isJPEG = ImageFormat(sniffing: data) == .jpeg
+            let recompresses = output.bestCandidates == nil && spec.format == .jxl && spec.keepsPixels && isJPEG
+            let turnsLosslessly =
+                copyright == nil && output.bestCandidates == nil && (spec.format == nil || spec.format == .jpeg) && spec.isLosslessForJPEG
+                && isJPEG
+            if let decoded, !recompresses, !turnsLosslessly {
+                return try await run(
+                    data, of: source, header: header, options: decodeOptions, through: decoded, spec: spec, output: output, copyright: copyright)
             }
             return try await memory.holding(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
                 // JPEG XL of a JPEG whose pixels stay as they are: recompressed, not
@@ -67,6 +81,54 @@ struct TransformRun: Sendable {
         }
     }
 
+    /// The result of `spec` over `source`, whose bytes `data` declare `header`, from a
+    /// decode with `options` that `decoded` keeps or is given: the decode's pixels are held
+    /// by the decode itself (see ``DecodedSource``), so the run holds, beside them, only
+    /// what its transform and encode take.
+    private func run(
+        _ data: Data, of source: URL, header: SourceHeader, options: ImageDecodeOptions, through decoded: DecodedSources,
+        spec: TransformSpec, output: OutputRequest, copyright: ImageCopyright?
+    ) async throws(ImageServerError) -> Encoded {
+        let format = ImageFormat(sniffing: data)
+        let shrinksWhileDecoding =
+            format == .jpeg || format == .webp || header.frames > 1 || sources.workers.reads(data, coders: sources.coders)
+        switch try await decoded.lookUp(source: sources.key(source), options: options, shrinksWhileDecoding: shrinksWhileDecoding) {
+        case .decoded(let decode):
+            return try await memory.holding(0) { (held: inout Int) throws(ImageServerError) in
+                try await render(decode, spec: spec, output: output, copyright: copyright, held: &held)
+            }
+        case .decode(let ticket):
+            do throws(ImageServerError) {
+                return try await memory.holding(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
+                    let image = try await sources.decode(data, of: source, header: header, options: ticket.options)
+                    // The decode's pixels pass from the run's hold to the decode's own.
+                    let bytes = image.memoryCost
+                    try await memory.resize(&held, to: max(held, bytes))
+                    held -= bytes
+                    let decode = DecodedSource(image: image, options: ticket.options, bytes: bytes, hold: MemoryHold(bytes, of: memory))
+                    decoded.keep(ticket, decode, storing: memory.waiting == 0)
+                    return try await render(decode, spec: spec, output: output, copyright: copyright, held: &held)
+                }
+            } catch {
+                // Given up before it was kept: the requests waiting for it look again.
+                decoded.abandon(ticket)
+                throw error
+            }
+        }
+    }
+
+    /// Renders `decode`'s image as `render(_:spec:bestCandidates:copyright:held:countsImage:)`
+    /// does, its pixels counted by the decode, which stays alive (and counted) until the
+    /// render is done.
+    private func render(
+        _ decode: DecodedSource, spec: TransformSpec, output: OutputRequest, copyright: ImageCopyright?, held: inout Int
+    ) async throws(ImageServerError) -> Encoded {
+        let encoded = try await render(
+            decode.image, spec: spec, bestCandidates: output.bestCandidates, copyright: copyright, held: &held, countsImage: false)
+        withExtendedLifetime(decode) {}
+        return encoded
+    }
+
     /// The result of `spec` over a fallback's image.
     func run(_ fallback: ImageServerFallback, spec: TransformSpec, bestCandidates: [ImageFormat]?) async throws(ImageServerError) -> Encoded {
         try await slots.withSlot { () throws(ImageServerError) in
@@ -77,7 +139,8 @@ struct TransformRun: Sendable {
     }
 
     /// Plans the transform of `image` by `spec`, holds the memory that plan takes (as
-    /// `held`, which holds the decode until then), then transforms and encodes (with
+    /// `held`, which holds the decode until then; the image's own pixels too when
+    /// `countsImage`, else they are held apart), then transforms and encodes (with
     /// `copyright` in the result's metadata, if any). With `bestCandidates`, the result is
     /// written in each of them and in the format that suits it, and the smallest is kept;
     /// every encode is planned against the request's memory budget, and an AVIF one against
@@ -86,7 +149,8 @@ struct TransformRun: Sendable {
     /// - Throws: ``ImageServerError`` 504 when the request ended before a step (the
     ///   transform, a candidate, a frame) or an AVIF encode would outlast it.
     private func render(
-        _ image: Image, spec: TransformSpec, bestCandidates: [ImageFormat]?, copyright: ImageCopyright?, held: inout Int
+        _ image: Image, spec: TransformSpec, bestCandidates: [ImageFormat]?, copyright: ImageCopyright?, held: inout Int,
+        countsImage: Bool = true
     ) async throws(ImageServerError) -> Encoded {
         let coders = sources.coders
         let format = spec.format ?? (coders.canEncode(to: image.format) ? image.format : coders.preferredFormat(for: image))
@@ -103,7 +167,7 @@ struct TransformRun: Sendable {
         let gainMapBytes = image.gainMap?.bitmap.byteCount ?? 0
         let gainMapShare = Double(gainMapBytes) / Double(max(1, image.bitmap.byteCount))
         let imageBytes = image.pixelWidth * image.pixelHeight * image.frames.count * 4 + gainMapBytes
-        try await memory.resize(&held, to: imageBytes + Int(Double(max(stepBytes, encodeBytes)) * (1 + gainMapShare)))
+        try await memory.resize(&held, to: (countsImage ? imageBytes : 0) + Int(Double(max(stepBytes, encodeBytes)) * (1 + gainMapShare)))
         // The time left now, after the decode, decides whether AVIF is written.
         let lossless = spec.encodeOptions?.lossless ?? false
         let encodedFrames = spec.encodeOptions?.firstFrameOnly == true ? 1 : image.frames.count

@@ -1,0 +1,319 @@
+import NIOConcurrencyHelpers
+import WebImage
+
+/// The tier of decoded sources: each source's decode kept for ``lifetime`` after its last
+/// use, so that the sizes a responsive page asks of one source (`srcset`, `<picture>`,
+/// device pixel ratios) are made from one decode instead of one each.
+///
+/// - A request finds a decode held for its source that serves it (see
+///   ``DecodedSource/serves(_:)``: the decode it asks for, the full-size source, or a larger
+///   reduced decode that its resize scales down), or waits for such a decode under way for
+///   another request, or is given a ``Ticket`` to decode it.
+/// - Shrink-on-load picks the scale that serves the sizes asked for: a source whose coder
+///   reads every pixel whatever the size asked for is decoded at full size (the request's
+///   resize then makes the reduction the coder would have made), and a source asked again
+///   at a size none of its decodes held or under way serves is decoded ``headroom`` times
+///   larger on each side, for the larger sizes that follow.
+/// - A decode's pixels stay counted in the process-wide memory budget while the tier or a
+///   request holds it (see ``DecodedSource``). The tier keeps at most ``capacity`` bytes,
+///   evicts the least recently used decode first, and gives decodes up when admission needs
+///   room for a request (``reclaim(_:)``).
+final class DecodedSources: Sendable {
+    /// How many times larger, on each side, a source asked again is decoded than the size
+    /// asked for: a page's sizes are usually ordered, and each is within twice the last.
+    static let headroom = 2
+
+    /// The bytes of decoded pixels the tier keeps.
+    let capacity: Int
+    /// How long a decode is kept after its last use.
+    let lifetime: Duration
+    private let state = NIOLockedValueBox(State())
+    private let metrics: ImageServerMetrics
+
+    /// What the decodes of one source have in common: the source's cache key and the decode
+    /// options other than the size asked for.
+    fileprivate struct Key: Hashable, Sendable {
+        let source: String
+        let options: ImageDecodeOptions
+
+        /// The key of a decode of `source` with `options`.
+        init(source: String, options: ImageDecodeOptions) {
+            self.source = source
+            var options = options
+            options.thumbnailPixelSize = nil
+            options.preserveAspectRatio = true
+            options.coversThumbnailBox = false
+            self.options = options
+        }
+    }
+
+    /// A decode the tier keeps, with the moment it expires and the order of its last use.
+    private struct Held {
+        let decode: DecodedSource
+        var expires: ContinuousClock.Instant
+        var lastUse: Int
+    }
+
+    /// A decode under way for a request, and the requests waiting for it by their numbers.
+    private struct Pending {
+        let id: Int
+        let options: ImageDecodeOptions
+        var waiters: [Int: CheckedContinuation<DecodedSource?, Never>] = [:]
+    }
+
+    private struct State {
+        var held: [Key: [Held]] = [:]
+        var pending: [Key: [Pending]] = [:]
+        var bytes = 0
+        var uses = 0
+        var nextID = 0
+        var sweeping = false
+
+        /// Takes the held decodes that `remove` picks out of the tier, and returns them.
+        mutating func remove(where remove: (Held) -> Bool) -> [DecodedSource] {
+            var removed: [DecodedSource] = []
+            for key in Array(held.keys) {
+                held[key]?.removeAll { entry in
+                    guard remove(entry) else { return false }
+                    removed.append(entry.decode)
+                    return true
+                }
+                if held[key]?.isEmpty == true { held[key] = nil }
+            }
+            bytes -= removed.reduce(0) { $0 + $1.bytes }
+            return removed
+        }
+
+        /// Takes the least recently used decodes out of the tier until `bytes` of theirs are
+        /// taken or none is left, and returns them.
+        mutating func removeLeastRecentlyUsed(_ bytes: Int) -> [DecodedSource] {
+            let entries = held.values.joined().sorted { $0.lastUse < $1.lastUse }
+            var freed = 0
+            var oldest = Set<ObjectIdentifier>()
+            for entry in entries where freed < bytes {
+                freed += entry.decode.bytes
+                oldest.insert(ObjectIdentifier(entry.decode))
+            }
+            return remove { oldest.contains(ObjectIdentifier($0.decode)) }
+        }
+    }
+
+    /// A decode a request was asked to make for the tier, with the options to make it with;
+    /// the request gives the tier its decode (``keep(_:_:storing:)``) or gives it up
+    /// (``abandon(_:)``).
+    struct Ticket: Sendable {
+        fileprivate let key: Key
+        fileprivate let id: Int
+        /// The options to decode with: those the request asked for, or a larger decode that
+        /// serves them (see ``DecodedSources``).
+        let options: ImageDecodeOptions
+    }
+
+    /// What the tier answers a request: a decode that serves it, or a ticket to decode one.
+    enum Lookup: Sendable {
+        /// A decode, held or just made for another request, that serves the request.
+        case decoded(DecodedSource)
+        /// No decode serves the request: it decodes with the ticket's options.
+        case decode(Ticket)
+    }
+
+    /// A tier keeping at most `capacity` bytes of decodes, each for `lifetime` after its
+    /// last use, counted in `metrics`.
+    init(capacity: Int, lifetime: Duration, metrics: ImageServerMetrics) {
+        self.capacity = max(0, capacity)
+        self.lifetime = lifetime
+        self.metrics = metrics
+    }
+
+    /// The bytes of the decodes the tier keeps now.
+    var bytes: Int { state.withLockedValue { $0.bytes } }
+
+    /// A decode of the source under `source` that serves `options`, held or under way, or a
+    /// ticket to decode one; `shrinksWhileDecoding` says whether the source's coder does
+    /// less work for a smaller size (then the decode is made at the size asked for, unless
+    /// the source is asked again: see ``DecodedSources``).
+    ///
+    /// - Throws: ``ImageServerError`` 503 when the request was cancelled while it waited
+    ///   for another request's decode.
+    func lookUp(source: String, options: ImageDecodeOptions, shrinksWhileDecoding: Bool) async throws(ImageServerError) -> Lookup {
+        let key = Key(source: source, options: options)
+        while true {
+            let found = state.withLockedValue { state -> (held: DecodedSource?, pending: Int?, ticket: Ticket?) in
+                let now = ContinuousClock.now
+                // The smallest decode held that serves the request: the least to resize.
+                let held = state.held[key] ?? []
+                let serving = held.indices.filter { held[$0].expires > now && held[$0].decode.serves(options) }
+                if let index = serving.min(by: { held[$0].decode.bytes < held[$1].decode.bytes }) {
+                    state.uses += 1
+                    state.held[key]?[index].expires = now.advanced(by: lifetime)
+                    state.held[key]?[index].lastUse = state.uses
+                    return (held[index].decode, nil, nil)
+                }
+                if let pending = state.pending[key]?.first(where: { Self.decoding(with: $0.options, serves: options) }) {
+                    return (nil, pending.id, nil)
+                }
+                let askedAgain = state.held[key] != nil || state.pending[key] != nil
+                state.nextID += 1
+                let decodeOptions = Self.decodeOptions(for: options, shrinksWhileDecoding: shrinksWhileDecoding, askedAgain: askedAgain)
+                state.pending[key, default: []].append(Pending(id: state.nextID, options: decodeOptions))
+                return (nil, nil, Ticket(key: key, id: state.nextID, options: decodeOptions))
+            }
+            if let held = found.held {
+                metrics.recordDecodedSource(hit: true)
+                return .decoded(held)
+            }
+            if let ticket = found.ticket {
+                metrics.recordDecodedSource(hit: false)
+                return .decode(ticket)
+            }
+            if let pending = found.pending, let decoded = await wait(for: pending, under: key) {
+                metrics.recordDecodedSource(hit: true)
+                return .decoded(decoded)
+            }
+            // The decode waited for was given up: look again, unless this request is over.
+            if Task.isCancelled {
+                throw ImageServerError(.serviceUnavailable, "the request was cancelled", detail: "while it waited for a decode of its source")
+            }
+        }
+    }
+
+    /// Gives the tier the decode `ticket` asked for, for the requests waiting for it, and
+    /// keeps it when `storing` (admission has no request waiting for room) and it fits in
+    /// ``capacity`` (evicting the least recently used decodes for it).
+    func keep(_ ticket: Ticket, _ decode: DecodedSource, storing: Bool) {
+        let (waiters, evicted, startsSweeping) = state.withLockedValue { state in
+            let waiters = Self.removePending(ticket.id, under: ticket.key, from: &state)
+            guard storing, decode.bytes <= capacity else { return (waiters, [DecodedSource](), false) }
+            let now = ContinuousClock.now
+            var evicted = state.remove { $0.expires <= now }
+            evicted += state.removeLeastRecentlyUsed(state.bytes + decode.bytes - capacity)
+            state.uses += 1
+            state.held[ticket.key, default: []].append(Held(decode: decode, expires: now.advanced(by: lifetime), lastUse: state.uses))
+            state.bytes += decode.bytes
+            let startsSweeping = !state.sweeping
+            state.sweeping = true
+            record(evicted, in: state)
+            return (waiters, evicted, startsSweeping)
+        }
+        for waiter in waiters { waiter.resume(returning: decode) }
+        if startsSweeping { sweepWhileHeld() }
+        Self.giveBack(evicted)
+    }
+
+    /// Gives up the decode `ticket` asked for: the requests waiting for it look again.
+    func abandon(_ ticket: Ticket) {
+        let waiters = state.withLockedValue { Self.removePending(ticket.id, under: ticket.key, from: &$0) }
+        for waiter in waiters { waiter.resume(returning: nil) }
+    }
+
+    /// Evicts the least recently used decodes until `bytes` of theirs are evicted or none
+    /// is kept: admission calls it when a request does not fit. A decode a request still
+    /// reads gives its bytes back when that request is done.
+    func reclaim(_ bytes: Int) {
+        guard bytes > 0 else { return }
+        let evicted = state.withLockedValue { state in
+            let evicted = state.removeLeastRecentlyUsed(bytes)
+            record(evicted, in: state)
+            return evicted
+        }
+        Self.giveBack(evicted)
+    }
+
+    /// Waits for the decode `id` under `key`: its image, or `nil` when it was given up or
+    /// this request was cancelled.
+    private func wait(for id: Int, under key: Key) async -> DecodedSource? {
+        let waiter = state.withLockedValue { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<DecodedSource?, Never>) in
+                let waiting = state.withLockedValue { state -> Bool in
+                    guard !Task.isCancelled, let index = state.pending[key]?.firstIndex(where: { $0.id == id }) else { return false }
+                    state.pending[key]![index].waiters[waiter] = continuation
+                    return true
+                }
+                if !waiting { continuation.resume(returning: nil) }
+            }
+        } onCancel: {
+            let continuation = state.withLockedValue { state -> CheckedContinuation<DecodedSource?, Never>? in
+                guard let index = state.pending[key]?.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.pending[key]![index].waiters.removeValue(forKey: waiter)
+            }
+            continuation?.resume(returning: nil)
+        }
+    }
+
+    /// Evicts expired decodes as they expire, until the tier keeps none.
+    private func sweepWhileHeld() {
+        Task { [weak self] in
+            var next = self?.sweep()
+            while let deadline = next {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                next = self?.sweep()
+            }
+        }
+    }
+
+    /// Evicts the decodes expired now, and returns when the next one expires; `nil` (and
+    /// sweeping stops) when the tier keeps none.
+    private func sweep() -> ContinuousClock.Instant? {
+        let (evicted, next) = state.withLockedValue { state in
+            let now = ContinuousClock.now
+            let evicted = state.remove { $0.expires <= now }
+            let next = state.held.values.joined().map(\.expires).min()
+            if next == nil { state.sweeping = false }
+            record(evicted, in: state)
+            return (evicted, next)
+        }
+        Self.giveBack(evicted)
+        return next
+    }
+
+    /// Counts `evicted` and shows the bytes `state` keeps; under the lock, so that the
+    /// last change is the one shown.
+    private func record(_ evicted: [DecodedSource], in state: State) {
+        metrics.recordDecodedSourceEvictions(evicted.count, bytesHeld: state.bytes)
+    }
+
+    /// Lets the evicted decodes go, out of the tier's lock: each gives its bytes back to
+    /// the memory budget now, or when the last request reading it is done.
+    private static func giveBack(_ evicted: consuming [DecodedSource]) {
+        _ = consume evicted
+    }
+
+    /// Takes the pending decode `id` under `key` out of `state`, and returns its waiters.
+    private static func removePending(_ id: Int, under key: Key, from state: inout State) -> [CheckedContinuation<DecodedSource?, Never>] {
+        guard let index = state.pending[key]?.firstIndex(where: { $0.id == id }) else { return [] }
+        let pending = state.pending[key]!.remove(at: index)
+        if state.pending[key]?.isEmpty == true { state.pending[key] = nil }
+        return Array(pending.waiters.values)
+    }
+
+    /// Whether a decode with `decoding` serves a request that asks for `wanted`, by their
+    /// options alone: the same options, a full-size decode, or a reduced decode of the same
+    /// shape into a box at least as large.
+    private static func decoding(with decoding: ImageDecodeOptions, serves wanted: ImageDecodeOptions) -> Bool {
+        if decoding == wanted { return true }
+        guard decoding.scaleDownLimitBytes == nil, wanted.scaleDownLimitBytes == nil else { return false }
+        guard let box = decoding.thumbnailPixelSize else { return true }
+        guard let wantedBox = wanted.thumbnailPixelSize, decoding.preserveAspectRatio, wanted.preserveAspectRatio else { return false }
+        return box.width >= wantedBox.width && box.height >= wantedBox.height && (decoding.coversThumbnailBox || !wanted.coversThumbnailBox)
+    }
+
+    /// The options to decode with for a request that asks for `wanted` (see ``DecodedSources``).
+    private static func decodeOptions(for wanted: ImageDecodeOptions, shrinksWhileDecoding: Bool, askedAgain: Bool) -> ImageDecodeOptions {
+        guard let box = wanted.thumbnailPixelSize, wanted.scaleDownLimitBytes == nil else { return wanted }
+        var options = wanted
+        if !shrinksWhileDecoding {
+            options.thumbnailPixelSize = nil
+            options.preserveAspectRatio = true
+            options.coversThumbnailBox = false
+            return options
+        }
+        guard askedAgain, wanted.preserveAspectRatio else { return wanted }
+        let largest = Int(Int32.max)
+        options.thumbnailPixelSize = PixelSize(width: min(largest, box.width * headroom), height: min(largest, box.height * headroom))
+        return options
+    }
+}
