@@ -73,19 +73,6 @@ HTTP_LOADER_REQUEST_TIMEOUT = 90
 ${thumbor_extra_conf:-}
 CONF
 }
-# wrk's script: cycles through the URLs of the list given after `--`.
-cat > "$work/urls.lua" <<'LUA'
-local urls = {}
-local index = 0
-init = function(args)
-    for line in io.lines(args[1]) do urls[#urls + 1] = line:gsub("^http://[^/]+", "") end
-end
-request = function()
-    index = index % #urls + 1
-    return wrk.format("GET", urls[index])
-end
-LUA
-
 # Starts a server under GNU time; waits until it answers the probe URL.
 start_server() {
     local name=$1 probe=$2
@@ -142,7 +129,7 @@ run_side() {
     done > "$work/$name.workers"
     after_cold "$name" "$list"
     python3 scripts/bulk/cold-requests.py "$list" 8 > /dev/null # make sure every result is cached
-    wrk -t2 -c32 -d"${duration}s" --latency -s "$work/urls.lua" "$(head -1 "$list" | sed 's|^\(http://[^/]*\).*|\1|')" -- "$list" > "$work/$name.wrk"
+    wrk -t2 -c32 -d"${duration}s" --latency -s scripts/bulk/cycle-urls.lua "$(head -1 "$list" | sed 's|^\(http://[^/]*\).*|\1|')" -- "$list" > "$work/$name.wrk"
     # Each process's peak RSS (VmHWM) summed: GNU time's figure is the largest process's alone
     # (thumbor's parent; its workers are not counted). The sum counts the pages processes share
     # once for each of them.
