@@ -46,7 +46,7 @@ extension ImageServer {
             configuration: configuration, signatures: signatures, imgproxy: imgproxy,
             thumbor: configuration.dialects.contains(.thumbor) ? ThumborDialect(configuration: configuration.thumbor) : nil, policy: policy, budget: budget, fetches: fetches,
             sources: cached,
-            transforms: TransformRun(sources: cached, budget: budget, memory: memory, slots: slots, decoded: decoded, metrics: metrics),
+            transforms: TransformRun(sources: cached, budget: budget, memory: memory, slots: slots, metrics: metrics, decoded: decoded),
             results: ResultCache(
                 storage: results.diskStorage, memoryLimit: configuration.resultMemoryLimit, metrics: metrics, deadline: deadline),
             slots: slots, memory: memory, deadline: deadline, metrics: metrics)
