@@ -22,7 +22,7 @@ struct ServeImgproxyEnvironmentTests {
             ["--dialect", "imgproxy", "--print-config"], environment: Self.pair.merging(["IMGPROXY_WORKERS": "4"]) { $1 })
         #expect(output.status == 0, "\(output.standardError)")
         #expect(output.standardError.contains("IMGPROXY_WORKERS"))
-        #expect(output.standardOutput.contains(#"dialect               = ["imgproxy"]  (flag --dialect)"#))
+        #expect(output.standardOutput.contains(#"dialect                 = ["imgproxy"]  (flag --dialect)"#))
     }
 
     @Test(arguments: [
