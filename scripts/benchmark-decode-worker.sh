@@ -9,8 +9,9 @@
 # (`--decode-worker-format` for each, the default pool of workers started ahead). For each
 # format, ROUNDS (default 10) requests in turn to each server, after one that caches the
 # source, each for a new result (`resize=W|format=png`, W = 300 + the round) so that none is
-# answered from the result cache: the source's header and its decode are read each time, in
-# process or in two workers. Per format it prints the median wall time of a request on each
+# answered from the result cache, and with no decoded sources kept (`--decoded-source-memory
+# 0`), so that none is made from a kept decode: the source's header and its decode are read
+# each time, in process or in two workers. Per format it prints the median wall time of a request on each
 # server and the CPU per request (the server's own and that of the workers it reaped, from
 # /proc/PID/stat: utime + stime + cutime + cstime), then the worker's extra CPU and wall
 # time per request.
@@ -49,7 +50,7 @@ start_server() { # name port flags...
     local name=$1 port=$2
     shift 2
     "$tool" serve --insecure-unsigned --allow-private-sources --port "$port" --cache-dir "$work/$name" \
-        --max-source-bytes 64M "$@" > "$work/$name.log" 2>&1 &
+        --max-source-bytes 64M --decoded-source-memory 0 "$@" > "$work/$name.log" 2>&1 &
     pids+=($!)
     echo $! > "$work/$name.pid"
 }
