@@ -28,11 +28,11 @@ let colorManagement: Target.Dependency = .target(name: "WebImageColor", conditio
 
 /// Compiled optimised in debug builds too: the targets whose work is pixel and byte loops
 /// (WebImageCore's resampling, blending and packing; WebImageProcessing's blurs, turns, trims
-/// and smart crops; the GIF coder's quantiser and LZW; the cache stress tool's payloads).
+/// and smart crops; the GIF coder's quantiser and LZW; the PNG coder's row filters and unfilters; the cache stress tool's payloads).
 /// Unoptimised, under ThreadSanitizer, they took about a quarter of the test suite's CPU,
 /// resizing alone a tenth, and the integer blur became the largest single cost while it was
 /// compiled with the loader. ThreadSanitizer instruments optimised code as well; WebImageCore,
-/// WebImageProcessing and the GIF coder have no concurrency of their own beyond locks and
+/// WebImageProcessing and the GIF and PNG coders have no concurrency of their own beyond locks and
 /// `DispatchQueue.concurrentPerform`, and the stress tool's own code only makes payloads. The rest of the graph (the manager, caches, downloader, server and
 /// SwiftNIO) stays unoptimised in the test build.
 let optimisedAlways: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
@@ -123,7 +123,7 @@ let package = Package(
         .target(name: "WebImageColor", dependencies: ["CLCMS"]),
         .target(name: "WebImageCore", dependencies: [nioConcurrencyHelpers, colorManagement], swiftSettings: optimisedAlways),
         .target(name: "WebImageJPEG", dependencies: ["WebImageCore", "CJPEG", "CJPEGShim", colorManagement]),
-        .target(name: "WebImagePNG", dependencies: ["WebImageCore", "CPNG", "CDeflate"]),
+        .target(name: "WebImagePNG", dependencies: ["WebImageCore", "CPNG", "CDeflate"], swiftSettings: optimisedAlways),
         .target(name: "WebImageGIF", dependencies: ["WebImageCore", "CGIF"], swiftSettings: optimisedAlways),
         .target(name: "WebImageWebP", dependencies: ["WebImageCore", "CWebP"]),
         .target(name: "WebImageBMP", dependencies: ["WebImageCore", "WebImagePNG"]),

@@ -8,8 +8,10 @@ import WebImagePNG
 /// they arrive (libjpeg's `jpeg_write_scanlines`, libspng's progressive encoder), so peak
 /// memory is a few strips plus what libjpeg itself needs.
 ///
-/// The decoder, encoders and settings are those of `JPEGCoder` and `PNGCoder`, so
-/// the file written is the one `decode` followed by `encode` writes. Conversions that
+/// The decoder, encoder and settings are those of `JPEGCoder`, so a JPEG written is the
+/// file `decode` followed by `encode` writes; a PNG holds the same pixels as
+/// `PNGCoder`'s, in other bytes (`PNGCoder` compresses the whole image at once with
+/// libdeflate, the strips go through libspng and zlib). Conversions that
 /// need the whole frame are declined (``convert(_:to:writingTo:options:decodeOptions:)``
 /// returns `nil`) and are the caller's to do the usual way: thumbnails and other scaled
 /// decodes, an EXIF or XMP orientation other than `up`, CMYK/YCCK data, an embedded ICC

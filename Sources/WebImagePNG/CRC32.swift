@@ -1,3 +1,4 @@
+import CDeflate
 import WebImageCore
 /// The CRC-32 checksum that PNG chunks (and zlib, gzip, Ethernet) carry: reflected
 /// polynomial 0xEDB88320, initial value and final XOR 0xFFFFFFFF.
@@ -13,15 +14,11 @@ struct CRC32: Sendable {
     /// A checksum of no bytes yet.
     init() {}
 
-    /// Folds `bytes` into the checksum.
+    /// Folds `bytes` into the checksum (libdeflate's CRC-32, which takes and gives the
+    /// finished value, so the running state is its complement).
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        var crc = state
-        CRC32.table.withUnsafeBufferPointer { table in
-            for byte in bytes {
-                crc = table[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] ^ (crc >> 8)
-            }
-        }
-        state = crc
+        guard let base = bytes.baseAddress else { return }
+        state = ~libdeflate_crc32(~state, base, bytes.count)
     }
 
     /// Folds the four bytes of `word`, most significant first (as PNG stores chunk types).
@@ -34,13 +31,5 @@ struct CRC32: Sendable {
         var crc = CRC32()
         crc.update(bytes)
         return crc.value
-    }
-
-    private static let table: [UInt32] = (0..<256).map { index in
-        var entry = UInt32(index)
-        for _ in 0..<8 {
-            entry = entry & 1 == 1 ? 0xEDB8_8320 ^ (entry >> 1) : entry >> 1
-        }
-        return entry
     }
 }

@@ -20,6 +20,7 @@ package struct PNGChunkType: RawRepresentable, Hashable, Sendable {
     package static let header = PNGChunkType("IHDR")
     static let palette = PNGChunkType("PLTE")
     static let transparency = PNGChunkType("tRNS")
+    static let iccProfile = PNGChunkType("iCCP")
     package static let imageData = PNGChunkType("IDAT")
     static let end = PNGChunkType("IEND")
     package static let animationControl = PNGChunkType("acTL")

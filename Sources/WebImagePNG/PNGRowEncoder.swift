@@ -3,9 +3,9 @@ import Foundation
 import WebImageCore
 
 /// Writes an 8-bit RGB or RGBA PNG to an open file a few rows at a time, with libspng's
-/// progressive encoder: the same filters and compression as
-/// ``PNGCoder/encode(_:as:options:)``, so the file is the one it would write for the
-/// same pixels, without the whole image (or the whole file) in memory.
+/// progressive encoder and zlib, without the whole image (or the whole file) in memory:
+/// the same pixels as ``PNGCoder/encode(_:as:options:)`` would write, in other bytes
+/// (that encoder compresses the whole image at once with libdeflate).
 package final class PNGRowEncoder {
     private let context: SPNGContext
     private let fileDescriptor: Int32

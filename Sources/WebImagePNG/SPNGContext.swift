@@ -6,15 +6,10 @@ import WebImageCore
 ///
 /// Every decode and encode call makes its own context, so no state is ever shared
 /// between threads. A decoder reads straight from the caller's buffer, which must stay
-/// valid for the context's whole life. The `spng_set_*` calls that take a pointer
-/// (`spng_set_iccp` and the other chunks) keep it, read it only when the image is
-/// encoded, and never free it: hand them memory from ``keepCopy(of:)``.
+/// valid for the context's whole life.
 final class SPNGContext {
     /// The raw context for calls this wrapper does not cover.
     let handle: OpaquePointer
-
-    /// Copies handed to libspng, freed after the context.
-    private var keptCopies: [UnsafeMutableRawBufferPointer] = []
 
     init(flags: Int32) throws(ImageError) {
         guard let handle = spng_ctx_new(flags) else {
@@ -25,15 +20,6 @@ final class SPNGContext {
 
     deinit {
         spng_ctx_free(handle)
-        for copy in keptCopies { copy.deallocate() }
-    }
-
-    /// A copy of `bytes` that lives as long as the context: for the pointers libspng keeps.
-    func keepCopy(of bytes: Data) -> UnsafeMutableRawBufferPointer {
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 1)
-        copy.copyBytes(from: bytes)
-        keptCopies.append(copy)
-        return UnsafeMutableRawBufferPointer(rebasing: copy[0..<bytes.count])
     }
 
     /// A decoder over `stream`, with the limits of `options` in force.
@@ -58,13 +44,6 @@ final class SPNGContext {
         let chunkLimit = max(0, options.maxChunkBytes)
         try context.check(spng_set_image_limits(context.handle, dimensionLimit, dimensionLimit), "set image limits")
         try context.check(spng_set_chunk_limits(context.handle, chunkLimit, chunkLimit), "set chunk limits")
-        return context
-    }
-
-    /// An encoder that writes into a buffer libspng owns.
-    static func encoder() throws(ImageError) -> SPNGContext {
-        let context = try SPNGContext(flags: Int32(SPNG_CTX_ENCODER.rawValue))
-        try context.check(spng_set_option(context.handle, SPNG_ENCODE_TO_BUFFER, 1), "encode to memory", code: .encodingFailed)
         return context
     }
 

@@ -6,8 +6,9 @@ import WebImageConversion
 @testable import WebImageJPEG
 import WebImageTestSupport
 
-/// Full-size JPEG → JPEG/PNG conversion in strips on two threads (issue 20): the files
-/// are the ones the whole-frame path writes, conversions that need the whole frame are
+/// Full-size JPEG → JPEG/PNG conversion in strips on two threads (issue 20): the JPEG files
+/// are the ones the whole-frame path writes and the PNG files hold its pixels (the
+/// whole-frame PNG encoder compresses with libdeflate, the streamed one with zlib), conversions that need the whole frame are
 /// declined, and the tool's peak memory stays under one frame.
 @Suite struct StreamingImageConverterTests {
     // MARK: - Fixtures
@@ -78,11 +79,11 @@ import WebImageTestSupport
         }
     }
 
-    @Test func streamedPNGIsTheFileTheWholeFramePathWrites() throws {
+    @Test func streamedPNGHoldsThePixelsTheWholeFramePathWrites() throws {
         let folder = TemporaryDirectory(prefix: "streaming")
         let input = try Self.photo(width: 257, height: 300)
         let streamed = try #require(try Self.streamed(input, as: .png, options: ImageEncodeOptions(), in: folder))
-        #expect(streamed == (try Self.wholeFrame(input, as: .png, options: ImageEncodeOptions())))
+        #expect(try Self.pngPixels(streamed) == (try Self.pngPixels(Self.wholeFrame(input, as: .png, options: ImageEncodeOptions()))))
         let decoded = try PNGCoder().decode(streamed, options: ImageDecodeOptions())
         #expect(decoded.bitmap == (try JPEGCoder().decode(input, options: ImageDecodeOptions())).bitmap)
     }
@@ -92,8 +93,18 @@ import WebImageTestSupport
         let input = JPEGDecoderLimitsTests.progressiveJPEG(declaring: PixelSize(width: 640, height: 480), scanBytes: 1000)
         for format in [ImageFormat.jpeg, .png] {
             let streamed = try #require(try Self.streamed(input, as: format, options: ImageEncodeOptions(), in: folder))
-            #expect(streamed == (try Self.wholeFrame(input, as: format, options: ImageEncodeOptions())))
+            let whole = try Self.wholeFrame(input, as: format, options: ImageEncodeOptions())
+            if format == .png {
+                #expect(try Self.pngPixels(streamed) == (try Self.pngPixels(whole)))
+            } else {
+                #expect(streamed == whole)
+            }
         }
+    }
+
+    /// The pixels of a PNG file.
+    static func pngPixels(_ png: Data) throws -> Bitmap {
+        try PNGCoder().decode(png, options: ImageDecodeOptions()).bitmap
     }
 
     // MARK: - What needs the whole frame
