@@ -1,8 +1,9 @@
 import Foundation
 import WebImageCore
 
-/// Decodes and encodes PNG with libspng, including animated PNG (APNG), which this coder
-/// assembles itself over libspng frame by frame.
+/// Decodes PNG with libspng, including animated PNG (APNG), which this coder assembles
+/// itself over libspng frame by frame; encodes PNG and APNG itself, each row filtered by
+/// the smallest-sum heuristic and the image compressed whole by libdeflate.
 ///
 /// Decoding keeps the stored sample values: no gamma, colour-profile or sBIT
 /// correction is applied. 8-bit sources (and palette, grey and low-depth ones) become
