@@ -66,7 +66,7 @@ struct ImageServerDecodedSourceTests {
             && metrics.contains("webimage_decoded_sources_total{result=\"miss\"} \(misses)\n")
     }
 
-    @Test func fourWidthsOfOneSourceAreMadeFromOneDecode() async throws {
+    @Test func fourWidthsOneAfterAnotherAreMadeFromTwoDecodes() async throws {
         try await ImageServerHarness.run(configure: { $0.decodedSourceLifetime = 600 }) { harness in
             harness.serve("/a.png", try Self.png(width: 1600, height: 1200))
             for width in [320, 640, 960, 1280] {
@@ -74,9 +74,25 @@ struct ImageServerDecodedSourceTests {
                 #expect(answer.status == 200)
                 #expect(try answer.image().pixelSize == PixelSize(width: width, height: width * 3 / 4))
             }
+            // 320, asked alone, is decoded the usual way and not kept; 640, asked again, is
+            // decoded for the tier, and that decode serves 960 and 1280.
             let metrics = try await harness.metrics()
-            #expect(Self.counts(metrics, hits: 3, misses: 1), "one decode for four widths:\n\(metrics)")
+            #expect(Self.counts(metrics, hits: 2, misses: 2), "two decodes for four widths:\n\(metrics)")
             #expect(metrics.contains(Self.gauge("webimage_decoded_source_bytes", 1600 * 1200 * 4)), "the PNG is kept at its full size")
+        }
+    }
+
+    @Test func aSourceAskedForOnceIsNotKept() async throws {
+        try await ImageServerHarness.run(configure: { $0.decodedSourceLifetime = 600 }) { harness in
+            harness.serve("/a.png", try Self.png(width: 1600, height: 1200))
+            harness.serve("/b.png", try Self.png(width: 1200, height: 900))
+            for source in ["/a.png", "/b.png"] {
+                #expect(try await harness.get(harness.path("resize=320|format=png", source: source)).status == 200)
+            }
+            let metrics = try await harness.metrics()
+            #expect(Self.counts(metrics, hits: 0, misses: 2), "\(metrics)")
+            #expect(!metrics.contains("webimage_decoded_source_bytes"), "nothing kept:\n\(metrics)")
+            #expect(try await harness.eventuallyShows(Self.gauge("webimage_memory_reserved_bytes", 0)), "no decode held")
         }
     }
 
@@ -88,8 +104,8 @@ struct ImageServerDecodedSourceTests {
                 #expect(answer.status == 200)
                 #expect(try answer.image().pixelSize == PixelSize(width: width, height: width * 3 / 4))
             }
-            // 320 is decoded at its size; 640, asked again, at twice its size, which serves
-            // 960 and 1280.
+            // 320, asked alone, is decoded at its size and not kept; 640, asked again, at
+            // twice its size, which serves 960 and 1280.
             let metrics = try await harness.metrics()
             #expect(Self.counts(metrics, hits: 2, misses: 2), "\(metrics)")
         }
@@ -100,11 +116,13 @@ struct ImageServerDecodedSourceTests {
         var kept: Bitmap?
         try await ImageServerHarness.run(configure: { $0.decodedSourceLifetime = 600 }) { harness in
             harness.serve("/a.jpg", source, contentType: "image/jpeg")
+            // The first request is decoded alone; the second, asked again, for the tier.
             #expect(try await harness.get(harness.path("resize=1200|format=png", source: "/a.jpg")).status == 200)
+            #expect(try await harness.get(harness.path("resize=1200|format=jpeg", source: "/a.jpg")).status == 200)
             let small = try await harness.get(harness.path("resize=300|format=png", source: "/a.jpg"))
             #expect(small.status == 200)
             kept = try small.image().bitmap
-            #expect(Self.counts(try await harness.metrics(), hits: 1, misses: 1), "the 300 px result reused the 1200 px decode")
+            #expect(Self.counts(try await harness.metrics(), hits: 1, misses: 2), "the 300 px result reused the 1200 px decode")
         }
         var uncached: Bitmap?
         try await ImageServerHarness.run(configure: { $0.decodedSourceMemory = 0 }) { harness in
@@ -125,7 +143,11 @@ struct ImageServerDecodedSourceTests {
         for memory in [nil, 0] {
             try await ImageServerHarness.run(configure: { $0.decodedSourceMemory = memory }) { harness in
                 harness.serve("/a.png", source)
+                // Asked a second time, the source is decoded at full size for the tier.
+                #expect(try await harness.get(harness.path("resize=200|format=png", source: "/a.png")).status == 200)
                 results.append(try await harness.get(harness.path("resize=150|format=png", source: "/a.png")).image().bitmap)
+                let bytes = Self.gauge("webimage_decoded_source_bytes", 400 * 300 * 4)
+                #expect(try await harness.metrics().contains(bytes) == (memory == nil))
             }
         }
         #expect(results.count == 2)
@@ -136,13 +158,15 @@ struct ImageServerDecodedSourceTests {
     @Test func aDecodeExpiresAndGivesItsMemoryBack() async throws {
         try await ImageServerHarness.run(configure: { $0.decodedSourceLifetime = 0.2 }) { harness in
             harness.serve("/a.png", try Self.png(width: 200, height: 100))
+            // Decoded alone, then (remembered for a minute) asked again and kept.
             #expect(try await harness.get(harness.path("resize=50|format=png", source: "/a.png")).status == 200)
+            #expect(try await harness.get(harness.path("resize=40|format=png", source: "/a.png")).status == 200)
             #expect(try await harness.eventuallyShows("webimage_decoded_source_evictions_total 1"))
             #expect(try await harness.eventuallyShows(Self.gauge("webimage_decoded_source_bytes", 0)))
             #expect(try await harness.eventuallyShows(Self.gauge("webimage_memory_reserved_bytes", 0)), "every byte given back")
             // Expired, the source is decoded again.
             #expect(try await harness.get(harness.path("resize=60|format=png", source: "/a.png")).status == 200)
-            #expect(Self.counts(try await harness.metrics(), hits: 0, misses: 2))
+            #expect(Self.counts(try await harness.metrics(), hits: 0, misses: 3))
         }
     }
 
@@ -160,10 +184,13 @@ struct ImageServerDecodedSourceTests {
         }) { harness in
             harness.serve("/a.png", try ImageServerHarness.png(width: 400, height: 300))
             harness.serve("/b.png", try ImageServerHarness.png(width: 400, height: 300))
+            // Each source is asked for twice: decoded alone, then for the tier.
+            #expect(try await harness.get(harness.path("resize=33|format=png", source: "/a.png")).status == 200)
             let first = try await harness.get(harness.path("resize=32|format=png", source: "/a.png"))
             #expect(first.status == 200, "\(String(decoding: first.body, as: UTF8.self))")
             #expect(try await harness.eventuallyShows(Self.gauge("webimage_decoded_source_bytes", kept)))
             #expect(try await harness.eventuallyShows(Self.gauge("webimage_memory_reserved_bytes", kept)), "the kept decode is counted")
+            #expect(try await harness.get(harness.path("resize=33|format=png", source: "/b.png")).status == 200)
             let clock = ContinuousClock()
             let started = clock.now
             let second = try await harness.get(harness.path("resize=32|format=png", source: "/b.png"))
@@ -190,8 +217,11 @@ struct ImageServerDecodedSourceTests {
                 #expect(answer.status == 200)
                 #expect(try answer.image().pixelSize == PixelSize(width: width, height: width * 3 / 4))
             }
+            // Each request counts itself before it waits for the source, so the first to look
+            // up finds the source shared, unless the others had not yet reached the server:
+            // then it decodes alone and the second decodes for the rest.
             let metrics = try await harness.metrics()
-            #expect(Self.counts(metrics, hits: 7, misses: 1), "\(metrics)")
+            #expect(Self.counts(metrics, hits: 7, misses: 1) || Self.counts(metrics, hits: 6, misses: 2), "\(metrics)")
             #expect(metrics.contains(Self.gauge("webimage_decoded_source_bytes", 800 * 600 * 4)))
             #expect(try await harness.eventuallyShows(Self.gauge("webimage_memory_reserved_bytes", 800 * 600 * 4)), "only the kept decode is held")
         }

@@ -33,6 +33,14 @@ struct TransformRun: Sendable {
     /// The decoded sources kept for reuse; `nil` when none are kept.
     let decoded: DecodedSources?
 
+    /// Runs `body`, a request's fetch of `source` and its run, counted as under way for the
+    /// source (``DecodedSources/interested(in:_:)``): counted from before the fetch, the
+    /// sizes a page asks for at once find each other while they wait for the source.
+    func asking<Result>(for source: URL, _ body: () async throws(ImageServerError) -> Result) async throws(ImageServerError) -> Result {
+        guard let decoded else { return try await body() }
+        return try await decoded.interested(in: sources.key(source), body)
+    }
+
     /// The result of `spec` over `source`, whose bytes are in the source cache; `output`
     /// says how it is written beyond the spec.
     func run(_ source: URL, spec: TransformSpec, output: OutputRequest) async throws(ImageServerError) -> Encoded {
@@ -52,9 +60,11 @@ struct TransformRun: Sendable {
             let turnsLosslessly =
                 copyright == nil && output.bestCandidates == nil && (spec.format == nil || spec.format == .jpeg) && spec.isLosslessForJPEG
                 && isJPEG
-            if let decoded, !recompresses, !turnsLosslessly {
-                return try await run(
+            if let decoded, !recompresses, !turnsLosslessly,
+                let encoded = try await run(
                     data, of: source, header: header, options: decodeOptions, through: decoded, spec: spec, output: output, copyright: copyright)
+            {
+                return encoded
             }
             return try await memory.holding(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
                 // JPEG XL of a JPEG whose pixels stay as they are: recompressed, not
@@ -84,15 +94,18 @@ struct TransformRun: Sendable {
     /// The result of `spec` over `source`, whose bytes `data` declare `header`, from a
     /// decode with `options` that `decoded` keeps or is given: the decode's pixels are held
     /// by the decode itself (see ``DecodedSource``), so the run holds, beside them, only
-    /// what its transform and encode take.
+    /// what its transform and encode take. `nil` when the tier answers that the source is
+    /// not shared (``DecodedSources/Lookup/alone``): the run decodes it the usual way.
     private func run(
         _ data: Data, of source: URL, header: SourceHeader, options: ImageDecodeOptions, through decoded: DecodedSources,
         spec: TransformSpec, output: OutputRequest, copyright: ImageCopyright?
-    ) async throws(ImageServerError) -> Encoded {
+    ) async throws(ImageServerError) -> Encoded? {
         let format = ImageFormat(sniffing: data)
         let shrinksWhileDecoding =
             format == .jpeg || format == .webp || header.frames > 1 || sources.workers.reads(data, coders: sources.coders)
         switch try await decoded.lookUp(source: sources.key(source), options: options, shrinksWhileDecoding: shrinksWhileDecoding) {
+        case .alone:
+            return nil
         case .decoded(let decode):
             return try await memory.holding(0) { (held: inout Int) throws(ImageServerError) in
                 try await render(decode, spec: spec, output: output, copyright: copyright, held: &held)

@@ -79,8 +79,10 @@ struct ImageRoute: Sendable {
                 // (``SourceAddressPolicy``). The source's bytes go to the disk cache once
                 // (concurrent requests share the transfer); each result then decodes them
                 // at the size its spec needs.
-                try await fetches.fetch(source)
-                return try await transforms.run(source, spec: spec, output: output)
+                try await transforms.asking(for: source) { () throws(ImageServerError) in
+                    try await fetches.fetch(source)
+                    return try await transforms.run(source, spec: spec, output: output)
+                }
             }
         } catch {
             guard error.allowsFallback, let fallback = fallback(for: serverSpec) else {
