@@ -6,8 +6,8 @@ import WebImageTestSupport
 import WebImageLoadingTestSupport
 import WebImageServerTestSupport
 
-/// `watermark=NAME[,GRAVITY[,OPACITY]]` draws a watermark the operator configured; nothing
-/// in a request names a file or a URL.
+/// `watermark=NAME[,GRAVITY[,OPACITY]][,x=…][,y=…][,scale=…][,tile=…]` draws a watermark the
+/// operator configured; nothing in a native request names a file or a URL.
 @Suite("ImageServer watermarks", .serialized, .timeLimit(.minutes(15)))
 struct ImageServerWatermarkTests {
     static let red = Image(bitmap: Bitmap(width: 10, height: 10, pixels: Array(repeating: [255, 0, 0, 255], count: 100).flatMap { $0 }))
@@ -31,6 +31,17 @@ struct ImageServerWatermarkTests {
             // Defaults: bottom right, opaque.
             let plain = try await harness.get(harness.path("watermark=logo|format=png", source: "/b.png")).image().bitmap
             #expect(plain.rgba8(x: 60, y: 45) == RGBA8(red: 255, green: 0, blue: 0))
+            // Offsets in percent of the image's side, and a size against the image's.
+            let moved = try await harness.get(harness.path("watermark=logo,topleft,1,x=50p,y=2|format=png", source: "/b.png")).image().bitmap
+            #expect(moved.rgba8(x: 32, y: 2) == RGBA8(red: 255, green: 0, blue: 0))
+            #expect(moved.rgba8(x: 31, y: 2) == RGBA8(red: 0, green: 0, blue: 255))
+            let scaled = try await harness.get(harness.path("watermark=logo,topleft,1,scale=x0.5|format=png", source: "/b.png")).image().bitmap
+            #expect(scaled.rgba8(x: 23, y: 23) == RGBA8(red: 255, green: 0, blue: 0))
+            #expect(scaled.rgba8(x: 24, y: 24) == RGBA8(red: 0, green: 0, blue: 255))
+            // Copies spread over the image: 6 across, 4 down.
+            let spread = try await harness.get(harness.path("watermark=logo,center,1,tile=spread|format=png", source: "/b.png")).image().bitmap
+            #expect(spread.rgba8(x: 55, y: 40) == RGBA8(red: 255, green: 0, blue: 0))
+            #expect(spread.rgba8(x: 62, y: 40) == RGBA8(red: 0, green: 0, blue: 255))
         }
     }
 
@@ -40,6 +51,8 @@ struct ImageServerWatermarkTests {
             for bad in [
                 "watermark=other", "watermark=/etc/passwd", "watermark=http://example.com/x.png", "overlay=logo",
                 "overlay=/etc/passwd", "watermark=logo,topleft,2", "watermark=logo,sideways", "watermark=logo,top,1,extra",
+                "watermark=logo,top,1,z=3", "watermark=logo,top,1,tile=everywhere", "watermark=logo,top,1,scale=0", "watermark=logo,top,1,x=101p",
+                "watermark=logo,top,1,scale=x",
             ] {
                 let answer = try await harness.get(harness.path(bad, source: "/a.png"))
                 #expect(answer.status == 400, "\(bad)")

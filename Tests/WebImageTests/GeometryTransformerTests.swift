@@ -184,6 +184,33 @@ import WebImageLoadingTestSupport
         #expect(half.rgba8(x: 0, y: 0) == .black)
     }
 
+    @Test func overlaysAreSizedAgainstTheImageAndSpreadAsThumborLaysThem() throws {
+        // thumbor's calc_watermark_size: the box from the fractions, the other side from the
+        // overlay's aspect, each side rounded half to even.
+        let overlay = PixelSize(width: 60, height: 40)
+        let image = PixelSize(width: 200, height: 133)
+        #expect(OverlayScale(width: 0.4, height: nil).size(of: overlay, on: image) == PixelSize(width: 80, height: 53))
+        #expect(OverlayScale(width: nil, height: 0.5).size(of: overlay, on: image) == PixelSize(width: 100, height: 66))
+        #expect(OverlayScale(width: 0.3, height: 0.3).size(of: overlay, on: image) == PixelSize(width: 60, height: 40))
+        #expect(OverlayScale(width: 1, height: 0.1).size(of: overlay, on: image) == PixelSize(width: 20, height: 13))
+        #expect(OverlayScale(width: nil, height: nil).size(of: overlay, on: image) == overlay)
+        // repeat: whole copies with the spare pixels shared between the gaps; fewer than two
+        // that fit: as many as cover the side, 10 pixels shared; more than 100 in all: 6 a side.
+        #expect(OverlayTiling.spreadStarts(length: 200, tile: 60, capped: false) == [0, 70, 140])
+        #expect(OverlayTiling.spreadStarts(length: 100, tile: 60, capped: false) == [0, 70])
+        #expect(OverlayTiling.spreadStarts(length: 50, tile: 60, capped: false) == [0])
+        #expect(OverlayTiling.spreadStarts(length: 100, tile: 7, capped: true) == [0, 7 + 11, 2 * 18, 3 * 18, 4 * 18, 5 * 18])
+        // A negative spare overlaps the copies (Python's floor division).
+        #expect(OverlayTiling.spreadStarts(length: 30, tile: 20, capped: true) == [0, 10])
+        var spread = OverlayImageTransformer(overlay: Image(bitmap: Bitmap.solid(2, 2, .black)), name: "b", gravity: .topLeft)
+        spread.tiling = .spread(horizontal: true, vertical: false)
+        let drawn = try #require(spread.transform(Image(bitmap: Bitmap.solid(7, 3, .white)))).bitmap
+        // 3 across (1 spare pixel over 2 gaps: none), at the top.
+        #expect([0, 1, 2, 3, 4, 5].allSatisfy { drawn.rgba8(x: $0, y: 1) == .black })
+        #expect(drawn.rgba8(x: 6, y: 0) == .white && drawn.rgba8(x: 0, y: 2) == .white)
+        #expect(spread.key.hasSuffix("-spreadx"))
+    }
+
     @Test func sixteenBitImagesStaySixteenBit() throws {
         let deep = Image(bitmap: Bitmap.painted16(30, 20) { x, _ in [UInt16(x * 2000), 1234, 60000, 65535] })
         let transformers: [any ImageTransformer] = [
