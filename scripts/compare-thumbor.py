@@ -148,6 +148,7 @@ CASES = [
     ("fill colour", dict(width=200, height=200, fit_in=True, filters=["fill(ff0000)"]), ["photo.jpg"], None),
     ("fill name", dict(width=200, height=200, fit_in=True, filters=["fill(blue)", "format(jpeg)"]), ["portrait.png"], None),
     ("fill auto", dict(width=200, height=200, fit_in=True, filters=["fill(auto)"]), ["photo.jpg"], None),
+    ("fill blur", dict(width=200, height=200, fit_in=True, filters=["fill(blur)"]), ["photo.jpg", "portrait.png"], None),
     ("background_color", dict(width=100, filters=["background_color(00ff00)", "format(jpeg)"]), ["alpha.png"], 10.0),
     ("max_bytes", dict(width=200, filters=["max_bytes(4000)"]), ["photo.jpg"], 20.0),
     ("no_upscale", dict(width=600, height=300, filters=["no_upscale()"]), ["photo.jpg"], None),

@@ -152,6 +152,8 @@ struct ThumborDialectTests {
         #expect(try Self.spec("filters:background_color(ff0000)") == "format=auto,q=80,bg=ff0000")
         #expect(try Self.spec("fit-in/300x200/filters:fill(blue)") == "resize=300x200,inside,noenlarge|extend=300x200,center,bg=blue|\(Self.defaults)")
         #expect(try Self.spec("fit-in/300x200/filters:fill(auto)") == "resize=300x200,inside,noenlarge|extend=300x200,center,bg=auto|\(Self.defaults)")
+        // blur: the picture blurred and stretched to the box, under it.
+        #expect(try Self.spec("fit-in/300x200/filters:fill(blur)") == "resize=300x200,inside,noenlarge|extend=300x200,center,bg=blur|\(Self.defaults)")
         #expect(try Self.spec("300x200/filters:no_upscale()") == "resize=300x200,fill,noenlarge|\(Self.defaults)")
         #expect(try Self.spec("300x200/filters:stretch()") == "resize=300x200,stretch|\(Self.defaults)")
         #expect(try Self.spec("300x200/filters:proportion(0.5)") == "resize=300x200,fill|resize=150x100,stretch|\(Self.defaults)")

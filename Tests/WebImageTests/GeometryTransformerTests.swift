@@ -211,6 +211,23 @@ import WebImageLoadingTestSupport
         #expect(spread.key.hasSuffix("-spreadx"))
     }
 
+    @Test func aBlurredFillIsThePictureBlurredAndStretchedUnderIt() throws {
+        // Left half black, right half white: blurred, the canvas runs from dark on the left
+        // to light on the right; the picture itself sits untouched in the middle.
+        let picture = Bitmap.painted(20, 10) { x, _ in x < 10 ? .black : .white }
+        var extend = ExtendingImageTransformer(size: PixelSize(width: 60, height: 10))
+        extend.fillsWithBlurredPicture = true
+        #expect(extend.key == "extend-60x10-center-bgblur")
+        let filled = try #require(extend.transform(Image(bitmap: picture))).bitmap
+        #expect(filled.size == PixelSize(width: 60, height: 10))
+        #expect(filled.rgba8(x: 20, y: 5) == .black && filled.rgba8(x: 39, y: 5) == .white)
+        let (left, right) = (filled.rgba8(x: 0, y: 5), filled.rgba8(x: 59, y: 5))
+        #expect(left.alpha == 255 && right.alpha == 255)
+        // A radius of 50 over 20 pixels, edges repeated: the blur keeps only a slope.
+        #expect(left.red < right.red && (40...215).contains(Int(left.red)) && (40...215).contains(Int(right.red)), "\(left) \(right)")
+        #expect(try TransformSpec("extend=60x10,center,bg=blur").transformers.first?.key == extend.key)
+    }
+
     @Test func sixteenBitImagesStaySixteenBit() throws {
         let deep = Image(bitmap: Bitmap.painted16(30, 20) { x, _ in [UInt16(x * 2000), 1234, 60000, 65535] })
         let transformers: [any ImageTransformer] = [

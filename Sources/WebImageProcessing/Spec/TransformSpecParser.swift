@@ -64,8 +64,10 @@ struct TransformSpecParser {
             let size = try reader.size(reader.positional("the canvas WIDTHxHEIGHT"))
             let gravity = try reader.gravity(reader.optionalPositional() ?? "center")
             let fillsWithMeanColour = reader.value(named: "bg") { $0.lowercased() == "auto" }
+            let fillsWithBlurredPicture = reader.value(named: "bg") { $0.lowercased() == "blur" }
             var extend = ExtendingImageTransformer(size: size, gravity: gravity, background: try reader.colour(named: "bg") ?? .clear)
             extend.fillsWithMeanColour = fillsWithMeanColour
+            extend.fillsWithBlurredPicture = fillsWithBlurredPicture
             transformer = extend
         case "rgb":
             var offsets: [Double] = []

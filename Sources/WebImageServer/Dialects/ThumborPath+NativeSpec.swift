@@ -259,9 +259,9 @@ extension ThumborPath {
             return radii[0] == 0 ? [] : ["round=\(min(radii[0], TransformSpec.maximumDimension))"]
         case "fill":
             guard let arguments = filter.arguments([.word, .boolean], required: 1) else { return [] }
-            // auto: the picture's mean colour (thumbor calls it the median).
+            // auto: the picture's mean colour (thumbor calls it the median); blur: the
+            // picture blurred and stretched to the box.
             let colour = arguments[0]
-            guard colour != "blur" else { throw Self.unsupported("fill", "fill(blur) is") }
             let mergesTransparency = ThumborFilter.isTrue(arguments[1])
             // full-fit-in leaves a picture covering the box: no canvas shows.
             if fitIn, full { return [] }
