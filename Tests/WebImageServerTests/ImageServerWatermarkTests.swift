@@ -45,6 +45,28 @@ struct ImageServerWatermarkTests {
         }
     }
 
+    @Test func imgproxysWatermarkTakesOffsetsScaleAndReplication() async throws {
+        var pixels = [UInt8]()
+        for _ in 0..<(64 * 48) { pixels += [0, 0, 255, 255] }
+        let blue = try ImageCodersManager.shared.encode(Image(bitmap: Bitmap(width: 64, height: 48, pixels: pixels)), as: .png)
+        let (red, navy) = (RGBA8(red: 255, green: 0, blue: 0), RGBA8(red: 0, green: 0, blue: 255))
+        try await ImageServerHarness.run(configure: {
+            $0.dialects = [.imgproxy]
+            $0.watermarks = [ImgproxyConfiguration.watermarkName: Self.red]
+        }) { harness in
+            harness.serve("/b.png", blue)
+            let source = harness.sources.url(for: "/b.png").absoluteString
+            // South-east, 4 and 2 pixels in, fitted into a quarter of the result: 12 × 12.
+            let placed = try await harness.get("/insecure/wm:1:soea:4:2:0.25/f:png/plain/\(source)").image().bitmap
+            #expect(placed.rgba8(x: 48, y: 34) == red && placed.rgba8(x: 59, y: 45) == red)
+            #expect(placed.rgba8(x: 60, y: 45) == navy && placed.rgba8(x: 47, y: 34) == navy)
+            // Replicated 6 pixels apart across, touching down: copies from x = 3, every 16.
+            let tiled = try await harness.get("/insecure/wm:1:re:6:0/f:png/plain/\(source)").image().bitmap
+            #expect([3, 12, 19, 28, 35, 51, 60].allSatisfy { tiled.rgba8(x: $0, y: 0) == red && tiled.rgba8(x: $0, y: 47) == red })
+            #expect([0, 2, 13, 18, 61, 63].allSatisfy { tiled.rgba8(x: $0, y: 20) == navy })
+        }
+    }
+
     @Test func refusesNamesPathsAndURLs() async throws {
         try await ImageServerHarness.run(configure: { $0.watermarks = ["logo": Self.red] }) { harness in
             harness.serve("/a.png", try ImageServerHarness.png())

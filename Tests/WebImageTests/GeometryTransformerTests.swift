@@ -209,6 +209,14 @@ import WebImageLoadingTestSupport
         #expect([0, 1, 2, 3, 4, 5].allSatisfy { drawn.rgba8(x: $0, y: 1) == .black })
         #expect(drawn.rgba8(x: 6, y: 0) == .white && drawn.rgba8(x: 0, y: 2) == .white)
         #expect(spread.key.hasSuffix("-spreadx"))
+        // imgproxy's re: copies side by side from the top-left, the offset the space between
+        // them (half of it before the first).
+        var grid = OverlayImageTransformer(overlay: Image(bitmap: Bitmap.solid(2, 2, .black)), name: "b", offsetX: 2)
+        grid.tiling = .grid
+        let tiled = try #require(grid.transform(Image(bitmap: Bitmap.solid(9, 3, .white)))).bitmap
+        #expect([1, 2, 5, 6].allSatisfy { tiled.rgba8(x: $0, y: 0) == .black && tiled.rgba8(x: $0, y: 2) == .black })
+        #expect([0, 3, 4, 7, 8].allSatisfy { tiled.rgba8(x: $0, y: 1) == .white })
+        #expect(grid.key.hasSuffix("-grid"))
     }
 
     @Test func aBlurredFillIsThePictureBlurredAndStretchedUnderIt() throws {

@@ -283,7 +283,8 @@ struct TransformSpecParser {
             case "spread": transformer.tiling = .spread(horizontal: true, vertical: true)
             case "spreadx": transformer.tiling = .spread(horizontal: true, vertical: false)
             case "spready": transformer.tiling = .spread(horizontal: false, vertical: true)
-            default: throw reader.error(tiling, "tile is spread, spreadx or spready")
+            case "grid": transformer.tiling = .grid
+            default: throw reader.error(tiling, "tile is spread, spreadx, spready or grid")
             }
         }
         return transformer

@@ -51,7 +51,11 @@ public struct OverlayImageTransformer: ImageTransformer {
         if let scale {
             key += "-scale\(scale.width.map(RoundedCornersImageTransformer.format) ?? "")x\(scale.height.map(RoundedCornersImageTransformer.format) ?? "")"
         }
-        if case .spread(let horizontal, let vertical) = tiling { key += "-spread\(horizontal ? "x" : "")\(vertical ? "y" : "")" }
+        switch tiling {
+        case .single: break
+        case .spread(let horizontal, let vertical): key += "-spread\(horizontal ? "x" : "")\(vertical ? "y" : "")"
+        case .grid: key += "-grid"
+        }
         return key
     }
 
@@ -71,6 +75,7 @@ public struct OverlayImageTransformer: ImageTransformer {
             guard let resized = try? top.resized(to: size) else { return nil }
             top = resized
         }
+        if tiling == .grid { return grid(of: top, opacity: opacity, over: image) }
         let (xs, ys) = starts(of: top.size, on: image.pixelSize)
         let visibleXs = xs.filter { $0 < image.pixelWidth && $0 + top.width > 0 }
         let visibleYs = ys.filter { $0 < image.pixelHeight && $0 + top.height > 0 }
@@ -90,11 +95,48 @@ public struct OverlayImageTransformer: ImageTransformer {
         return image.replacingFrames { $0.drawing(canvas, atX: 0, y: 0) }
     }
 
+    /// The offsets on an image of `size`: pixels and percentages added.
+    private func moves(on size: PixelSize) -> (x: Int, y: Int) {
+        (
+            offsetX + Int((Double(size.width) * offsetXPercent / 100).rounded(.toNearestOrAwayFromZero)),
+            offsetY + Int((Double(size.height) * offsetYPercent / 100).rounded(.toNearestOrAwayFromZero))
+        )
+    }
+
+    /// `image` under copies of `top` side by side (``OverlayTiling/grid``): one cell — the
+    /// copy at `opacity` and the space after it — is drawn once, and the canvas over the
+    /// whole image is that cell's pixels repeated, so that a tiny copy costs no more than a
+    /// large one.
+    private func grid(of top: Bitmap, opacity: Float, over image: Image) -> Image? {
+        let (moveX, moveY) = moves(on: image.pixelSize)
+        let spacing = (x: max(0, moveX), y: max(0, moveY))
+        let cellWidth = top.width + spacing.x, cellHeight = top.height + spacing.y
+        let (width, height) = (image.pixelWidth, image.pixelHeight)
+        guard var cell = try? Bitmap(zeroedWidth: cellWidth, height: cellHeight, pixelFormat: top.pixelFormat),
+            var canvas = try? Bitmap(zeroedWidth: width, height: height, pixelFormat: top.pixelFormat)
+        else { return nil }
+        cell.draw(top, atX: 0, y: 0, opacity: opacity)
+        let bytes = top.pixelFormat.bytesPerPixel
+        let (startX, startY) = (spacing.x / 2, spacing.y / 2)
+        cell.pixels.withUnsafeBytes { cellBytes in
+            canvas.pixels.withUnsafeMutableBytes { canvasBytes in
+                for y in startY..<max(startY, height) {
+                    let cellRow = (y - startY) % cellHeight * cellWidth * bytes
+                    let row = y * width * bytes
+                    for x in startX..<max(startX, width) {
+                        let from = cellRow + (x - startX) % cellWidth * bytes
+                        for byte in 0..<bytes { canvasBytes[row + x * bytes + byte] = cellBytes[from + byte] }
+                    }
+                }
+            }
+        }
+        return image.replacingFrames { $0.drawing(canvas, atX: 0, y: 0) }
+    }
+
     /// Where the copies of an overlay of `top` start on an image of `size`, along each axis.
     private func starts(of top: PixelSize, on size: PixelSize) -> (x: [Int], y: [Int]) {
         var (x, y) = gravity.origin(of: top, in: size)
-        let moveX = offsetX + Int((Double(size.width) * offsetXPercent / 100).rounded(.toNearestOrAwayFromZero))
-        let moveY = offsetY + Int((Double(size.height) * offsetYPercent / 100).rounded(.toNearestOrAwayFromZero))
+        let (moveX, moveY) = moves(on: size)
         switch gravity {
         case .right, .topRight, .bottomRight: x -= moveX
         default: x += moveX

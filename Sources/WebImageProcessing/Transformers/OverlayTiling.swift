@@ -8,6 +8,10 @@ public enum OverlayTiling: Sendable, Equatable {
     /// pixels shared between the gaps; with both axes and more than 100 copies, at most 6
     /// along each. An axis not named keeps the gravity and offset.
     case spread(horizontal: Bool, vertical: Bool)
+    /// Copies side by side over the whole image from its top-left corner, as imgproxy's
+    /// watermark position `re` replicates it: the offsets are the space between copies,
+    /// half of it before the first. The gravity plays no part.
+    case grid
 
     /// The starts of the copies along one side of `length` pixels for a copy of `tile`
     /// pixels, as ``spread(horizontal:vertical:)`` lays them; `capped` keeps at most 6.
