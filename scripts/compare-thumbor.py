@@ -61,6 +61,12 @@ def make_sources(folder):
     for index in range(6):
         draw.rectangle((10, 10 + index * 28, 110, 30 + index * 28), fill=(index * 40, 255 - index * 40, 128))
     portrait.save(os.path.join(folder, "portrait.png"))
+    # A watermark: an opaque badge with a soft edge on a transparent ground.
+    mark = Image.new("RGBA", (60, 40), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(mark)
+    draw.rounded_rectangle((2, 2, 57, 37), radius=8, fill=(255, 255, 255, 255), outline=(20, 20, 20, 255), width=3)
+    draw.text((12, 14), "wm", fill=(200, 0, 0, 255))
+    mark.save(os.path.join(folder, "mark.png"))
 
 
 def serve_folder(folder, port):
@@ -142,6 +148,7 @@ CASES = [
     ("fill colour", dict(width=200, height=200, fit_in=True, filters=["fill(ff0000)"]), ["photo.jpg"], None),
     ("fill name", dict(width=200, height=200, fit_in=True, filters=["fill(blue)", "format(jpeg)"]), ["portrait.png"], None),
     ("fill auto", dict(width=200, height=200, fit_in=True, filters=["fill(auto)"]), ["photo.jpg"], None),
+    ("fill blur", dict(width=200, height=200, fit_in=True, filters=["fill(blur)"]), ["photo.jpg", "portrait.png"], None),
     ("background_color", dict(width=100, filters=["background_color(00ff00)", "format(jpeg)"]), ["alpha.png"], 10.0),
     ("max_bytes", dict(width=200, filters=["max_bytes(4000)"]), ["photo.jpg"], 20.0),
     ("no_upscale", dict(width=600, height=300, filters=["no_upscale()"]), ["photo.jpg"], None),
@@ -159,6 +166,18 @@ CASES = [
     ("convolution", dict(width=150, filters=["convolution(1;2;1;2;4;2;1;2;1,3,true)"]), ["photo.jpg"], None),
     ("focal", dict(width=100, height=100, filters=["focal(200x50:260x110)"]), ["photo.jpg"], None),
     ("autojpg (not built in)", dict(filters=["autojpg()"]), ["portrait.png"], None),
+    # Watermarks: {host} is the loopback server of the sources, which serves mark.png too.
+    ("watermark corner", dict(width=150, filters=["watermark({host}/mark.png,10,10,50)"]), ["photo.jpg"], None),
+    ("watermark from the end", dict(width=150, filters=["watermark({host}/mark.png,-10,-0,0)"]), ["photo.jpg", "alpha.png"], None),
+    ("watermark center", dict(width=150, filters=["watermark({host}/mark.png,center,center,30)"]), ["photo.jpg"], None),
+    ("watermark percent", dict(width=150, filters=["watermark({host}/mark.png,20p,-10p,0)"]), ["photo.jpg"], None),
+    ("watermark repeat", dict(width=200, filters=["watermark({host}/mark.png,repeat,repeat,40)"]), ["photo.jpg"], None),
+    ("watermark repeat x", dict(width=200, filters=["watermark({host}/mark.png,repeat,-0,0)", "format(png)"]), ["photo.jpg"], None),
+    ("watermark width ratio", dict(width=200, filters=["watermark({host}/mark.png,-0,-0,0,40,none)"]), ["photo.jpg"], None),
+    ("watermark height ratio", dict(width=200, filters=["watermark({host}/mark.png,0,0,20,none,50)"]), ["portrait.png"], None),
+    ("watermark both ratios", dict(width=200, filters=["watermark({host}/mark.png,center,center,0,30,30)"]), ["photo.jpg"], None),
+    ("watermark then blur", dict(width=150, filters=["watermark({host}/mark.png,10,10,0)", "blur(2)"]), ["photo.jpg"], 8.0),
+    ("watermark missing", dict(width=150, filters=["watermark({host}/nothing.png,10,10,0)"]), ["photo.jpg"], None),
     ("missing source", dict(width=100), ["missing.jpg"], None),
 ]
 
@@ -190,7 +209,11 @@ def main():
         for name, options, sources, tolerance in CASES:
             tolerance = TOLERANCE if tolerance is None else tolerance
             for source in sources:
-                path = crypto.generate(image_url=f"127.0.0.1:{source_port}/{source}", **options)
+                host = f"127.0.0.1:{source_port}"
+                filled = dict(options)
+                if "filters" in filled:
+                    filled["filters"] = [text.replace("{host}", host) for text in filled["filters"]]
+                path = crypto.generate(image_url=f"{host}/{source}", **filled)
                 theirs = fetch(f"http://127.0.0.1:{thumbor_port}", path)
                 mine = fetch(f"http://127.0.0.1:{ours_port}", path)
                 problems = compare(theirs, mine, tolerance)

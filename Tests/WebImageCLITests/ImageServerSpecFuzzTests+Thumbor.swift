@@ -37,7 +37,8 @@ extension ImageServerSpecFuzzTests {
                     "fill(\(pick(["ff0000", "blue", "auto", "blur", "nope", "ff0000,true"])))", "background_color(\(pick(["fff", "zz", ""])))",
                     "max_bytes(\(pick(["1", "1000", "0"])))", "proportion(\(pick(["0.5", "2", "0.0001"])))", "grayscale()", "no_upscale()",
                     "upscale()", "stretch()", "strip_exif()", "strip_icc()", "autojpg(\(pick(["", "false"])))", "equalize()", "noise(10)",
-                    "rgb(1,2,3)", "watermark(a.png,0,0,50)", "unknown(1)", "focal(1x1:5x5)", "(", ")", "blur((1))",
+                    "rgb(1,2,3)", "watermark(\(image),\(pick(["0,0,50", "-0,-10p,0,20,none", "repeat,repeat,100", "center,repeat,0,none,10000", "1,1,1,-1,none"])))",
+                    "unknown(1)", "focal(1x1:5x5)", "(", ")", "blur((1))",
                 ]))
         }
         if !filters.isEmpty { parts.append("filters:" + filters.joined(separator: ":")) }

@@ -92,6 +92,87 @@ struct ImageServerThumborTests {
         }
     }
 
+    /// A PNG of `width` × `height` in one opaque colour.
+    static func solid(_ width: Int, _ height: Int, _ colour: [UInt8]) throws -> Data {
+        let pixels = Array(repeating: colour, count: width * height).flatMap { $0 }
+        return try ImageCodersManager.shared.encode(Image(bitmap: Bitmap(width: width, height: height, pixels: pixels)), as: .png)
+    }
+
+    static let red = RGBA8(red: 255, green: 0, blue: 0)
+    static let blue = RGBA8(red: 0, green: 0, blue: 255)
+
+    @Test func watermarksAreFetchedAndDrawnAsThumborDrawsThem() async throws {
+        try await ImageServerHarness.run(configure: { $0.dialects = [.thumbor] }) { harness in
+            harness.serve("/b.png", try Self.solid(64, 48, [0, 0, 255, 255]))
+            harness.serve("/mark.png", try Self.solid(10, 10, [255, 0, 0, 255]))
+            let mark = harness.sources.url(for: "/mark.png").absoluteString.replacingOccurrences(of: "http://", with: "")
+            func drawn(_ filters: String) async throws -> Bitmap {
+                let answer = try await harness.get(Self.path(harness, "filters:\(filters):format(png)", source: "/b.png", signed: false))
+                #expect(answer.status == 200, "\(filters)")
+                return try answer.image().bitmap
+            }
+            let corner = try await drawn("watermark(\(mark),2,3,0)")
+            #expect(corner.rgba8(x: 2, y: 3) == Self.red && corner.rgba8(x: 11, y: 12) == Self.red)
+            #expect(corner.rgba8(x: 1, y: 3) == Self.blue && corner.rgba8(x: 12, y: 13) == Self.blue)
+            // Half its width, from the right and bottom edges: 32 × 32 at (32, 16).
+            let scaled = try await drawn("watermark(\(mark),-0,-0,0,50,none)")
+            #expect(scaled.rgba8(x: 32, y: 16) == Self.red && scaled.rgba8(x: 63, y: 47) == Self.red)
+            #expect(scaled.rgba8(x: 31, y: 47) == Self.blue && scaled.rgba8(x: 32, y: 15) == Self.blue)
+            // Spread: 6 across with no gap (4 pixels spare over 5 gaps), 4 down 2 apart
+            // (8 spare over 3 gaps).
+            let spread = try await drawn("watermark(\(mark),repeat,repeat,0)")
+            #expect(spread.rgba8(x: 0, y: 0) == Self.red && spread.rgba8(x: 59, y: 45) == Self.red && spread.rgba8(x: 10, y: 12) == Self.red)
+            #expect(spread.rgba8(x: 60, y: 0) == Self.blue && spread.rgba8(x: 0, y: 10) == Self.blue && spread.rgba8(x: 0, y: 46) == Self.blue)
+            // ALPHA 50: thumbor's alpha 255 - 127 over blue.
+            let faint = try await drawn("watermark(\(mark),0,0,50)").rgba8(x: 0, y: 0)
+            #expect(abs(Int(faint.red) - 128) <= 1 && abs(Int(faint.blue) - 127) <= 1, "\(faint)")
+            // The watermark is a source like any other: fetched once into the source cache.
+            #expect(harness.sources.requestCount(for: "/mark.png") == 1)
+            // A watermark its host does not have: 400, as thumbor answers.
+            let missing = mark.replacingOccurrences(of: "mark.png", with: "nothing.png")
+            #expect(try await harness.get(Self.path(harness, "filters:watermark(\(missing),0,0,0)", source: "/b.png", signed: false)).status == 400)
+        }
+    }
+
+    @Test func hostileWatermarksGetTheAnswersOfAHostileSource() async throws {
+        let forbidden = try await ImageServerSSRFTests.forbiddenServer()
+        let secret = forbidden.url(for: "/secret.png").absoluteString.replacingOccurrences(of: "http://", with: "")
+        // Private addresses not fetched, 127.0.0.1 allowed by name: a watermark on 127.0.0.2
+        // is refused where it would connect, as that source is.
+        try await ImageServerHarness.run(configure: {
+            $0.dialects = [.thumbor]
+            $0.allowsPrivateSources = false
+            $0.allowedSourceAddresses = ["127.0.0.1"]
+        }) { harness in
+            harness.serve("/b.png", try Self.solid(64, 48, [0, 0, 255, 255]))
+            #expect(try await harness.get(Self.path(harness, "20x10", source: "/b.png", signed: false)).status == 200)
+            let source = try await harness.get("/unsafe/20x10/\(secret)")
+            let watermark = try await harness.get(Self.path(harness, "20x10/filters:watermark(\(secret),0,0,0)", source: "/b.png", signed: false))
+            #expect(source.status == 403)
+            #expect(watermark.status == source.status)
+            #expect(String(decoding: watermark.body, as: UTF8.self).contains("address not allowed"))
+            // Through a redirect from an allowed host, the same.
+            let target = forbidden.url(for: "/secret.png").absoluteString
+            harness.sources.route("/jump.png") { _, response in
+                await response.respond(status: 302, headers: [("Location", target)])
+            }
+            let jump = harness.sources.url(for: "/jump.png").absoluteString.replacingOccurrences(of: "http://", with: "")
+            #expect(try await harness.get(Self.path(harness, "filters:watermark(\(jump),0,0,0)", source: "/b.png", signed: false)).status == 403)
+        }
+        // A host off the allow-list: 403 before anything is fetched, for the watermark as for the source.
+        try await ImageServerHarness.run(configure: {
+            $0.dialects = [.thumbor]
+            $0.allowedHosts = ["127.0.0.1"]
+        }) { harness in
+            harness.serve("/b.png", try Self.solid(64, 48, [0, 0, 255, 255]))
+            #expect(try await harness.get("/unsafe/20x10/\(secret)").status == 403)
+            #expect(try await harness.get(Self.path(harness, "filters:watermark(\(secret),0,0,0)", source: "/b.png", signed: false)).status == 403)
+            #expect(harness.sources.requestCount(for: "/b.png") == 0, "refused before the source is fetched")
+        }
+        #expect(forbidden.requestCount(for: "/secret.png") == 0, "the forbidden watermark is never fetched")
+        try await forbidden.stop()
+    }
+
     @Test func hostileThumborURLsGetTheNativeAnswers() async throws {
         try await ImageServerHarness.run(configure: { $0.dialects = [.native, .thumbor] }) { harness in
             harness.serve("/a.png", try ImageServerHarness.png(width: 64, height: 48))

@@ -205,8 +205,19 @@ struct ImgproxyDialectTests {
         #expect(try Self.spec("wm:1", hasWatermark: true) == "watermark=imgproxy,center,1|\(Self.defaults)")
         #expect(try Self.spec("wm:0", hasWatermark: true) == Self.defaults, "opacity 0 draws nothing")
         #expect(Self.status("wm:0.5:soea") == 400, "no watermark configured")
-        #expect(throws: ImageServerError.self) { try Self.spec("wm:0.5:re", hasWatermark: true) }
-        #expect(throws: ImageServerError.self) { try Self.spec("wm:0.5:soea:10:20:0.2", hasWatermark: true) }
+        // watermark:%opacity:%position:%x_offset:%y_offset:%scale, each form of the docs.
+        #expect(try Self.spec("wm:0.5:soea:10:20", hasWatermark: true) == "watermark=imgproxy,bottomright,0.5,x=10,y=20|\(Self.defaults)")
+        #expect(try Self.spec("watermark:0.5:ce::-5", hasWatermark: true) == "watermark=imgproxy,center,0.5,y=-5|\(Self.defaults)")
+        #expect(try Self.spec("wm:1:nowe:0:0:0.2", hasWatermark: true) == "watermark=imgproxy,topleft,1,scale=0.2|\(Self.defaults)")
+        #expect(try Self.spec("wm:1:we:4:0:0", hasWatermark: true) == "watermark=imgproxy,left,1,x=4|\(Self.defaults)", "scale 0: its own size")
+        // re replicates it over the whole result, the offsets the space between copies
+        // (pixels, or under 1 a fraction of the side).
+        #expect(try Self.spec("wm:0.5:re", hasWatermark: true) == "watermark=imgproxy,center,0.5,tile=grid|\(Self.defaults)")
+        #expect(try Self.spec("wm:0.5:re:20:10:0.25", hasWatermark: true) == "watermark=imgproxy,center,0.5,x=20,y=10,scale=0.25,tile=grid|\(Self.defaults)")
+        #expect(try Self.spec("wm:0.5:re:0.1:0.05", hasWatermark: true) == "watermark=imgproxy,center,0.5,x=10p,y=5p,tile=grid|\(Self.defaults)")
+        #expect(throws: ImageServerError.self) { try Self.spec("wm:0.5:soea:10:20:0.2:5", hasWatermark: true) }
+        #expect(Self.status("wm:0.5:soea:1:1:-1") == 404, "a negative scale")
+        #expect(Self.status("wm:0.5:soea:x") == 404)
         #expect(Self.status("wm:2") == 404)
     }
 

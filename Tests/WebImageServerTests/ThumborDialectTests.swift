@@ -152,6 +152,8 @@ struct ThumborDialectTests {
         #expect(try Self.spec("filters:background_color(ff0000)") == "format=auto,q=80,bg=ff0000")
         #expect(try Self.spec("fit-in/300x200/filters:fill(blue)") == "resize=300x200,inside,noenlarge|extend=300x200,center,bg=blue|\(Self.defaults)")
         #expect(try Self.spec("fit-in/300x200/filters:fill(auto)") == "resize=300x200,inside,noenlarge|extend=300x200,center,bg=auto|\(Self.defaults)")
+        // blur: the picture blurred and stretched to the box, under it.
+        #expect(try Self.spec("fit-in/300x200/filters:fill(blur)") == "resize=300x200,inside,noenlarge|extend=300x200,center,bg=blur|\(Self.defaults)")
         #expect(try Self.spec("300x200/filters:no_upscale()") == "resize=300x200,fill,noenlarge|\(Self.defaults)")
         #expect(try Self.spec("300x200/filters:stretch()") == "resize=300x200,stretch|\(Self.defaults)")
         #expect(try Self.spec("300x200/filters:proportion(0.5)") == "resize=300x200,fill|resize=150x100,stretch|\(Self.defaults)")
@@ -186,7 +188,7 @@ struct ThumborDialectTests {
         #expect(try Self.spec("10x20:310x220/100x100/filters:focal(200x50:260x110)") == "crop=10,20,300x200|resize=100x100,fill,gravity=point:220:60|\(Self.defaults)")
         #expect(try Self.spec("100x100/filters:focal(5x5:5x9)") == "resize=100x100,fill|\(Self.defaults)")
         #expect(try Self.spec("fit-in/100x100/filters:focal(200x50:260x110)") == "resize=100x100,inside,noenlarge|\(Self.defaults)")
-        for unserved in ["watermark(a.png,0,0,50)", "colorize(10,20,30,ff0000)"] {
+        for unserved in ["colorize(10,20,30,ff0000)"] {
             #expect(Self.status("filters:\(unserved)") == 400, "\(unserved)")
         }
         // autojpg is not among thumbor's built-in filters: skipped unless FILTERS lists it.
@@ -200,7 +202,50 @@ struct ThumborDialectTests {
         // Filters run up to thumbor's `)/`, a slash inside their arguments included: this
         // watermark's URL is its argument, not the image.
         #expect(try Self.spec("filters:quality(70):format(png)") == "format=png,q=70")
-        #expect(Self.status("filters:watermark(http://example.com/w.png,0,0,50)") == 400)
+        #expect(try Self.spec("filters:watermark(http://example.com/w.png,0,0,50)").hasPrefix("watermark=url1,topleft,"))
+    }
+
+    /// The request a thumbor path `parts` (before the image) reads into.
+    static func request(_ parts: String) throws -> ThumborDialect.Request {
+        try ThumborDialect(configuration: ThumborConfiguration()).request(path: "/unsafe/\(parts)/example.com/a.jpg", accept: nil)
+    }
+
+    @Test func watermarksBecomeFetchedOverlays() throws {
+        // Pixels from the left and top; from the right and bottom when negative, -0 at the edge.
+        let corner = try Self.request("filters:watermark(example.com/w.png,10,20,0)")
+        #expect(corner.spec == "watermark=url1,topleft,1,x=10,y=20|\(Self.defaults)")
+        #expect(corner.watermarks == [URL(string: "http://example.com/w.png")!], "http:// put in front, as for the image")
+        #expect(try Self.spec("filters:watermark(w.png,-10,-0,0)") == "watermark=url1,bottomright,1,x=10,y=0|\(Self.defaults)")
+        // center on either axis; percentages of the image's side, signed the same way.
+        #expect(try Self.spec("filters:watermark(w.png,center,center,0)") == "watermark=url1,center,1|\(Self.defaults)")
+        #expect(try Self.spec("filters:watermark(w.png,center,-5,0)") == "watermark=url1,bottom,1,y=5|\(Self.defaults)")
+        #expect(try Self.spec("filters:watermark(w.png,20p,-10p,0)") == "watermark=url1,bottomleft,1,x=20p,y=10p|\(Self.defaults)")
+        #expect(try Self.spec("filters:watermark(w.png,500p,0,0)") == "watermark=url1,topleft,1,x=100p,y=0|\(Self.defaults)")
+        // ALPHA is transparency: thumbor lowers each alpha by ⌊255 · ALPHA / 100⌋.
+        #expect(try Self.spec("filters:watermark(w.png,0,0,50)") == "watermark=url1,topleft,\(ImgproxyOptions.number(128.0 / 255)),x=0,y=0|\(Self.defaults)")
+        #expect(try Self.spec("filters:watermark(w.png,0,0,100)") == "watermark=url1,topleft,0,x=0,y=0|\(Self.defaults)")
+        #expect(try Self.spec("filters:watermark(w.png,0,0,400)") == "watermark=url1,topleft,0,x=0,y=0|\(Self.defaults)")
+        // repeat spreads copies along its axis.
+        #expect(try Self.spec("filters:watermark(w.png,repeat,repeat,0)") == "watermark=url1,center,1,tile=spread|\(Self.defaults)")
+        #expect(try Self.spec("filters:watermark(w.png,repeat,-0,0)") == "watermark=url1,bottom,1,y=0,tile=spreadx|\(Self.defaults)")
+        #expect(try Self.spec("filters:watermark(w.png,4,repeat,0)") == "watermark=url1,left,1,x=4,tile=spready|\(Self.defaults)")
+        // Ratios in percent of the image's sides; none or 0 leaves a side free.
+        #expect(try Self.spec("filters:watermark(w.png,0,0,0,30,none)") == "watermark=url1,topleft,1,x=0,y=0,scale=0.3x|\(Self.defaults)")
+        #expect(try Self.spec("filters:watermark(w.png,0,0,0,0,50)") == "watermark=url1,topleft,1,x=0,y=0,scale=x0.5|\(Self.defaults)")
+        #expect(try Self.spec("filters:watermark(w.png,0,0,0,20,40)") == "watermark=url1,topleft,1,x=0,y=0,scale=0.2x0.4|\(Self.defaults)")
+        #expect(try Self.spec("filters:watermark(w.png,0,0,0,none,none)") == "watermark=url1,topleft,1,x=0,y=0|\(Self.defaults)")
+        // Several watermarks, each its own name, in the filters' order.
+        let two = try Self.request("300x200/filters:watermark(a.com/1.png,0,0,0):blur(2):watermark('b.com/2.png',-0,-0,0)")
+        #expect(two.spec == "resize=300x200,fill|watermark=url1,topleft,1,x=0,y=0|blur=2|watermark=url2,bottomright,1,x=0,y=0|\(Self.defaults)")
+        #expect(two.watermarks == [URL(string: "http://a.com/1.png")!, URL(string: "http://b.com/2.png")!])
+        // Arguments thumbor's pattern does not match: skipped, as thumbor skips them.
+        for skipped in ["watermark(w.png,0,0)", "watermark(w.png,left,0,0)", "watermark(w.png,0,0,-5)", "watermark(w.png,0,0,0,1,2,3)"] {
+            #expect(try Self.request("filters:\(skipped)").spec == Self.defaults, "\(skipped)")
+        }
+        // A negative or huge ratio, and an image that is not a URL: 400.
+        #expect(Self.status("filters:watermark(w.png,0,0,0,-20,none)") == 400)
+        #expect(Self.status("filters:watermark(w.png,0,0,0,10001,none)") == 400)
+        #expect(Self.status("filters:watermark(%zz,0,0,0)") == 400)
     }
 
     @Test func formatByAcceptOnlyWithAutoWebP() throws {

@@ -184,6 +184,58 @@ import WebImageLoadingTestSupport
         #expect(half.rgba8(x: 0, y: 0) == .black)
     }
 
+    @Test func overlaysAreSizedAgainstTheImageAndSpreadAsThumborLaysThem() throws {
+        // thumbor's calc_watermark_size: the box from the fractions, the other side from the
+        // overlay's aspect, each side rounded half to even.
+        let overlay = PixelSize(width: 60, height: 40)
+        let image = PixelSize(width: 200, height: 133)
+        #expect(OverlayScale(width: 0.4, height: nil).size(of: overlay, on: image) == PixelSize(width: 80, height: 53))
+        #expect(OverlayScale(width: nil, height: 0.5).size(of: overlay, on: image) == PixelSize(width: 100, height: 66))
+        #expect(OverlayScale(width: 0.3, height: 0.3).size(of: overlay, on: image) == PixelSize(width: 60, height: 40))
+        #expect(OverlayScale(width: 1, height: 0.1).size(of: overlay, on: image) == PixelSize(width: 20, height: 13))
+        #expect(OverlayScale(width: nil, height: nil).size(of: overlay, on: image) == overlay)
+        // repeat: whole copies with the spare pixels shared between the gaps; fewer than two
+        // that fit: as many as cover the side, 10 pixels shared; more than 100 in all: 6 a side.
+        #expect(OverlayTiling.spreadStarts(length: 200, tile: 60, capped: false) == [0, 70, 140])
+        #expect(OverlayTiling.spreadStarts(length: 100, tile: 60, capped: false) == [0, 70])
+        #expect(OverlayTiling.spreadStarts(length: 50, tile: 60, capped: false) == [0])
+        #expect(OverlayTiling.spreadStarts(length: 100, tile: 7, capped: true) == [0, 7 + 11, 2 * 18, 3 * 18, 4 * 18, 5 * 18])
+        // A negative spare overlaps the copies (Python's floor division).
+        #expect(OverlayTiling.spreadStarts(length: 30, tile: 20, capped: true) == [0, 10])
+        var spread = OverlayImageTransformer(overlay: Image(bitmap: Bitmap.solid(2, 2, .black)), name: "b", gravity: .topLeft)
+        spread.tiling = .spread(horizontal: true, vertical: false)
+        let drawn = try #require(spread.transform(Image(bitmap: Bitmap.solid(7, 3, .white)))).bitmap
+        // 3 across (1 spare pixel over 2 gaps: none), at the top.
+        #expect([0, 1, 2, 3, 4, 5].allSatisfy { drawn.rgba8(x: $0, y: 1) == .black })
+        #expect(drawn.rgba8(x: 6, y: 0) == .white && drawn.rgba8(x: 0, y: 2) == .white)
+        #expect(spread.key.hasSuffix("-spreadx"))
+        // imgproxy's re: copies side by side from the top-left, the offset the space between
+        // them (half of it before the first).
+        var grid = OverlayImageTransformer(overlay: Image(bitmap: Bitmap.solid(2, 2, .black)), name: "b", offsetX: 2)
+        grid.tiling = .grid
+        let tiled = try #require(grid.transform(Image(bitmap: Bitmap.solid(9, 3, .white)))).bitmap
+        #expect([1, 2, 5, 6].allSatisfy { tiled.rgba8(x: $0, y: 0) == .black && tiled.rgba8(x: $0, y: 2) == .black })
+        #expect([0, 3, 4, 7, 8].allSatisfy { tiled.rgba8(x: $0, y: 1) == .white })
+        #expect(grid.key.hasSuffix("-grid"))
+    }
+
+    @Test func aBlurredFillIsThePictureBlurredAndStretchedUnderIt() throws {
+        // Left half black, right half white: blurred, the canvas runs from dark on the left
+        // to light on the right; the picture itself sits untouched in the middle.
+        let picture = Bitmap.painted(20, 10) { x, _ in x < 10 ? .black : .white }
+        var extend = ExtendingImageTransformer(size: PixelSize(width: 60, height: 10))
+        extend.fillsWithBlurredPicture = true
+        #expect(extend.key == "extend-60x10-center-bgblur")
+        let filled = try #require(extend.transform(Image(bitmap: picture))).bitmap
+        #expect(filled.size == PixelSize(width: 60, height: 10))
+        #expect(filled.rgba8(x: 20, y: 5) == .black && filled.rgba8(x: 39, y: 5) == .white)
+        let (left, right) = (filled.rgba8(x: 0, y: 5), filled.rgba8(x: 59, y: 5))
+        #expect(left.alpha == 255 && right.alpha == 255)
+        // A radius of 50 over 20 pixels, edges repeated: the blur keeps only a slope.
+        #expect(left.red < right.red && (40...215).contains(Int(left.red)) && (40...215).contains(Int(right.red)), "\(left) \(right)")
+        #expect(try TransformSpec("extend=60x10,center,bg=blur").transformers.first?.key == extend.key)
+    }
+
     @Test func sixteenBitImagesStaySixteenBit() throws {
         let deep = Image(bitmap: Bitmap.painted16(30, 20) { x, _ in [UInt16(x * 2000), 1234, 60000, 65535] })
         let transformers: [any ImageTransformer] = [

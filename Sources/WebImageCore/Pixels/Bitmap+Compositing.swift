@@ -36,12 +36,19 @@ extension Bitmap {
     ///
     /// `top` may have the other pixel format; the result keeps this bitmap's.
     package func drawing(_ top: Bitmap, atX x: Int, y: Int, opacity: Float = 1) -> Bitmap {
+        var result = self
+        result.draw(top, atX: x, y: y, opacity: opacity)
+        return result
+    }
+
+    /// Draws `top` over this bitmap in place, as ``drawing(_:atX:y:opacity:)`` does: many
+    /// copies drawn one after another touch only the pixels under each.
+    package mutating func draw(_ top: Bitmap, atX x: Int, y: Int, opacity: Float = 1) {
         let left = max(0, x), right = min(width, x + top.width)
         let upper = max(0, y), lower = min(height, y + top.height)
-        guard left < right, upper < lower, opacity > 0 else { return self }
-        var result = self
+        guard left < right, upper < lower, opacity > 0 else { return }
         let format = pixelFormat, baseWidth = width
-        result.pixels.withUnsafeMutableBytes { base in
+        pixels.withUnsafeMutableBytes { base in
             top.pixels.withUnsafeBytes { overlay in
                 let base = base.baseAddress!, overlay = overlay.baseAddress!
                 ParallelRows.forEachBand(of: lower - upper, pixelsPerItem: right - left) { band in
@@ -71,7 +78,6 @@ extension Bitmap {
                 }
             }
         }
-        return result
     }
 
     /// This bitmap drawn over a canvas of `colour`: how an image with alpha is written to a

@@ -64,8 +64,10 @@ struct TransformSpecParser {
             let size = try reader.size(reader.positional("the canvas WIDTHxHEIGHT"))
             let gravity = try reader.gravity(reader.optionalPositional() ?? "center")
             let fillsWithMeanColour = reader.value(named: "bg") { $0.lowercased() == "auto" }
+            let fillsWithBlurredPicture = reader.value(named: "bg") { $0.lowercased() == "blur" }
             var extend = ExtendingImageTransformer(size: size, gravity: gravity, background: try reader.colour(named: "bg") ?? .clear)
             extend.fillsWithMeanColour = fillsWithMeanColour
+            extend.fillsWithBlurredPicture = fillsWithBlurredPicture
             transformer = extend
         case "rgb":
             var offsets: [Double] = []
@@ -253,18 +255,48 @@ struct TransformSpecParser {
             throw reader.error(name, "cannot load the overlay: \(error)")
         }
         let gravity = try reader.gravity(reader.optionalPositional() ?? "bottomright")
-        let x =
-            try reader.value(named: "x").map { argument throws(TransformSpecError) in
-                try reader.integer(argument, in: -TransformSpec.maximumDimension...TransformSpec.maximumDimension, named: "x")
-            } ?? 0
-        let y =
-            try reader.value(named: "y").map { argument throws(TransformSpecError) in
-                try reader.integer(argument, in: -TransformSpec.maximumDimension...TransformSpec.maximumDimension, named: "y")
-            } ?? 0
+        let x = try reader.value(named: "x").map { argument throws(TransformSpecError) in try overlayOffset(argument, named: "x", reader) }
+        let y = try reader.value(named: "y").map { argument throws(TransformSpecError) in try overlayOffset(argument, named: "y", reader) }
         let opacity =
             try reader.value(named: "opacity").map { argument throws(TransformSpecError) in
                 try reader.number(argument, in: 0...1, named: "opacity")
             } ?? 1
-        return OverlayImageTransformer(overlay: image, name: name, gravity: gravity, offsetX: x, offsetY: y, opacity: opacity)
+        var transformer = OverlayImageTransformer(
+            overlay: image, name: name, gravity: gravity, offsetX: x?.pixels ?? 0, offsetY: y?.pixels ?? 0, opacity: opacity)
+        transformer.offsetXPercent = x?.percent ?? 0
+        transformer.offsetYPercent = y?.percent ?? 0
+        if let scale = try reader.value(named: "scale") {
+            let sides = scale.split(separator: "x", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            /// One side's fraction, `nil` when it is left out.
+            func fraction(_ text: String) throws(TransformSpecError) -> Double? {
+                text.isEmpty ? nil : try reader.number(text, in: 0.001...100, named: "scale")
+            }
+            let width = try fraction(sides[0])
+            let height = sides.count > 1 ? try fraction(sides[1]) : width
+            guard width != nil || height != nil else {
+                throw reader.error(scale, "scale is FRACTION, WIDTHxHEIGHT, WIDTHx or xHEIGHT, fractions of the image's sides")
+            }
+            transformer.scale = OverlayScale(width: width, height: height)
+        }
+        if let tiling = try reader.value(named: "tile") {
+            switch tiling.lowercased() {
+            case "spread": transformer.tiling = .spread(horizontal: true, vertical: true)
+            case "spreadx": transformer.tiling = .spread(horizontal: true, vertical: false)
+            case "spready": transformer.tiling = .spread(horizontal: false, vertical: true)
+            case "grid": transformer.tiling = .grid
+            default: throw reader.error(tiling, "tile is spread, spreadx, spready or grid")
+            }
+        }
+        return transformer
+    }
+
+    /// An overlay's `x=` or `y=`: pixels, or `Np`, N percent of the image's side.
+    private func overlayOffset(
+        _ text: String, named name: String, _ reader: ArgumentReader
+    ) throws(TransformSpecError) -> (pixels: Int, percent: Double) {
+        if text.hasSuffix("p") {
+            return (0, try reader.number(String(text.dropLast()), in: -100...100, named: name))
+        }
+        return (try reader.integer(text, in: -TransformSpec.maximumDimension...TransformSpec.maximumDimension, named: name), 0)
     }
 }

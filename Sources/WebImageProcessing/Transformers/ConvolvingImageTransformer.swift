@@ -42,34 +42,39 @@ public struct ConvolvingImageTransformer: ImageTransformer {
         guard isValid else { return nil }
         let sum = kernel.reduce(0, +)
         let weights = normalizes && sum != 0 ? kernel.map { $0 / sum } : kernel
-        let rows = kernel.count / columns
+        return image.replacingFrames { Self.convolved($0, weights: weights, columns: columns) }
+    }
+
+    /// `bitmap` convolved with `weights`, `columns` a row, whatever their count: thumbor's
+    /// sums over 8-bit straight values, edge pixels repeated, cut toward zero and held to
+    /// 0…255; alpha convolved unless the bitmap is opaque.
+    static func convolved(_ bitmap: Bitmap, weights: [Double], columns: Int) -> Bitmap {
+        let rows = weights.count / columns
         let (middleX, middleY) = (columns / 2, rows / 2)
-        return image.replacingFrames { bitmap in
-            let convolvesAlpha = bitmap.containsTransparency
-            let (width, height, format) = (bitmap.width, bitmap.height, bitmap.pixelFormat)
-            return bitmap.pixels.withUnsafeBytes { source in
-                bitmap.mappingRows(premultiplied: false) { y, row in
-                    // The kernel's rows of the source, as 8-bit levels.
-                    let window = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: rows * width)
-                    defer { window.deallocate() }
+        let convolvesAlpha = bitmap.containsTransparency
+        let (width, height, format) = (bitmap.width, bitmap.height, bitmap.pixelFormat)
+        return bitmap.pixels.withUnsafeBytes { source in
+            bitmap.mappingRows(premultiplied: false) { y, row in
+                // The kernel's rows of the source, as 8-bit levels.
+                let window = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: rows * width)
+                defer { window.deallocate() }
+                for line in 0..<rows {
+                    let sourceY = min(max(y + line - middleY, 0), height - 1)
+                    Bitmap.unpackRow(
+                        sourceY, of: source.baseAddress!, width: width, format: format, into: window + line * width, premultiplying: false)
+                    for x in 0..<width { window[line * width + x] = (window[line * width + x] * 255).rounded(.toNearestOrAwayFromZero) }
+                }
+                for x in 0..<width {
+                    var total = SIMD4<Double>()
                     for line in 0..<rows {
-                        let sourceY = min(max(y + line - middleY, 0), height - 1)
-                        Bitmap.unpackRow(
-                            sourceY, of: source.baseAddress!, width: width, format: format, into: window + line * width, premultiplying: false)
-                        for x in 0..<width { window[line * width + x] = (window[line * width + x] * 255).rounded(.toNearestOrAwayFromZero) }
-                    }
-                    for x in 0..<width {
-                        var total = SIMD4<Double>()
-                        for line in 0..<rows {
-                            for column in 0..<columns {
-                                let sourceX = min(max(x + column - middleX, 0), width - 1)
-                                total += SIMD4<Double>(window[line * width + sourceX]) * weights[line * columns + column]
-                            }
+                        for column in 0..<columns {
+                            let sourceX = min(max(x + column - middleX, 0), width - 1)
+                            total += SIMD4<Double>(window[line * width + sourceX]) * weights[line * columns + column]
                         }
-                        var level = SIMD4<Float>(total.rounded(.towardZero)).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)) / 255
-                        if !convolvesAlpha { level.w = row[x].w }
-                        row[x] = level
                     }
+                    var level = SIMD4<Float>(total.rounded(.towardZero)).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)) / 255
+                    if !convolvesAlpha { level.w = row[x].w }
+                    row[x] = level
                 }
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import WebImageCore
 
 /// Places every frame on a canvas at least as large as a size, at a gravity, the rest
@@ -15,6 +16,11 @@ public struct ExtendingImageTransformer: ImageTransformer {
     /// channel's 8-bit values averaged, rounded down, over every pixel of the first frame,
     /// opaque) — thumbor's `fill(auto)`; `bg=auto` in a transform spec.
     public var fillsWithMeanColour = false
+    /// Whether the canvas is instead the picture itself, blurred as thumbor's `fill(blur)`
+    /// blurs it — a Gaussian of radius and sigma 50 cut at its radius, across then down, in
+    /// thumbor's 8-bit arithmetic (see ``ConvolvingImageTransformer``) — and stretched to
+    /// the canvas; `bg=blur` in a transform spec.
+    public var fillsWithBlurredPicture = false
 
     /// Creates a transformer extending the canvas to `size`.
     public init(size: PixelSize, gravity: ImageGravity = .center, background: RGBA8 = .clear) {
@@ -23,12 +29,20 @@ public struct ExtendingImageTransformer: ImageTransformer {
         self.background = background
     }
 
-    /// `extend-WxH-GRAVITY`, then `-bgauto` for the mean colour or `-bgRRGGBBAA` when the
-    /// background is not clear.
+    /// `extend-WxH-GRAVITY`, then `-bgblur` for the blurred picture, `-bgauto` for the mean
+    /// colour or `-bgRRGGBBAA` when the background is not clear.
     public var key: String {
         "extend-\(size.width)x\(size.height)-\(gravity.rawValue)"
-            + (fillsWithMeanColour ? "-bgauto" : background != .clear ? "-bg\(background.hex)" : "")
+            + (fillsWithBlurredPicture
+                ? "-bgblur" : fillsWithMeanColour ? "-bgauto" : background != .clear ? "-bg\(background.hex)" : "")
     }
+
+    /// thumbor's blur kernel for `fill(blur)`: 101 weights of a Gaussian of sigma 50.
+    private static let blurWeights: [Double] = {
+        let weights = (-50...50).map { offset in exp(-Double(offset * offset) / (2 * 50 * 50)) }
+        let sum = weights.reduce(0, +)
+        return weights.map { $0 / sum }
+    }()
 
     /// The canvas an image of `picture` is placed on.
     public func canvas(for picture: PixelSize) -> PixelSize {
@@ -42,9 +56,15 @@ public struct ExtendingImageTransformer: ImageTransformer {
         guard canvas != image.pixelSize else { return nil }
         let origin = gravity.origin(of: image.pixelSize, in: canvas)
         let background = fillsWithMeanColour ? image.bitmap.meanColour : background
+        let blurs = fillsWithBlurredPicture
         return
             (try? image.replacingFrames { bitmap throws(ImageError) in
-                try Bitmap.filled(canvas, format: bitmap.pixelFormat, with: background).drawing(bitmap, atX: origin.x, y: origin.y)
+                guard blurs else {
+                    return try Bitmap.filled(canvas, format: bitmap.pixelFormat, with: background).drawing(bitmap, atX: origin.x, y: origin.y)
+                }
+                let across = ConvolvingImageTransformer.convolved(bitmap, weights: Self.blurWeights, columns: Self.blurWeights.count)
+                let blurred = ConvolvingImageTransformer.convolved(across, weights: Self.blurWeights, columns: 1)
+                return try blurred.resized(to: canvas).drawing(bitmap, atX: origin.x, y: origin.y)
             })?.carryingPlacedGainMap(of: image, canvas: canvas, x: origin.x, y: origin.y)
     }
 }

@@ -22,8 +22,12 @@ extension ImageRoute {
         let path = request.uri.path
         if let thumbor, isThumbor(path) {
             let read = try thumbor.request(path: path, accept: request.headers[.accept])
-            let spec = try ImageServerSpec(read.spec, presets: [:], onlyPresets: false)
-            return ImageRouteTarget(source: read.source, spec: spec, negotiatesFormat: false, variesWithAccept: read.variesWithAccept)
+            var watermarks: [String: URL] = [:]
+            for (index, source) in read.watermarks.enumerated() { watermarks[ThumborPath.watermarkName(index)] = source }
+            let spec = try ImageServerSpec(read.spec, presets: [:], onlyPresets: false, watermarks: Set(watermarks.keys))
+            var target = ImageRouteTarget(source: read.source, spec: spec, negotiatesFormat: false, variesWithAccept: read.variesWithAccept)
+            target.watermarkSources = watermarks
+            return target
         }
         if let imgproxy, !configuration.dialects.contains(.native) || Self.isImgproxy(path) {
             let read = try imgproxy.request(path: path, accept: request.headers[.accept])

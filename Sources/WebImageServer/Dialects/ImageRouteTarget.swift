@@ -17,4 +17,7 @@ struct ImageRouteTarget: Sendable {
     /// (`ImageServerError.answeringSourceStatusAsImgproxy`) rather than as the native
     /// dialect does (404 for a source's 404 or 410, 502 for any other).
     var answersSourceStatusAsImgproxy = false
+    /// The images the spec's `watermark=` draws by name that are fetched for this request
+    /// (thumbor's `watermark` filter), each held to every rule a source is.
+    var watermarkSources: [String: URL] = [:]
 }

@@ -135,15 +135,29 @@ extension ImgproxyOptions {
         return "extend=\(w)x\(h),\(try gravity.native(option: "extend"))" + (background.map { ",bg=\($0)" } ?? "")
     }
 
-    /// `watermark=imgproxy,GRAVITY,OPACITY`: the watermark `IMGPROXY_WATERMARK_PATH` loaded.
+    /// `watermark=imgproxy,GRAVITY,OPACITY[,x=…][,y=…][,scale=…][,tile=grid]`: the watermark
+    /// `IMGPROXY_WATERMARK_PATH` loaded, moved inwards from its position by the offsets (in
+    /// pixels), fitted into `scale` times the result's sides when the scale is positive; at
+    /// `re`, copies side by side over the whole result, the offsets the space between them
+    /// (an offset under 1 a fraction of the result's side, as imgproxy's replicate reads it).
     private func watermark(hasWatermark: Bool) throws(ImageServerError) -> String {
         guard hasWatermark else {
             throw ImageServerError(.badRequest, "bad options: watermark: no watermark is configured (IMGPROXY_WATERMARK_PATH)")
         }
-        guard watermarkPosition != "re" else { throw Self.unsupported("watermark", "a replicated watermark is") }
-        guard !watermarkOffsetsOrScale else { throw Self.unsupported("watermark", "watermark offsets and scale are") }
-        let gravity = ImgproxyGravity.nativeNames[watermarkPosition] ?? "center"
-        return "watermark=\(ImgproxyConfiguration.watermarkName),\(gravity),\(Self.number(watermarkOpacity))"
+        let replicates = watermarkPosition == "re"
+        let gravity = replicates ? "center" : ImgproxyGravity.nativeNames[watermarkPosition] ?? "center"
+        var operation = ["watermark=\(ImgproxyConfiguration.watermarkName)", gravity, Self.number(watermarkOpacity)]
+        for (axis, offset) in [("x", watermarkOffsetX), ("y", watermarkOffsetY)] where offset != 0 {
+            if replicates, abs(offset) < 1 {
+                operation.append("\(axis)=\(Self.number((offset * 100 * 1000).rounded() / 1000))p")
+            } else {
+                let limit = Double(TransformSpec.maximumDimension)
+                operation.append("\(axis)=\(Int(min(limit, max(-limit, offset)).rounded(.toNearestOrEven)))")
+            }
+        }
+        if watermarkScale > 0 { operation.append("scale=\(Self.number(min(100, max(0.001, watermarkScale))))") }
+        if replicates { operation.append("tile=grid") }
+        return operation.joined(separator: ",")
     }
 
     /// The format written: the URL's, or WebP or AVIF by `Accept` when the configuration

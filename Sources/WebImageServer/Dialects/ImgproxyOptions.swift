@@ -34,7 +34,9 @@ struct ImgproxyOptions: Sendable, Equatable {
     var pixelate = 0
     var watermarkOpacity = 0.0
     var watermarkPosition = "ce"
-    var watermarkOffsetsOrScale = false
+    var watermarkOffsetX = 0.0
+    var watermarkOffsetY = 0.0
+    var watermarkScale = 0.0
     var stripMetadata = true
     var keepCopyright = true
     var stripColorProfile = true
@@ -164,10 +166,18 @@ struct ImgproxyOptions: Sendable, Equatable {
                 }
                 watermarkPosition = arguments[1]
             }
-            for text in arguments.dropFirst(2) where !text.isEmpty {
-                guard let value = Double(text), value.isFinite else { throw Self.invalid(name, "an offset or scale is a number") }
-                watermarkOffsetsOrScale = watermarkOffsetsOrScale || value != 0
+            var numbers: [Double] = []
+            for text in arguments.dropFirst(2) {
+                guard text.isEmpty || Double(text)?.isFinite == true else { throw Self.invalid(name, "an offset or scale is a number") }
+                numbers.append(Double(text) ?? 0)
             }
+            guard numbers.dropFirst(3).allSatisfy({ $0 == 0 }) else {
+                throw Self.unsupported("watermark", "imgproxy Pro's watermark arguments beyond the scale are")
+            }
+            guard numbers.count < 3 || numbers[2] >= 0 else { throw Self.invalid(name, "the scale is 0 or more") }
+            watermarkOffsetX = numbers.first ?? 0
+            watermarkOffsetY = numbers.count > 1 ? numbers[1] : 0
+            watermarkScale = numbers.count > 2 ? numbers[2] : 0
         case "strip_metadata", "sm": stripMetadata = try Self.bool(arguments, option: name)
         case "keep_copyright", "kcr": keepCopyright = try Self.bool(arguments, option: name)
         case "strip_color_profile", "scp": stripColorProfile = try Self.bool(arguments, option: name)

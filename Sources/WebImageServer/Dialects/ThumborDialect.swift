@@ -17,6 +17,9 @@ struct ThumborDialect: Sendable {
         let source: URL
         /// Whether `AUTO_WEBP` made the answer depend on `Accept`.
         let variesWithAccept: Bool
+        /// The images of the `watermark` filters, each fetched as a source is and drawn by
+        /// the spec under the name ``ThumborPath/watermarkName(_:)`` gives its index.
+        var watermarks: [URL] = []
     }
 
     /// Reads `path` (raw, without the query) for a client that sent `accept`.
@@ -34,12 +37,8 @@ struct ThumborDialect: Sendable {
             guard let key = configuration.securityKey, ThumborSignature.matches(parsed.signature, key: key, path: parsed.signedPath)
             else { throw ImageServerError(.badRequest, "invalid thumbor URL: malformed URL (the signature does not match)") }
         }
-        guard var sourceText = parsed.image.removingPercentEncoding else { throw ThumborPath.invalid("the image is not valid percent-encoding") }
-        if !sourceText.lowercased().hasPrefix("http://"), !sourceText.lowercased().hasPrefix("https://") {
-            sourceText = "http://" + sourceText
-        }
-        guard let source = URL(string: sourceText), source.host != nil else { throw ThumborPath.invalid("the image is not a URL") }
-        let (spec, varies) = try parsed.nativeSpec(configuration: configuration, accept: accept)
-        return Request(spec: spec, source: source, variesWithAccept: varies)
+        guard let source = ThumborPath.sourceURL(parsed.image) else { throw ThumborPath.invalid("the image is not a URL") }
+        let (spec, varies, watermarks) = try parsed.nativeSpec(configuration: configuration, accept: accept)
+        return Request(spec: spec, source: source, variesWithAccept: varies, watermarks: watermarks)
     }
 }

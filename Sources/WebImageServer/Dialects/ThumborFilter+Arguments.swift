@@ -35,6 +35,10 @@ extension ThumborFilter {
         case radii
         /// Decimal numbers separated by `;` (a convolution's kernel).
         case kernel
+        /// A watermark's place along one axis: `[-]?\d+p?`, `center` or `repeat`.
+        case watermarkPosition
+        /// A watermark's size in percent of the image's side: `[-]?\d+` or `none`.
+        case watermarkRatio
 
         /// Whether `text` matches the pattern whole.
         func matches(_ text: String) -> Bool {
@@ -52,6 +56,10 @@ extension ThumborFilter {
             case .word: return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
             case .kernel:
                 return text.split(separator: ";", omittingEmptySubsequences: false).allSatisfy { Pattern.decimalNumber.matches(String($0)) }
+            case .watermarkPosition:
+                guard text != "center", text != "repeat" else { return true }
+                return Pattern.number.matches(text.hasSuffix("p") ? String(text.dropLast()) : text)
+            case .watermarkRatio: return text == "none" || Pattern.number.matches(text)
             case .radii:
                 let parts = text.split(separator: "|", omittingEmptySubsequences: false)
                 return parts.count <= 2 && parts.allSatisfy { digits($0) }

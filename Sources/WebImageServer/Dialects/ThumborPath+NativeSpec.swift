@@ -5,7 +5,7 @@ extension ThumborPath {
     /// The filters thumbor has that this server does not answer: a URL naming one is
     /// answered 400, naming it.
     static let unservedFilters: Set<String> = [
-        "watermark", "colorize", "curve", "frame", "redeye", "extract_focal", "max_age", "cover",
+        "colorize", "curve", "frame", "redeye", "extract_focal", "max_age", "cover",
     ]
 
     /// The path written as the server's own spec, in thumbor's order of processing: trim,
@@ -15,13 +15,15 @@ extension ThumborPath {
     /// A filter thumbor does not load (``ThumborConfiguration/filters``), or whose arguments
     /// do not match its parameters, is skipped, as thumbor skips it.
     ///
-    /// - Returns: The spec, and whether the answer depends on `Accept` (`AUTO_WEBP`).
+    /// - Returns: The spec, whether the answer depends on `Accept` (`AUTO_WEBP`), and the
+    ///   images of the `watermark` filters, which the spec draws by the names
+    ///   ``watermarkName(_:)`` gives their indices.
     /// - Throws: ``ImageServerError`` 400 naming a part of the URL or a filter the server
     ///   does not answer.
     func nativeSpec(
         configuration: ThumborConfiguration, accept: String?
     ) throws(ImageServerError) -> (
-        spec: String, variesWithAccept: Bool
+        spec: String, variesWithAccept: Bool, watermarks: [URL]
     ) {
         guard !debug else { throw Self.unsupported("debug", "drawing the focal points is") }
         guard !meta else { throw Self.unsupported("meta", "the JSON of the operations is") }
@@ -66,7 +68,15 @@ extension ThumborPath {
         case (false, false): break
         }
         var encoding = ThumborEncoding()
+        var watermarks: [URL] = []
         for filter in filters {
+            if filter.name == "watermark" {
+                if let watermark = try Self.watermark(filter, named: Self.watermarkName(watermarks.count)) {
+                    operations.append(watermark.operation)
+                    watermarks.append(watermark.source)
+                }
+                continue
+            }
             operations += try apply(filter, encoding: &encoding, resultSize: resultSize, width: width, height: height)
         }
         var variesWithAccept = false
@@ -82,7 +92,7 @@ extension ThumborPath {
         if let background = encoding.background { written.append("bg=\(background)") }
         if let maxBytes = encoding.maxBytes { written.append("maxbytes=\(maxBytes)") }
         operations.append(written.joined(separator: ","))
-        return (operations.joined(separator: "|"), variesWithAccept)
+        return (operations.joined(separator: "|"), variesWithAccept, watermarks)
     }
 
     /// A `focal(LEFTxTOP:RIGHTxBOTTOM)` argument as thumbor reads it: the region's centre
@@ -249,9 +259,9 @@ extension ThumborPath {
             return radii[0] == 0 ? [] : ["round=\(min(radii[0], TransformSpec.maximumDimension))"]
         case "fill":
             guard let arguments = filter.arguments([.word, .boolean], required: 1) else { return [] }
-            // auto: the picture's mean colour (thumbor calls it the median).
+            // auto: the picture's mean colour (thumbor calls it the median); blur: the
+            // picture blurred and stretched to the box.
             let colour = arguments[0]
-            guard colour != "blur" else { throw Self.unsupported("fill", "fill(blur) is") }
             let mergesTransparency = ThumborFilter.isTrue(arguments[1])
             // full-fit-in leaves a picture covering the box: no canvas shows.
             if fitIn, full { return [] }

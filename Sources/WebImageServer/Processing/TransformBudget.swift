@@ -166,6 +166,10 @@ struct TransformBudget: Sendable {
         case let extend as ExtendingImageTransformer:
             let canvas = extend.canvas(for: size)
             return (canvas, canvas)
+        case let overlay as OverlayImageTransformer:
+            // A sized overlay is resampled to its size first; copies go on a canvas of the image's.
+            let drawn = overlay.overlaySize(on: size)
+            return (Double(drawn.width) * Double(drawn.height) > Double(size.width) * Double(size.height) ? drawn : size, size)
         case is CircleImageTransformer:
             let side = min(size.width, size.height)
             return (size, PixelSize(width: side, height: side))

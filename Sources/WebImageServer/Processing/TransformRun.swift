@@ -42,52 +42,77 @@ struct TransformRun: Sendable {
     }
 
     /// The result of `spec` over `source`, whose bytes are in the source cache; `output`
-    /// says how it is written beyond the spec.
-    func run(_ source: URL, spec: TransformSpec, output: OutputRequest) async throws(ImageServerError) -> Encoded {
+    /// says how it is written beyond the spec. `watermarks` names the images, in the source
+    /// cache too, that the spec's overlays of those names draw: each is read within the
+    /// source limits and decoded as a source is (its first frame, in a worker for the
+    /// workers' formats), its pixels held in the memory budget until the result is made.
+    func run(
+        _ source: URL, watermarks: [String: URL] = [:], spec: TransformSpec, output: OutputRequest
+    ) async throws(ImageServerError) -> Encoded {
         try await slots.withSlot { () throws(ImageServerError) in
-            let decodeOptions = sources.limited(spec.decodeOptions)
-            let (data, header) = try await sources.header(of: source, options: decodeOptions)
-            let copyright = output.keepsCopyright ? ImageCopyright(readingContainer: data) : nil
-            // An AVIF encode that cannot end in time is refused before the decode.
-            if output.bestCandidates == nil, spec.format ?? ImageFormat(sniffing: data) == .avif, sources.coders.canEncode(to: .avif) {
-                let planned = try budget.plan(spec.transformers, source: header.size, frames: header.frames).size
-                let frames = spec.encodeOptions?.firstFrameOnly == true ? 1 : header.frames
-                try AVIFEncodePlan.check(planned, frames: frames, lossless: spec.encodeOptions?.lossless ?? false)
+            guard !watermarks.isEmpty else { return try await runInSlot(source, spec: spec, output: output) }
+            var options = sources.limited(ImageDecodeOptions())
+            options.firstFrameOnly = true
+            var read: [(name: String, source: URL, data: Data, header: SourceHeader)] = []
+            for (name, watermark) in watermarks.sorted(by: { $0.key < $1.key }) {
+                let (data, header) = try await sources.header(of: watermark, options: options)
+                read.append((name, watermark, data, header))
             }
-            // A JPEG whose pixels stay as they are is written without its pixels decoded.
-            let isJPEG = ImageFormat(sniffing: data) == .jpeg
-            let recompresses = output.bestCandidates == nil && spec.format == .jxl && spec.keepsPixels && isJPEG
-            let turnsLosslessly =
-                copyright == nil && output.bestCandidates == nil && (spec.format == nil || spec.format == .jpeg) && spec.isLosslessForJPEG
-                && isJPEG
-            if let decoded, !recompresses, !turnsLosslessly,
-                let encoded = try await run(
-                    data, of: source, header: header, options: decodeOptions, through: decoded, spec: spec, output: output, copyright: copyright)
+            let (sources, bytes) = (self.sources, read.reduce(0) { $0 + $1.header.decodeBytes })
+            return try await memory.holding(bytes) { () throws(ImageServerError) in
+                var images: [String: Image] = [:]
+                for watermark in read {
+                    images[watermark.name] = try await sources.decode(watermark.data, of: watermark.source, header: watermark.header, options: options)
+                }
+                return try await runInSlot(source, spec: spec.drawing(images), output: output)
+            }
+        }
+    }
+
+    /// The result of `spec` over `source`, made in the slot the caller holds.
+    private func runInSlot(_ source: URL, spec: TransformSpec, output: OutputRequest) async throws(ImageServerError) -> Encoded {
+        let decodeOptions = sources.limited(spec.decodeOptions)
+        let (data, header) = try await sources.header(of: source, options: decodeOptions)
+        let copyright = output.keepsCopyright ? ImageCopyright(readingContainer: data) : nil
+        // An AVIF encode that cannot end in time is refused before the decode.
+        if output.bestCandidates == nil, spec.format ?? ImageFormat(sniffing: data) == .avif, sources.coders.canEncode(to: .avif) {
+            let planned = try budget.plan(spec.transformers, source: header.size, frames: header.frames).size
+            let frames = spec.encodeOptions?.firstFrameOnly == true ? 1 : header.frames
+            try AVIFEncodePlan.check(planned, frames: frames, lossless: spec.encodeOptions?.lossless ?? false)
+        }
+        // A JPEG whose pixels stay as they are is written without its pixels decoded.
+        let isJPEG = ImageFormat(sniffing: data) == .jpeg
+        let recompresses = output.bestCandidates == nil && spec.format == .jxl && spec.keepsPixels && isJPEG
+        let turnsLosslessly =
+            copyright == nil && output.bestCandidates == nil && (spec.format == nil || spec.format == .jpeg) && spec.isLosslessForJPEG
+            && isJPEG
+        if let decoded, !recompresses, !turnsLosslessly,
+            let encoded = try await run(
+                data, of: source, header: header, options: decodeOptions, through: decoded, spec: spec, output: output, copyright: copyright)
+        {
+            return encoded
+        }
+        return try await memory.holding(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
+            // JPEG XL of a JPEG whose pixels stay as they are: recompressed, not
+            // re-encoded (JXL writes no copyright either way).
+            if output.bestCandidates == nil, spec.format == .jxl, spec.keepsPixels, ImageFormat(sniffing: data) == .jpeg,
+                let recompressed = try await recompressedJPEG(data, size: header.size, spec: spec, options: decodeOptions, held: &held)
             {
-                return encoded
+                return recompressed
             }
-            return try await memory.holding(header.decodeBytes) { (held: inout Int) throws(ImageServerError) in
-                // JPEG XL of a JPEG whose pixels stay as they are: recompressed, not
-                // re-encoded (JXL writes no copyright either way).
-                if output.bestCandidates == nil, spec.format == .jxl, spec.keepsPixels, ImageFormat(sniffing: data) == .jpeg,
-                    let recompressed = try await recompressedJPEG(data, size: header.size, spec: spec, options: decodeOptions, held: &held)
+            do throws(ImageError) {
+                // A lossless turn drops every marker, and writes JPEG alone: the
+                // copyright and `best` need a re-encode.
+                if copyright == nil, output.bestCandidates == nil,
+                    let lossless = try await losslessJPEG(data, spec: spec, options: decodeOptions)
                 {
-                    return recompressed
+                    return (lossless.data, lossless.digest, .jpeg)
                 }
-                do throws(ImageError) {
-                    // A lossless turn drops every marker, and writes JPEG alone: the
-                    // copyright and `best` need a re-encode.
-                    if copyright == nil, output.bestCandidates == nil,
-                        let lossless = try await losslessJPEG(data, spec: spec, options: decodeOptions)
-                    {
-                        return (lossless.data, lossless.digest, .jpeg)
-                    }
-                } catch {
-                    throw ImageServerError(source: error)
-                }
-                let image = try await sources.decode(data, of: source, header: header, options: decodeOptions)
-                return try await render(image, spec: spec, bestCandidates: output.bestCandidates, copyright: copyright, held: &held)
+            } catch {
+                throw ImageServerError(source: error)
             }
+            let image = try await sources.decode(data, of: source, header: header, options: decodeOptions)
+            return try await render(image, spec: spec, bestCandidates: output.bestCandidates, copyright: copyright, held: &held)
         }
     }
 

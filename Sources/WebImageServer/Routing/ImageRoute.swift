@@ -52,8 +52,10 @@ struct ImageRoute: Sendable {
             bestFormats: configuration.bestFormats, autoFormats: configuration.autoFormats)
         let written: TransformSpec
         do {
-            let watermarks = configuration.watermarks
+            let (watermarks, fetched) = (configuration.watermarks, target.watermarkSources)
             written = try TransformSpec(choice.spec) { name in
+                // A fetched watermark stands in until it is fetched, within the result's work.
+                if fetched[name] != nil { return Self.watermarkStandIn }
                 guard let watermark = watermarks[name] else { throw ImageServerError(.badRequest, "no such watermark") }
                 return watermark
             }
@@ -63,15 +65,18 @@ struct ImageRoute: Sendable {
         let (spec, ratio) = serverSpec.applyingDevicePixelRatio(to: written, maxPixels: budget.maxPixels)
         try budget.check(spec, operationCount: choice.spec.split(separator: "|").count)
         try policy.checkHost(of: target.source)
+        let watermarkSources = target.watermarkSources.sorted { $0.key < $1.key }
+        for (_, watermark) in watermarkSources { try policy.checkHost(of: watermark) }
         let key =
             "\(choice.spec)\ndpr=\(ratio)\n\(target.source.absoluteString)" + (serverSpec.cacheBuster.map { "\ncachebuster=\($0)" } ?? "")
+            + watermarkSources.map { "\nwatermark \($0.key)=\($0.value.absoluteString)" }.joined()
             + (serverSpec.keepsCopyright ? "\nkeep_copyright" : "")
             + (choice.bestCandidates.map { "\nbest=" + $0.map(\.rawValue).joined(separator: ",") } ?? "")
         var result: ResultCache.Entry
         var status = HTTPResponse.Status.ok
         var maxAge = configuration.resultMaxAge
         do throws(ImageServerError) {
-            let (fetches, transforms, source) = (self.fetches, self.transforms, target.source)
+            let (fetches, transforms, source, watermarks) = (self.fetches, self.transforms, target.source, target.watermarkSources)
             let output = OutputRequest(bestCandidates: choice.bestCandidates, keepsCopyright: serverSpec.keepsCopyright)
             result = try await results.result(forKey: key) { () throws(ImageServerError) in
                 // The host was checked against the allow-list; its addresses are checked
@@ -81,7 +86,8 @@ struct ImageRoute: Sendable {
                 // at the size its spec needs.
                 try await transforms.asking(for: source) { () throws(ImageServerError) in
                     try await fetches.fetch(source)
-                    return try await transforms.run(source, spec: spec, output: output)
+                    for (_, watermark) in watermarkSources { try await Self.fetchWatermark(watermark, through: fetches) }
+                    return try await transforms.run(source, watermarks: watermarks, spec: spec, output: output)
                 }
             }
         } catch {
@@ -118,6 +124,27 @@ struct ImageRoute: Sendable {
         }
         let body = request.method == .head ? ResponseBody() : result.body.responseBody
         return Response(status: status, headers: headers, body: body)
+    }
+
+    /// What a fetched watermark draws until it is fetched: one clear pixel, so that the spec
+    /// can be read and checked before any fetch.
+    private static let watermarkStandIn = Image(bitmap: Bitmap(width: 1, height: 1, pixels: [0, 0, 0, 0]))
+
+    /// Brings a watermark's image into the source cache as a source is brought (the same
+    /// address policy, limits, deadline and shared fetches). A watermark whose host answers
+    /// a failing status is the request's fault, 400, as thumbor answers it; any other
+    /// failure is answered as the source's would be (403 for an address not allowed, 502,
+    /// 504). Either way no fallback answers for it.
+    private static func fetchWatermark(_ watermark: URL, through fetches: SourceFetches) async throws(ImageServerError) {
+        do throws(ImageServerError) {
+            try await fetches.fetch(watermark)
+        } catch {
+            var failure =
+                error.sourceStatus.map { ImageServerError(.badRequest, "watermark not found", detail: "the watermark's source answered \($0)") }
+                ?? error
+            failure.allowsFallback = false
+            throw failure
+        }
     }
 
     /// The fallback answered for a request whose source fails: that of the first preset the

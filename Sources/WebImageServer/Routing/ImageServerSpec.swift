@@ -4,7 +4,8 @@ import WebImage
 /// The server's own operations taken out of a request's spec before the rest is read as a
 /// `TransformSpec`: `preset=NAME` (expanded in place from the configured presets),
 /// `dpr=N` (a device pixel ratio from 1 to 5), `expires=UNIX_TIME` (a signed deadline),
-/// `watermark=NAME[,GRAVITY[,OPACITY]]` (a configured watermark, read as an overlay), and
+/// `watermark=NAME[,GRAVITY[,OPACITY]][,x=X][,y=Y][,scale=S][,tile=T]` (a configured
+/// watermark, or one a dialect fetches, read as an overlay), and
 /// the response options, which change no pixel: `filename=NAME` and `attachment` (the
 /// answer's `Content-Disposition`) and `cachebuster=TOKEN` (part of the result's cache key);
 /// `keep_copyright`, which keeps the source's authorship in the result's metadata; and `raw`,
@@ -40,7 +41,8 @@ struct ImageServerSpec: Sendable, Equatable {
     ///   - presets: The named specs `preset=NAME` expands to.
     ///   - onlyPresets: Whether a spec may hold nothing but `preset=`, `expires=`,
     ///     `filename=` and `attachment`.
-    ///   - watermarks: The names of the configured watermarks.
+    ///   - watermarks: The names `watermark=` may draw: the configured watermarks, or
+    ///     those the dialect fetches for this request.
     /// - Throws: ``ImageServerError`` 400 for an unknown preset, a bad or repeated `dpr=`,
     ///   `expires=`, `filename=`, `attachment`, `cachebuster=`, `keep_copyright` or `raw`, for `raw` beside
     ///   anything but `expires=`, `filename=` and `attachment`, and, in only-presets mode,
@@ -118,15 +120,19 @@ struct ImageServerSpec: Sendable, Equatable {
                 let arguments = operation.argument.split(separator: ",", omittingEmptySubsequences: false).map {
                     $0.trimmingWhitespace()
                 }
-                guard let name = arguments.first, watermarks.contains(name) else {
+                let positional = arguments.prefix { !$0.contains("=") }
+                let options = arguments.dropFirst(positional.count)
+                guard let name = positional.first, watermarks.contains(name) else {
                     throw ImageServerError(.badRequest, "bad spec: watermark: there is no watermark by that name")
                 }
-                guard arguments.count <= 3, !name.contains("=") else {
-                    throw ImageServerError(.badRequest, "bad spec: watermark takes NAME[,GRAVITY[,OPACITY]]")
+                guard positional.count <= 3,
+                    options.allSatisfy({ Self.watermarkOptions.contains($0.prefix { $0 != "=" }.lowercased()) })
+                else {
+                    throw ImageServerError(.badRequest, "bad spec: watermark takes NAME[,GRAVITY[,OPACITY]][,x=X][,y=Y][,scale=S][,tile=T]")
                 }
-                var overlay = ["overlay=\(name)", arguments.count > 1 ? arguments[1] : "bottomright"]
-                if arguments.count > 2 { overlay.append("opacity=\(arguments[2])") }
-                kept.append(overlay.joined(separator: ","))
+                var overlay = ["overlay=\(name)", positional.count > 1 ? positional[1] : "bottomright"]
+                if positional.count > 2 { overlay.append("opacity=\(positional[2])") }
+                kept.append((overlay + options).joined(separator: ","))
             case "overlay":
                 throw ImageServerError(.badRequest, "bad spec: overlay: not served; name a configured watermark with watermark=")
             default:
@@ -150,6 +156,10 @@ struct ImageServerSpec: Sendable, Equatable {
         self.isRaw = isRaw
         self.keepsCopyright = keepsCopyright
     }
+
+    /// The options `watermark=` takes after its name, gravity and opacity: the offsets, the
+    /// size against the image and the copies (see the native `overlay` operation).
+    private static let watermarkOptions: Set<String> = ["x", "y", "scale", "tile"]
 
     /// The longest token `cachebuster=` accepts.
     static let maximumCacheBusterLength = 64
