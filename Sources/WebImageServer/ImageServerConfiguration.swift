@@ -114,8 +114,15 @@ public struct ImageServerConfiguration: Sendable {
     /// 93 % of its peak RSS.
     public var decodedSourceMemory: Int?
     /// Seconds a decoded source is kept after its last use (see ``decodedSourceMemory``):
-    /// long enough for the sizes one page asks of a source, 5 by default.
-    public var decodedSourceLifetime: TimeInterval = 5
+    /// long enough for the sizes one page asks of a source, 2 by default.
+    ///
+    /// The default is measured with ``decodedSourceMemory``'s (Benchmarks/README.md, "A
+    /// page's sizes from one decode"): 1, 2 and 5 s served the benchmark's sizes from a
+    /// kept decode as often as each other (within 5 points of the share of hits), and the
+    /// shorter lifetimes mostly lowered the peak RSS (by about 30 MiB at 1 s for JPEG, WebP
+    /// and AVIF); 2 s rather than 1 s keeps a decode for a page whose sizes come a second
+    /// or more apart.
+    public var decodedSourceLifetime: TimeInterval = 2
     /// The most a source's longer side may be over its shorter one (a 1 × 30,000,000 strip
     /// is 30,000,000); a more extreme source is answered 422 before it is decoded.
     public var maxSourceAspectRatio: Double = 200
