@@ -110,19 +110,19 @@ public struct ImageServerConfiguration: Sendable {
     /// The default is measured (Benchmarks/README.md, "A page's sizes from one decode"): in
     /// `scripts/benchmark-formats.sh`'s srcset mode (20 photographs of 1 to 6 MP, each at
     /// four widths, 8 clients), 64 MiB served as many sizes from a kept decode as a tier
-    /// without a bound (within 4 points of the share of hits for each format), at 61 to
-    /// 93 % of its peak RSS.
+    /// without a bound (within 4 points of the share of hits for each format), at 55 to
+    /// 96 % of its peak RSS.
     public var decodedSourceMemory: Int?
     /// Seconds a decoded source is kept after its last use (see ``decodedSourceMemory``):
-    /// long enough for the sizes one page asks of a source, 2 by default.
+    /// long enough for the sizes one page asks of a source, 5 by default.
     ///
     /// The default is measured with ``decodedSourceMemory``'s (Benchmarks/README.md, "A
-    /// page's sizes from one decode"): 1, 2 and 5 s served the benchmark's sizes from a
-    /// kept decode as often as each other (within 5 points of the share of hits), and the
-    /// shorter lifetimes mostly lowered the peak RSS (by about 30 MiB at 1 s for JPEG, WebP
-    /// and AVIF); 2 s rather than 1 s keeps a decode for a page whose sizes come a second
-    /// or more apart.
-    public var decodedSourceLifetime: TimeInterval = 2
+    /// page's sizes from one decode"): at 64 MiB, 2 s lowered the peak RSS less than two
+    /// runs of one setting differ and served fewer AVIF sizes from a kept decode (69 and
+    /// 72 % of the requests against 75 %); 1 s, lower for WebP and AVIF in its one run, is
+    /// shorter than a PNG or AVIF request takes under load, and the benchmark, which asks
+    /// for a source's sizes together, is its best case.
+    public var decodedSourceLifetime: TimeInterval = 5
     /// The most a source's longer side may be over its shorter one (a 1 × 30,000,000 strip
     /// is 30,000,000); a more extreme source is answered 422 before it is decoded.
     public var maxSourceAspectRatio: Double = 200

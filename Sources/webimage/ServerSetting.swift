@@ -97,7 +97,7 @@ struct ServerSetting: Hashable, Sendable {
     static let memoryBudget = ServerSetting("memory-budget", .size)
     static let memoryWait = ServerSetting("memory-wait", .seconds, default: "5")
     static let decodedSourceMemory = ServerSetting("decoded-source-memory", .size)
-    static let decodedSourceLifetime = ServerSetting("decoded-source-lifetime", .seconds, default: "2")
+    static let decodedSourceLifetime = ServerSetting("decoded-source-lifetime", .seconds, default: "5")
     static let maxAspectRatio = ServerSetting("max-aspect-ratio", .integer, default: "200")
     static let requestTimeout = ServerSetting("request-timeout", .seconds, default: "10")
     static let maxFetches = ServerSetting("max-fetches", .integer, default: "32")
