@@ -37,7 +37,10 @@
 # RUNS=N (default 3) repeats each format's pair in turn (ours, thumbor, ours, thumbor, ...),
 # each on empty caches, prints every run, then each format's ratios (minimum, median, maximum)
 # and a Markdown table, one row a format, for Benchmarks/README.md. OURS_ONLY=1 runs our
-# server alone (no thumbor needed; no ratios).
+# server alone (no thumbor needed; no ratios). OURS_ARGS adds arguments, split on spaces, to
+# our server's command line (e.g. OURS_ARGS="--decoded-source-memory 64M"); after each cold
+# phase ours is asked for its /metrics, and the report gives, under each of its rows, the
+# decoded-source tier's hits, misses and evictions in that phase.
 #
 #   WEBIMAGE=.build/release/webimage RUNS=3 scripts/benchmark-formats.sh
 #   WEBIMAGE=.build/release/webimage RUNS=1 COUNT=6 DURATION=3 FORMATS=avif scripts/benchmark-formats.sh

@@ -27,7 +27,7 @@ extension ImageServer {
         let budget = TransformBudget(configuration)
         let memory = MemoryAdmission(capacity: configuration.memoryBudget, wait: .seconds(configuration.memoryWait), metrics: metrics)
         let slots = TransformSlots(maximum: configuration.maxConcurrentRequests)
-        let decodedSourceMemory = configuration.decodedSourceMemory ?? configuration.memoryBudget / 4
+        let decodedSourceMemory = configuration.decodedSourceCapacity
         let decoded =
             decodedSourceMemory > 0
             ? DecodedSources(capacity: decodedSourceMemory, lifetime: .seconds(configuration.decodedSourceLifetime), metrics: metrics) : nil

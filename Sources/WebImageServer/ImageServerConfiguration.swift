@@ -104,11 +104,24 @@ public struct ImageServerConfiguration: Sendable {
     public var memoryWait: TimeInterval = 5
     /// The decoded bytes of sources kept for the other sizes asked of them (a page's
     /// `srcset`), counted in ``memoryBudget`` and given up first when a request needs room;
-    /// `nil`, the default, is a quarter of ``memoryBudget``, and 0 keeps none. A decode is
-    /// kept for ``decodedSourceLifetime`` after its last use.
+    /// `nil`, the default, is a quarter of ``memoryBudget`` up to 64 MiB, and 0 keeps none.
+    /// A decode is kept for ``decodedSourceLifetime`` after its last use.
+    ///
+    /// The default is measured (Benchmarks/README.md, "A page's sizes from one decode"): in
+    /// `scripts/benchmark-formats.sh`'s srcset mode (20 photographs of 1 to 6 MP, each at
+    /// four widths, 8 clients), 64 MiB served as many sizes from a kept decode as a tier
+    /// without a bound (within 4 points of the share of hits for each format), at 55 to
+    /// 96 % of its peak RSS.
     public var decodedSourceMemory: Int?
     /// Seconds a decoded source is kept after its last use (see ``decodedSourceMemory``):
     /// long enough for the sizes one page asks of a source, 5 by default.
+    ///
+    /// The default is measured with ``decodedSourceMemory``'s (Benchmarks/README.md, "A
+    /// page's sizes from one decode"): at 64 MiB, 2 s lowered the peak RSS less than two
+    /// runs of one setting differ and served fewer AVIF sizes from a kept decode (69 and
+    /// 72 % of the requests against 75 %); 1 s, lower for WebP and AVIF in its one run, is
+    /// shorter than a PNG or AVIF request takes under load, and the benchmark, which asks
+    /// for a source's sizes together, is its best case.
     public var decodedSourceLifetime: TimeInterval = 5
     /// The most a source's longer side may be over its shorter one (a 1 × 30,000,000 strip
     /// is 30,000,000); a more extreme source is answered 422 before it is decoded.
@@ -206,6 +219,16 @@ public struct ImageServerConfiguration: Sendable {
     /// An HTML page answered at `/` (the tool's `--demo` page); without one, `/` is refused
     /// like any other path that names no image.
     public var homePage: String?
+
+    /// The most ``decodedSourceMemory`` keeps when not given: past it, the benchmark's
+    /// pages saved no more decodes (see ``decodedSourceMemory``).
+    static let measuredDecodedSourceMemory = 64 << 20
+
+    /// The decoded bytes of sources kept: ``decodedSourceMemory`` when given, else a quarter
+    /// of ``memoryBudget`` up to ``measuredDecodedSourceMemory``.
+    var decodedSourceCapacity: Int {
+        decodedSourceMemory ?? min(memoryBudget / 4, Self.measuredDecodedSourceMemory)
+    }
 
     /// A configuration caching in `cacheDirectory`.
     public init(cacheDirectory: URL) {

@@ -7,7 +7,8 @@ import WebImageLoadingTestSupport
 import WebImageServerTestSupport
 
 /// Both disk caches of the server are bounded by default and trimmed as they fill; decoded
-/// sources are kept in memory only when the configuration asks.
+/// sources are kept in memory only when the configuration asks, and the decoded-source tier
+/// is bounded by default.
 @Suite("ImageServer cache limits", .serialized, .timeLimit(.minutes(15)))
 struct ImageServerCacheLimitTests {
     @Test func theCachesAreBoundedByDefault() {
@@ -22,6 +23,18 @@ struct ImageServerCacheLimitTests {
         configuration.memoryLimit = 64 << 20
         let sources = ImageServer.sourceCacheConfiguration(configuration)
         #expect(sources.shouldCacheImagesInMemory && sources.maxMemoryCost == 64 << 20)
+    }
+
+    @Test func theDecodedSourceTierIsAQuarterOfTheBudgetUpToItsMeasuredBound() {
+        var configuration = ImageServerConfiguration(cacheDirectory: URL(fileURLWithPath: "/tmp"))
+        configuration.memoryBudget = 8 << 30
+        #expect(configuration.decodedSourceCapacity == 64 << 20, "a large budget keeps the measured 64 MiB")
+        configuration.memoryBudget = 128 << 20
+        #expect(configuration.decodedSourceCapacity == 32 << 20, "a small budget keeps a quarter of it")
+        configuration.decodedSourceMemory = 1 << 30
+        #expect(configuration.decodedSourceCapacity == 1 << 30, "a size given is kept as given")
+        configuration.decodedSourceMemory = 0
+        #expect(configuration.decodedSourceCapacity == 0)
     }
 
     @Test func resultsAndSourcesStayUnderTheirLimits() async throws {

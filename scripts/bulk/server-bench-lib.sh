@@ -1,14 +1,17 @@
 # shellcheck shell=bash
 # The parts scripts/benchmark-server.sh and scripts/benchmark-formats.sh share: `webimage serve`
 # against thumbor, in turn, on sources that nginx serves from loopback. Sourced (not run) from
-# the project root after `set -euo pipefail`. Reads WEBIMAGE, OURS_ONLY, RUNS and DURATION;
-# sets tool, ours_only, runs, duration, work (a temporary folder, removed on exit with every
-# server and nginx stopped), ours_port and theirs_port. The sourcing script writes its sources
-# under $work/www, calls start_nginx, writes its URL lists, calls run_pair for each run, then
-# report for each server and run, and scripts/bulk/server-ratios.py on $work/figures.
+# the project root after `set -euo pipefail`. Reads WEBIMAGE, OURS_ONLY, OURS_ARGS, RUNS and
+# DURATION; sets tool, ours_only, ours_args, runs, duration, work (a temporary folder, removed
+# on exit with every server and nginx stopped), ours_port, ours_metrics_port (our /metrics)
+# and theirs_port. The sourcing script writes its sources under $work/www, calls start_nginx,
+# writes its URL lists, calls run_pair for each run, then report for each server and run, and
+# scripts/bulk/server-ratios.py on $work/figures.
 tool=${WEBIMAGE:-$(swift build -c release --product webimage --show-bin-path)/webimage}
 [ -x "$tool" ] || { echo "build it first: swift build -c release --product webimage" >&2; exit 1; }
 ours_only=${OURS_ONLY:-0}
+# Extra arguments for `webimage serve`, split on spaces (e.g. "--decoded-source-memory 64M").
+read -r -a ours_args <<< "${OURS_ARGS:-}"
 # shellcheck disable=SC2034 # read by the sourcing script
 runs=${RUNS:-3}
 duration=${DURATION:-10}
@@ -32,6 +35,7 @@ trap cleanup EXIT
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 enc() { python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"; }
 ours_port=$(free_port)
+ours_metrics_port=$(free_port)
 theirs_port=$(free_port)
 
 # Serves $work/www from nginx on 127.0.0.1:$source_port (one worker, sendfile, no logs).
@@ -86,7 +90,7 @@ start_server() {
 start_ours() {
     start_server "$1" "http://127.0.0.1:$ours_port/health" \
         "$tool" serve --port "$ours_port" --insecure-unsigned --allow-private-sources --cache-dir "$work/ours-cache-$1" \
-        --request-timeout 120 --timeout 90
+        --request-timeout 120 --timeout 90 --metrics-port "$ours_metrics_port" ${ours_args[@]+"${ours_args[@]}"}
 }
 start_thumbor() {
     write_thumbor_conf "$1"
@@ -127,6 +131,10 @@ run_side() {
             awk '{ printf "%.1f\n", ($14 + $15) / 100 }' "/proc/$worker/stat" 2>/dev/null || true
         done
     done > "$work/$name.workers"
+    # Ours: the decoded-source tier's counters at the end of the cold phase.
+    if [[ $name == ours-* ]]; then
+        curl -s "http://127.0.0.1:$ours_metrics_port/metrics" | grep '^webimage_decoded_source' > "$work/$name.decoded" || true
+    fi
     after_cold "$name" "$list"
     python3 scripts/bulk/cold-requests.py "$list" 8 > /dev/null # make sure every result is cached
     wrk -t2 -c32 -d"${duration}s" --latency -s scripts/bulk/cycle-urls.lua "$(head -1 "$list" | sed 's|^\(http://[^/]*\).*|\1|')" -- "$list" > "$work/$name.wrk"
@@ -157,7 +165,8 @@ run_pair() {
 # Prints one server's figures for one run, and appends them to $work/figures (one line: name,
 # cold req/s, cached req/s, peak RSS in MiB (GNU time), the sum of every process's peak RSS
 # in MiB, then the CPU seconds of each process in the cold phase), for
-# scripts/bulk/server-ratios.py.
+# scripts/bulk/server-ratios.py. For ours, a second line gives the decoded-source tier's hits,
+# misses and evictions at the end of the cold phase (from /metrics), when it kept any.
 report_header() {
     printf '%-34s %10s %12s %12s %12s %10s %10s   %s\n' server "cold req/s" "cold p99" "cached req/s" "cached p99" \
         "peak RSS" "all procs" "cold CPU s per process"
@@ -174,4 +183,9 @@ report() {
     printf '%-34s %10s %12s %12s %12s %10s %10s   %s\n' "$label" "$cold_rps" "$cold_p99" "$cached_rps" "$cached_p99" \
         "$rss MiB" "$hwm MiB" "$workers"
     echo "$name $cold_rps $cached_rps $rss $hwm $workers" >> "$work/figures"
+    if [ -s "$work/$name.decoded" ]; then
+        awk '/result="hit"/ { hits = $2 } /result="miss"/ { misses = $2 } /evictions_total/ { evicted = $2 }
+            END { printf "%-34s decoded sources after the cold phase: %d hits, %d misses (%.0f %% hits), %d evicted\n", "",
+                hits, misses, hits + misses ? 100 * hits / (hits + misses) : 0, evicted }' "$work/$name.decoded"
+    fi
 }
