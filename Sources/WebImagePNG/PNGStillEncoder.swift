@@ -58,10 +58,12 @@ struct PNGStillEncoder {
         if let colorProfile {
             header.append(.iccProfile, try iccp(colorProfile, compressor: compressor))
         }
-        let filteredCount = bitmap.height * (1 + rowBytes)
+        // Sizes checked as an image-sized array's, so that no allocation can trap.
+        let filteredCount = try [UInt8].imageSizedCount([bitmap.height, 1 + rowBytes])
+        let scratchCount = try [UInt8].imageSizedCount([7, rowBytes])
         let filtered = UnsafeMutableRawBufferPointer.allocate(byteCount: filteredCount, alignment: 16)
         defer { filtered.deallocate() }
-        filter(into: filtered)
+        filter(into: filtered, scratchCount: scratchCount)
 
         // The IDAT chunk's length and type, the compressed image, its CRC, then IEND.
         let bound = libdeflate_zlib_compress_bound(compressor, filteredCount)
@@ -109,7 +111,7 @@ struct PNGStillEncoder {
         var bytes = Array("ICC profile".utf8) + [0, 0]
         let source = [UInt8](profile.data)
         let bound = libdeflate_zlib_compress_bound(compressor, source.count)
-        var compressed = [UInt8](repeating: 0, count: bound)
+        var compressed = try [UInt8](repeating: 0, imageSized: bound)
         let count = source.withUnsafeBytes { input in
             compressed.withUnsafeMutableBytes { output in
                 libdeflate_zlib_compress(compressor, input.baseAddress, input.count, output.baseAddress, output.count)
@@ -120,9 +122,10 @@ struct PNGStillEncoder {
         return bytes
     }
 
-    /// Writes every row's filter type and filtered bytes into `filtered`.
-    private func filter(into filtered: UnsafeMutableRawBufferPointer) {
-        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 7 * rowBytes, alignment: 16)
+    /// Writes every row's filter type and filtered bytes into `filtered`, with
+    /// `scratchCount` bytes (seven rows) of scratch.
+    private func filter(into filtered: UnsafeMutableRawBufferPointer, scratchCount: Int) {
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: scratchCount, alignment: 16)
         defer { scratch.deallocate() }
         // Two rows of samples in the file's order (the row above and this one), then the
         // five candidates, one per filter type.
