@@ -1,7 +1,7 @@
 import CDeflate
 import Foundation
 import Testing
-import WebImageCore
+@testable import WebImageCore
 @testable import WebImagePNG
 import WebImageTestSupport
 
