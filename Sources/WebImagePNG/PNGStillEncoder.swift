@@ -85,11 +85,10 @@ struct PNGStillEncoder {
         end += compressed
         let crc = libdeflate_crc32(0, output + header.bytes.count + 4, 4 + compressed)
         Self.store(crc, at: &end, in: output)
-        var trailer = PNGChunkWriter()
-        trailer.appendEnd()
-        // The writer starts with the signature; IEND is the 12 bytes after it.
-        trailer.bytes.withUnsafeBytes { (output + end).copyMemory(from: $0.baseAddress! + 8, byteCount: 12) }
-        end += 12
+        // IEND: no data, so its CRC covers its type alone.
+        Self.store(0, at: &end, in: output)
+        Self.store(PNGChunkType.end.rawValue, at: &end, in: output)
+        Self.store(libdeflate_crc32(0, output + end - 4, 4), at: &end, in: output)
         let fitted = realloc(output, end) ?? output
         return Data(bytesNoCopy: fitted, count: end, deallocator: .free)
     }
