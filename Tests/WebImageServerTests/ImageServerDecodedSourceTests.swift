@@ -141,7 +141,11 @@ struct ImageServerDecodedSourceTests {
         let source = try ManagerTestImage.noisePNG(width: 400, height: 300)
         var results: [Bitmap] = []
         for memory in [nil, 0] {
-            try await ImageServerHarness.run(configure: { $0.decodedSourceMemory = memory }) { harness in
+            // Kept ten minutes: a loaded machine can take longer than the default between requests.
+            try await ImageServerHarness.run(configure: {
+                $0.decodedSourceMemory = memory
+                $0.decodedSourceLifetime = 600
+            }) { harness in
                 harness.serve("/a.png", source)
                 // Asked a second time, the source is decoded at full size for the tier.
                 #expect(try await harness.get(harness.path("resize=200|format=png", source: "/a.png")).status == 200)
