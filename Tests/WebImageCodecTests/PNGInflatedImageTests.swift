@@ -153,7 +153,7 @@ struct PNGInflatedImageTests {
                         pixels[pixel * 8 + 7] = 255
                     }
                 }
-                let image = try Image(bitmap: Bitmap(width: width, height: height, pixelFormat: format, pixels: pixels), format: .png, hasAlpha: keepsAlpha)
+                let image = Image(bitmap: Bitmap(width: width, height: height, pixelFormat: format, pixels: pixels), format: .png, hasAlpha: keepsAlpha)
                 let data = try coder.encode(image, as: .png, options: ImageEncodeOptions())
                 try expectLibspngsPixels(data, "\(format), alpha \(keepsAlpha)")
                 let roundTrips = Self.inflatedPixels(data) == pixels

@@ -6,7 +6,7 @@ import WebImage
 /// device pixel ratios) are made from one decode instead of one each.
 ///
 /// - A decode is kept only when its source is shared: another request for it is under way
-///   (``interested(in:_:)``), or came within ``sightingWindow`` (a minute, or the lifetime
+///   (``interested(in:asking:_:)``), or came within ``sightingWindow`` (a minute, or the lifetime
 ///   when longer: a sighting costs a key, a decode its pixels). A source asked for once is
 ///   decoded the usual way (``Lookup/alone``), at the size asked for and with the memory
 ///   that takes, and nothing is kept: a tier that kept every decode would hold up to a
@@ -21,7 +21,8 @@ import WebImage
 ///   reads every pixel whatever the size asked for is decoded at full size (the request's
 ///   resize then makes the reduction the coder would have made), and any other is decoded
 ///   ``headroom`` times larger on each side than the size asked for, for the larger sizes
-///   asked beside it.
+///   asked beside it, and at least as large as the largest size the requests under way for
+///   the source ask for: a page's sizes asked for at once take one decode.
 /// - A decode's pixels stay counted in the process-wide memory budget while the tier or a
 ///   request holds it (see ``DecodedSource``). The tier keeps at most ``capacity`` bytes,
 ///   evicts the least recently used decode first, and gives decodes up when admission needs
@@ -78,8 +79,9 @@ final class DecodedSources: Sendable {
     private struct State {
         var held: [Key: [Held]] = [:]
         var pending: [Key: [Pending]] = [:]
-        /// The runs under way for each source (see ``DecodedSources/interested(in:_:)``).
-        var interest: [String: Int] = [:]
+        /// The runs under way for each source, by their numbers, with the decode options
+        /// each asks for (see ``DecodedSources/interested(in:asking:_:)``).
+        var interest: [String: [Int: ImageDecodeOptions]] = [:]
         /// The sources decoded alone, each until a sighting window after that decode: a
         /// request for one of them before then decodes for the tier.
         var sightings: [String: ContinuousClock.Instant] = [:]
@@ -164,17 +166,22 @@ final class DecodedSources: Sendable {
     /// The bytes of the decodes the tier keeps now.
     var bytes: Int { state.withLockedValue { $0.bytes } }
 
-    /// Runs `body`, a request's fetch and run for the source under `source`, counted as
-    /// under way for that source until it returns: a look-up of the same source meanwhile,
-    /// by another request, finds it shared.
+    /// Runs `body`, a request's fetch and run for the source under `source` that decodes it
+    /// with `options`, counted as under way for that source until it returns: a look-up of
+    /// the same source meanwhile, by another request, finds it shared, and decodes it large
+    /// enough for `options` too.
     func interested<Result>(
-        in source: String, _ body: () async throws(ImageServerError) -> Result
+        in source: String, asking options: ImageDecodeOptions, _ body: () async throws(ImageServerError) -> Result
     ) async throws(ImageServerError) -> Result {
-        state.withLockedValue { $0.interest[source, default: 0] += 1 }
+        let id = state.withLockedValue { state in
+            state.nextID += 1
+            state.interest[source, default: [:]][state.nextID] = options
+            return state.nextID
+        }
         defer {
             state.withLockedValue { state in
-                let remaining = (state.interest[source] ?? 1) - 1
-                state.interest[source] = remaining > 0 ? remaining : nil
+                state.interest[source]?[id] = nil
+                if state.interest[source]?.isEmpty == true { state.interest[source] = nil }
             }
         }
         return try await body()
@@ -207,12 +214,14 @@ final class DecodedSources: Sendable {
                 }
                 let askedAgain = state.held[key] != nil || state.pending[key] != nil
                 let sighted = state.sightings[key.source].map { $0 > now } ?? false
-                guard askedAgain || sighted || state.interest[key.source, default: 0] > 1 else {
+                let underWay = state.interest[key.source].map { Array($0.values) } ?? []
+                guard askedAgain || sighted || underWay.count > 1 else {
                     state.sight(key.source, now: now, expires: now.advanced(by: sightingWindow))
                     return (nil, nil, nil, true)
                 }
                 state.nextID += 1
-                let decodeOptions = Self.decodeOptions(for: options, shrinksWhileDecoding: shrinksWhileDecoding)
+                let alongside = underWay.filter { Key(source: key.source, options: $0) == key }
+                let decodeOptions = Self.decodeOptions(for: options, alongside: alongside, shrinksWhileDecoding: shrinksWhileDecoding)
                 state.pending[key, default: []].append(Pending(id: state.nextID, options: decodeOptions))
                 return (nil, nil, Ticket(key: key, id: state.nextID, options: decodeOptions), false)
             }
@@ -363,8 +372,11 @@ final class DecodedSources: Sendable {
         return box.width >= wantedBox.width && box.height >= wantedBox.height && (decoding.coversThumbnailBox || !wanted.coversThumbnailBox)
     }
 
-    /// The options to decode with for a request that asks for `wanted` (see ``DecodedSources``).
-    private static func decodeOptions(for wanted: ImageDecodeOptions, shrinksWhileDecoding: Bool) -> ImageDecodeOptions {
+    /// The options to decode with for a request that asks for `wanted` while requests
+    /// asking for `alongside` are under way for the same source (see ``DecodedSources``).
+    private static func decodeOptions(
+        for wanted: ImageDecodeOptions, alongside: [ImageDecodeOptions], shrinksWhileDecoding: Bool
+    ) -> ImageDecodeOptions {
         guard let box = wanted.thumbnailPixelSize, wanted.scaleDownLimitBytes == nil else { return wanted }
         var options = wanted
         if !shrinksWhileDecoding {
@@ -375,7 +387,18 @@ final class DecodedSources: Sendable {
         }
         guard wanted.preserveAspectRatio else { return wanted }
         let largest = Int(Int32.max)
-        options.thumbnailPixelSize = PixelSize(width: min(largest, box.width * headroom), height: min(largest, box.height * headroom))
+        var width = min(largest, box.width * headroom)
+        var height = min(largest, box.height * headroom)
+        // A request under way that the decode can serve (same shape, no byte limit) widens it
+        // to its box; one that needs a full-size decode is left to make its own.
+        for other in alongside where other.preserveAspectRatio && other.scaleDownLimitBytes == nil
+            && other.coversThumbnailBox == wanted.coversThumbnailBox
+        {
+            guard let otherBox = other.thumbnailPixelSize else { continue }
+            width = max(width, otherBox.width)
+            height = max(height, otherBox.height)
+        }
+        options.thumbnailPixelSize = PixelSize(width: width, height: height)
         return options
     }
 }

@@ -33,12 +33,15 @@ struct TransformRun: Sendable {
     /// The decoded sources kept for reuse; `nil` when none are kept.
     let decoded: DecodedSources?
 
-    /// Runs `body`, a request's fetch of `source` and its run, counted as under way for the
-    /// source (``DecodedSources/interested(in:_:)``): counted from before the fetch, the
-    /// sizes a page asks for at once find each other while they wait for the source.
-    func asking<Result>(for source: URL, _ body: () async throws(ImageServerError) -> Result) async throws(ImageServerError) -> Result {
+    /// Runs `body`, a request's fetch of `source` and its run by `spec`, counted as under
+    /// way for the source (``DecodedSources/interested(in:asking:_:)``): counted from before
+    /// the fetch, the sizes a page asks for at once find each other while they wait for the
+    /// source, and the first decode is made for the largest of them.
+    func asking<Result>(
+        for source: URL, by spec: TransformSpec, _ body: () async throws(ImageServerError) -> Result
+    ) async throws(ImageServerError) -> Result {
         guard let decoded else { return try await body() }
-        return try await decoded.interested(in: sources.key(source), body)
+        return try await decoded.interested(in: sources.key(source), asking: sources.limited(spec.decodeOptions), body)
     }
 
     /// The result of `spec` over `source`, whose bytes are in the source cache; `output`

@@ -84,7 +84,7 @@ struct ImageRoute: Sendable {
                 // (``SourceAddressPolicy``). The source's bytes go to the disk cache once
                 // (concurrent requests share the transfer); each result then decodes them
                 // at the size its spec needs.
-                try await transforms.asking(for: source) { () throws(ImageServerError) in
+                try await transforms.asking(for: source, by: spec) { () throws(ImageServerError) in
                     try await fetches.fetch(source)
                     for (_, watermark) in watermarkSources { try await Self.fetchWatermark(watermark, through: fetches) }
                     return try await transforms.run(source, watermarks: watermarks, spec: spec, output: output)
