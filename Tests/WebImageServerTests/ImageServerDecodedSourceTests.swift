@@ -137,6 +137,38 @@ struct ImageServerDecodedSourceTests {
         #expect(Self.largestDifference(reused, decoded) <= 8)
     }
 
+    @Test func sizesMadeFromAKeptDecodeComeOutAsUncachedOnes() async throws {
+        // Sides that no width divides, so that a size rounded from a reduced decode rather
+        // than the source would show (331 px wide: 249 high from the source, 250 from 662 × 499).
+        let source = try Self.jpeg(width: 1597, height: 1203)
+        let widths = [331, 1100, 517, 250, 97]
+        var kept: [Bitmap] = []
+        try await ImageServerHarness.run(configure: { $0.decodedSourceLifetime = 600 }) { harness in
+            harness.serve("/a.jpg", source, contentType: "image/jpeg")
+            // Decoded alone at 331 px, then for the tier at twice that: 662 × 499, averaged
+            // down by 2 for 331, then by 2 and 6 for 250 and 97; 1100 needs the full-size
+            // decode, which 517 is averaged down from by 3.
+            #expect(try await harness.get(harness.path("resize=331|format=jpeg", source: "/a.jpg")).status == 200)
+            for width in widths {
+                kept.append(try await harness.get(harness.path("resize=\(width)|format=png", source: "/a.jpg")).image().bitmap)
+            }
+            let metrics = try await harness.metrics()
+            #expect(Self.counts(metrics, hits: 3, misses: 3), "\(metrics)")
+        }
+        var uncached: [Bitmap] = []
+        try await ImageServerHarness.run(configure: { $0.decodedSourceMemory = 0 }) { harness in
+            harness.serve("/a.jpg", source, contentType: "image/jpeg")
+            for width in widths {
+                uncached.append(try await harness.get(harness.path("resize=\(width)|format=png", source: "/a.jpg")).image().bitmap)
+            }
+        }
+        for (index, width) in widths.enumerated() {
+            #expect(kept[index].size == uncached[index].size, "\(width) px wide")
+            // Block averages and libjpeg's reduced decode differ by their filters only.
+            #expect(Self.largestDifference(kept[index], uncached[index]) <= 8, "\(width) px wide")
+        }
+    }
+
     @Test func aPNGKeptAtFullSizeGivesTheSamePixelsAsAnUncachedDecode() async throws {
         let source = try ManagerTestImage.noisePNG(width: 400, height: 300)
         var results: [Bitmap] = []

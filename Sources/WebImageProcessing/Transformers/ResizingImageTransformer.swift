@@ -100,8 +100,16 @@ public struct ResizingImageTransformer: ImageTransformer {
     /// requested size is not positive, or when the resampling cannot get the memory it
     /// needs.
     public func transform(_ image: Image) -> Image? {
-        guard let plan = plan(for: image.pixelSize) else { return nil }
-        let anchor = anchor.inPicture(of: image.pixelSize)
+        transform(image, planningFrom: image.pixelSize)
+    }
+
+    /// `image`, a reduced copy of a `picture`-sized image (at least the size this resize
+    /// scales `picture` to, on each side), resized as `picture` would be: the plan and an
+    /// anchor's point are `picture`'s, so the result has the size `picture`'s resize has,
+    /// made from fewer pixels.
+    package func transform(_ image: Image, planningFrom picture: PixelSize) -> Image? {
+        guard let plan = plan(for: picture) else { return nil }
+        let anchor = anchor.inPicture(of: picture)
         // One window for every frame: a smart crop looks at the first.
         var window: (x: Int, y: Int)?
         let resized = try? image.replacingFrames { bitmap throws(ImageError) in
