@@ -10,50 +10,55 @@ extension Bitmap {
     /// scale does in its own way. `nil` when there is nothing to shrink this way: a factor
     /// outside 2...64, or a layout other than 8-bit RGBA.
     ///
+    /// - Parameter isOpaque: Whether the caller knows every pixel's alpha is 255 (an
+    ///   image's `hasAlpha` is false, as a JPEG's decode): the channels are then summed
+    ///   without the weighting, which gives the same pixels for opaque ones in less time.
+    ///   A transparent pixel summed this way lends its colour to its block.
     /// - Throws: ``ImageError/Code/imageTooLarge`` when the result cannot be had.
-    public func boxShrunk(by factor: Int) throws(ImageError) -> Bitmap? {
+    public func boxShrunk(by factor: Int, isOpaque: Bool = false) throws(ImageError) -> Bitmap? {
         // 64² pixels of 255 × 255 stay within a 32-bit sum.
         guard (2...64).contains(factor), pixelFormat == .rgba8, width > 0, height > 0 else { return nil }
         let (sourceWidth, sourceHeight) = (width, height)
         let (outputWidth, outputHeight) = ((width + factor - 1) / factor, (height + factor - 1) / factor)
         let output = try [UInt8](unsafeUninitializedImageSized: outputWidth, outputHeight, 4) { buffer, initialized in
             let destination = buffer.baseAddress!
-            let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: outputWidth * 4)
+            // Each block's colour sums weighted by alpha, and its alpha sum.
+            let sums = UnsafeMutablePointer<SIMD4<UInt32>>.allocate(capacity: outputWidth)
             defer { sums.deallocate() }
             pixels.withUnsafeBytes { source in
-                let source = source.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                let source = source.baseAddress!.assumingMemoryBound(to: SIMD4<UInt8>.self)
                 for outputY in 0..<outputHeight {
                     let top = outputY * factor
                     let bottom = min(top + factor, sourceHeight)
-                    sums.update(repeating: 0, count: outputWidth * 4)
+                    sums.update(repeating: SIMD4(), count: outputWidth)
                     for y in top..<bottom {
-                        var pixel = source + y * sourceWidth * 4
-                        for outputX in 0..<outputWidth {
-                            let count = min(factor, sourceWidth - outputX * factor)
-                            var (red, green, blue, alpha): (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
-                            for _ in 0..<count {
-                                let weight = UInt32(pixel[3])
-                                red &+= UInt32(pixel[0]) &* weight
-                                green &+= UInt32(pixel[1]) &* weight
-                                blue &+= UInt32(pixel[2]) &* weight
-                                alpha &+= weight
-                                pixel += 4
+                        var pixel = source + y * sourceWidth
+                        for block in 0..<outputWidth {
+                            var sum = SIMD4<UInt32>()
+                            if isOpaque {
+                                for _ in 0..<min(factor, sourceWidth - block * factor) {
+                                    sum &+= SIMD4<UInt32>(truncatingIfNeeded: pixel.pointee)
+                                    pixel += 1
+                                }
+                                sum &*= SIMD4(255, 255, 255, 1)
+                            } else {
+                                for _ in 0..<min(factor, sourceWidth - block * factor) {
+                                    let value = SIMD4<UInt32>(truncatingIfNeeded: pixel.pointee)
+                                    sum &+= value &* SIMD4(value.w, value.w, value.w, 1)
+                                    pixel += 1
+                                }
                             }
-                            let sum = sums + outputX * 4
-                            sum[0] &+= red
-                            sum[1] &+= green
-                            sum[2] &+= blue
-                            sum[3] &+= alpha
+                            sums[block] &+= sum
                         }
                     }
                     let rows = UInt32(bottom - top)
                     let row = destination + outputY * outputWidth * 4
-                    for outputX in 0..<outputWidth {
-                        let sum = sums + outputX * 4
-                        let pixels = rows * UInt32(min(factor, sourceWidth - outputX * factor))
-                        let alpha = sum[3]
-                        let out = row + outputX * 4
-                        out[3] = UInt8(truncatingIfNeeded: (alpha + pixels / 2) / pixels)
+                    for block in 0..<outputWidth {
+                        let sum = sums[block]
+                        let count = rows * UInt32(min(factor, sourceWidth - block * factor))
+                        let alpha = sum.w
+                        let out = row + block * 4
+                        out[3] = UInt8(truncatingIfNeeded: (alpha + count / 2) / count)
                         for channel in 0..<3 {
                             out[channel] = alpha == 0 ? 0 : UInt8(truncatingIfNeeded: (sum[channel] + alpha / 2) / alpha)
                         }

@@ -192,7 +192,7 @@ struct TransformRun: Sendable {
             do throws(ImageError) {
                 resized = try await DecodingWorkers.run { () throws(ImageError) -> Image? in
                     guard factor > 1 else { return resize.transform(image, planningFrom: source) }
-                    guard let bitmap = try image.bitmap.boxShrunk(by: factor) else { return nil }
+                    guard let bitmap = try image.bitmap.boxShrunk(by: factor, isOpaque: !image.hasAlpha) else { return nil }
                     return resize.transform(image.replacingFrames { _ in bitmap }, planningFrom: source)
                 }
             } catch {
