@@ -50,7 +50,7 @@ import WebImageCore
         let source = Self.bitmap(width: 61, height: 47) { x, y in
             RGBA8(red: UInt8((x * 37 + y * 11) % 256), green: UInt8((x * y) % 256), blue: UInt8((x ^ y) % 256), alpha: 255)
         }
-        for factor in [2, 3, 5, 16] {
+        for factor in [2, 3, 5, 16, 61] {
             let weighted = try #require(try source.boxShrunk(by: factor))
             #expect(try source.boxShrunk(by: factor, isOpaque: true) == weighted, "by \(factor)")
         }
