@@ -10,10 +10,12 @@ extension Bitmap {
     /// scale does in its own way. `nil` when there is nothing to shrink this way: a factor
     /// outside 2...64, or a layout other than 8-bit RGBA.
     ///
-    /// - Parameter isOpaque: Whether the caller knows every pixel's alpha is 255 (an
-    ///   image's `hasAlpha` is false, as a JPEG's decode): the channels are then summed
-    ///   without the weighting, which gives the same pixels for opaque ones in less time.
-    ///   A transparent pixel summed this way lends its colour to its block.
+    /// - Parameters:
+    ///   - factor: How many times smaller each side becomes, 2 to 64.
+    ///   - isOpaque: Whether the caller knows every pixel's alpha is 255 (an image's
+    ///     `hasAlpha` is false, as a JPEG's decode): the channels are then summed without
+    ///     the weighting, which gives the same pixels for opaque ones in less time. A
+    ///     transparent pixel summed this way lends its colour to its block.
     /// - Throws: ``ImageError/Code/imageTooLarge`` when the result cannot be had.
     public func boxShrunk(by factor: Int, isOpaque: Bool = false) throws(ImageError) -> Bitmap? {
         // 64² pixels of 255 × 255 stay within a 32-bit sum.
