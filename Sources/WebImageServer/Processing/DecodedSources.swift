@@ -391,10 +391,10 @@ final class DecodedSources: Sendable {
         var height = min(largest, box.height * headroom)
         // A request under way that the decode can serve (same shape, no byte limit) widens it
         // to its box; one that needs a full-size decode is left to make its own.
-        for other in alongside where other.preserveAspectRatio && other.scaleDownLimitBytes == nil
-            && other.coversThumbnailBox == wanted.coversThumbnailBox
-        {
-            guard let otherBox = other.thumbnailPixelSize else { continue }
+        for other in alongside {
+            guard other.preserveAspectRatio, other.scaleDownLimitBytes == nil, other.coversThumbnailBox == wanted.coversThumbnailBox,
+                let otherBox = other.thumbnailPixelSize
+            else { continue }
             width = max(width, otherBox.width)
             height = max(height, otherBox.height)
         }

@@ -137,8 +137,8 @@ struct TransformRun: Sendable {
         case .decoded(let decode):
             return try await memory.holding(0) { (held: inout Int) throws(ImageServerError) in
                 try await render(
-                    decode, of: header.size, shrinking: shrinksWhileDecoding, spec: spec, output: output, copyright: copyright,
-                    held: &held)
+                    decode, of: header.size, reducedLikeJPEG: format == .jpeg || format == .webp, spec: spec, output: output,
+                    copyright: copyright, held: &held)
             }
         case .decode(let ticket):
             do throws(ImageServerError) {
@@ -151,8 +151,8 @@ struct TransformRun: Sendable {
                     let decode = DecodedSource(image: image, options: ticket.options, bytes: bytes, hold: MemoryHold(bytes, of: memory))
                     decoded.keep(ticket, decode, storing: memory.waiting == 0)
                     return try await render(
-                        decode, of: header.size, shrinking: shrinksWhileDecoding, spec: spec, output: output, copyright: copyright,
-                        held: &held)
+                        decode, of: header.size, reducedLikeJPEG: format == .jpeg || format == .webp, spec: spec, output: output,
+                        copyright: copyright, held: &held)
                 }
             } catch {
                 // Given up before it was kept: the requests waiting for it look again.
@@ -166,22 +166,23 @@ struct TransformRun: Sendable {
     /// `render(_:spec:bestCandidates:copyright:held:countsImage:)` does, its pixels counted
     /// by the decode, which stays alive (and counted) until the render is done.
     ///
-    /// A spec that starts with a resize is planned from the source's size, not the
-    /// decode's, so that a result has the size an uncached decode gives it whichever kept
-    /// decode it is made from (a 1597 × 1203 source asked 331 px wide is 331 × 249 from the
-    /// source and from a decode at 331 px, 331 × 250 from one kept at 662 × 499). When
-    /// `shrinking` (the source's coder decodes a smaller size for less work, as JPEG's and
-    /// WebP's do) and that resize halves the decode or more on each side, the decode is
-    /// first averaged down by whole blocks (`Bitmap.boxShrunk(by:)`) to about the size a
-    /// decode for this request alone would have had, and resampled from that: a kept decode
-    /// is made for the largest size a page asks, and resampling all of it to each smaller
-    /// size cost more than the decodes it saved (37 % of the CPU of the srcset benchmark's
-    /// JPEG results went to the resampler).
+    /// When `reducedLikeJPEG` (the source is a JPEG or a WebP, whose decode for a request
+    /// alone is a reduced one and whose header gives its size) and the spec starts with a
+    /// resize, that resize is planned from the source's size, not the decode's, so that a
+    /// result has the size an uncached decode gives it whichever kept decode it is made
+    /// from (a 1597 × 1203 source asked 331 px wide is 331 × 249 from the source and from a
+    /// decode at 331 px, 331 × 250 from one kept at 662 × 499); and when it halves the
+    /// decode or more on each side, the decode is first averaged down by whole blocks
+    /// (`Bitmap.boxShrunk(by:isOpaque:)`) to about the size a decode for this request alone
+    /// would have had, and resampled from that: a kept decode is made for the largest size
+    /// a page asks, and resampling all of it to each smaller size cost more than the
+    /// decodes it saved (37 % of the CPU of the srcset benchmark's JPEG results went to the
+    /// resampler).
     private func render(
-        _ decode: DecodedSource, of source: PixelSize, shrinking: Bool, spec: TransformSpec, output: OutputRequest,
+        _ decode: DecodedSource, of source: PixelSize, reducedLikeJPEG: Bool, spec: TransformSpec, output: OutputRequest,
         copyright: ImageCopyright?, held: inout Int
     ) async throws(ImageServerError) -> Encoded {
-        if let (resize, factor) = Self.resize(of: decode.image, from: source, shrinking: shrinking, by: spec) {
+        if reducedLikeJPEG, let (resize, factor) = Self.resize(of: decode.image, from: source, by: spec) {
             let image = decode.image
             let shrunk = PixelSize(
                 width: (image.pixelWidth + factor - 1) / factor, height: (image.pixelHeight + factor - 1) / factor)
@@ -213,13 +214,11 @@ struct TransformRun: Sendable {
 
     /// The resize that starts `spec`, when `image` is a decode of a `source`-sized still
     /// (upright, a single 8-bit frame without a gain map, the source's shape), and the whole
-    /// factor the image is averaged down by before it (1 for none; at most 64): when
-    /// `shrinking`, the largest that keeps at least the size the resize scales the source
-    /// to on each side. `nil` when the spec starts otherwise, the image is another shape,
-    /// or it is the source's size and is not averaged down: its own size plans the resize.
-    private static func resize(
-        of image: Image, from source: PixelSize, shrinking: Bool, by spec: TransformSpec
-    ) -> (ResizingImageTransformer, Int)? {
+    /// factor the image is averaged down by before it (1 for none; at most 64): the largest
+    /// that keeps at least the size the resize scales the source to on each side. `nil`
+    /// when the spec starts otherwise, the image is another shape, or it is the source's
+    /// size and is not averaged down: its own size plans the resize.
+    private static func resize(of image: Image, from source: PixelSize, by spec: TransformSpec) -> (ResizingImageTransformer, Int)? {
         let decoded = image.pixelSize
         guard let resize = spec.transformers.first as? ResizingImageTransformer, image.frames.count == 1,
             image.gainMap == nil, image.orientation == .up, image.bitmap.pixelFormat == .rgba8,
@@ -228,7 +227,7 @@ struct TransformRun: Sendable {
             abs(decoded.width * source.height - decoded.height * source.width) <= max(source.width, source.height),
             let plan = resize.plan(for: source), plan.scaled.width <= decoded.width, plan.scaled.height <= decoded.height
         else { return nil }
-        let factor = shrinking ? max(1, min(64, decoded.width / plan.scaled.width, decoded.height / plan.scaled.height)) : 1
+        let factor = max(1, min(64, decoded.width / plan.scaled.width, decoded.height / plan.scaled.height))
         return decoded == source && factor == 1 ? nil : (resize, factor)
     }
 
