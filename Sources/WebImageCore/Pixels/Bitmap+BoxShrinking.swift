@@ -35,39 +35,16 @@ extension Bitmap {
                     let bottom = min(top + factor, sourceHeight)
                     sums.update(repeating: SIMD4(), count: outputWidth)
                     for y in top..<bottom {
-                        var pixel = source + y * sourceWidth
-                        for block in 0..<outputWidth {
-                            var sum = SIMD4<UInt32>()
-                            if isOpaque {
-                                for _ in 0..<min(factor, sourceWidth - block * factor) {
-                                    sum &+= SIMD4<UInt32>(truncatingIfNeeded: pixel.pointee)
-                                    pixel += 1
-                                }
-                            } else {
-                                for _ in 0..<min(factor, sourceWidth - block * factor) {
-                                    let value = SIMD4<UInt32>(truncatingIfNeeded: pixel.pointee)
-                                    sum &+= value &* SIMD4(value.w, value.w, value.w, 1)
-                                    pixel += 1
-                                }
-                            }
-                            sums[block] &+= sum
-                        }
+                        Self.addBlocks(
+                            of: source + y * sourceWidth, width: sourceWidth, factor: factor, isOpaque: isOpaque, into: sums,
+                            blocks: outputWidth)
                     }
                     let rows = UInt32(bottom - top)
                     let row = destination + outputY * outputWidth * 4
                     if isOpaque {
-                        Self.writeAverages(of: sums, blocks: outputWidth, rows: rows, factor: factor, width: sourceWidth, into: row)
-                        continue
-                    }
-                    for block in 0..<outputWidth {
-                        let sum = sums[block]
-                        let count = rows * UInt32(min(factor, sourceWidth - block * factor))
-                        let alpha = sum.w
-                        let out = row + block * 4
-                        out[3] = UInt8(truncatingIfNeeded: (alpha + count / 2) / count)
-                        for channel in 0..<3 {
-                            out[channel] = alpha == 0 ? 0 : UInt8(truncatingIfNeeded: (sum[channel] + alpha / 2) / alpha)
-                        }
+                        Self.writeOpaqueAverages(of: sums, blocks: outputWidth, rows: rows, factor: factor, width: sourceWidth, into: row)
+                    } else {
+                        Self.writeWeightedAverages(of: sums, blocks: outputWidth, rows: rows, factor: factor, width: sourceWidth, into: row)
                     }
                 }
             }
@@ -76,12 +53,58 @@ extension Bitmap {
         return Bitmap(width: outputWidth, height: outputHeight, pixelFormat: .rgba8, pixels: output)
     }
 
+    /// Adds a row of `width` pixels to `sums`, a sum for each of `blocks` blocks of `factor`
+    /// pixels (the last block what the row leaves it): colour weighted by alpha and alpha,
+    /// or, when `isOpaque`, the colour alone.
+    private static func addBlocks(
+        of row: UnsafePointer<SIMD4<UInt8>>, width: Int, factor: Int, isOpaque: Bool, into sums: UnsafeMutablePointer<SIMD4<UInt32>>,
+        blocks: Int
+    ) {
+        var pixel = row
+        for block in 0..<blocks {
+            var sum = SIMD4<UInt32>()
+            let count = min(factor, width - block * factor)
+            if isOpaque {
+                for _ in 0..<count {
+                    sum &+= SIMD4<UInt32>(truncatingIfNeeded: pixel.pointee)
+                    pixel += 1
+                }
+            } else {
+                for _ in 0..<count {
+                    let value = SIMD4<UInt32>(truncatingIfNeeded: pixel.pointee)
+                    sum &+= value &* SIMD4(value.w, value.w, value.w, 1)
+                    pixel += 1
+                }
+            }
+            sums[block] &+= sum
+        }
+    }
+
+    /// Writes each of `blocks` blocks' sums of colour weighted by alpha and of alpha, `rows`
+    /// rows of `factor` pixels (the last block what a `width`-pixel row leaves it), as its
+    /// rounded average pixel into `row`; a block with no alpha is clear black.
+    private static func writeWeightedAverages(
+        of sums: UnsafePointer<SIMD4<UInt32>>, blocks: Int, rows: UInt32, factor: Int, width: Int,
+        into row: UnsafeMutablePointer<UInt8>
+    ) {
+        for block in 0..<blocks {
+            let sum = sums[block]
+            let count = rows * UInt32(min(factor, width - block * factor))
+            let alpha = sum.w
+            let out = row + block * 4
+            out[3] = UInt8(truncatingIfNeeded: (alpha + count / 2) / count)
+            for channel in 0..<3 {
+                out[channel] = alpha == 0 ? 0 : UInt8(truncatingIfNeeded: (sum[channel] + alpha / 2) / alpha)
+            }
+        }
+    }
+
     /// Writes each of `blocks` opaque blocks' colour sums, `rows` rows of `factor` pixels
     /// (the last block what a `width`-pixel row leaves it), as its rounded average into
     /// `row`. A block of n pixels divides by n with a multiply by ⌊2⁴² ÷ n⌋ + 1 and a
     /// shift, exact for sums under 256 n with n up to 64²; a division is most of the time
     /// a block takes otherwise.
-    private static func writeAverages(
+    private static func writeOpaqueAverages(
         of sums: UnsafePointer<SIMD4<UInt32>>, blocks: Int, rows: UInt32, factor: Int, width: Int,
         into row: UnsafeMutablePointer<UInt8>
     ) {
