@@ -43,18 +43,25 @@ extension PNGCoder {
         let byteCount = try layout.byteCount(in: context, size: size)
         let transparencyChunk = try context.hasTransparencyChunk()
         let hasAlpha = transparencyChunk || layout.hasAlphaChannel
-        guard !libspngOnly, let image = PNGInflatedImage(stream: stream, header: header, context: context, options: options) else {
-            return try decodeStillWithLibspng(context, layout: layout, size: size, hasAlpha: hasAlpha)
-        }
+        guard !libspngOnly else { return try decodeStillWithLibspng(context, layout: layout, size: size, hasAlpha: hasAlpha) }
+        // The image data is inflated into the end of the picture's own buffer, which the
+        // rows then overwrite: one picture-sized buffer, not two.
         let rowBytes = size.width * layout.pixelFormat.bytesPerPixel
-        var decoded = false
-        let pixels = try [UInt8](unsafeUninitializedImageSized: byteCount) { buffer, count in
-            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
-            decoded = image.decodeRows(into: { base + $0 * rowBytes }, { _ in })
-            count = decoded ? byteCount : 0
+        let room = PNGInflatedImage.roomToInflateInPlace(height: size.height, decodedRowBytes: rowBytes)
+        var decoded: Bool?
+        let pixels = try [UInt8](unsafeUninitializedImageSized: byteCount + room) { buffer, count in
+            let whole = UnsafeMutableRawBufferPointer(buffer)
+            guard let image = PNGInflatedImage(stream: stream, header: header, context: context, options: options, inflatingInto: whole)
+            else { return }
+            decoded = image.decodeRows(into: { whole.baseAddress! + $0 * rowBytes }, { _ in })
+            count = decoded == true ? byteCount : 0
         }
-        guard decoded else {
+        switch decoded {
+        case true?: break
+        case false?:
             return try decodeStillWithLibspng(SPNGContext.decoder(for: stream, options: options), layout: layout, size: size, hasAlpha: hasAlpha)
+        case nil:
+            return try decodeStillWithLibspng(context, layout: layout, size: size, hasAlpha: hasAlpha)
         }
         let bitmap = Bitmap(width: size.width, height: size.height, pixelFormat: layout.pixelFormat, pixels: pixels)
         return (bitmap, hasAlpha, context.colorProfile())

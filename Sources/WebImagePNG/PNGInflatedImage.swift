@@ -26,7 +26,11 @@ import WebImageCore
 /// Memory: the inflated image data, height × (1 + row bytes), which for every colour type
 /// is at most the decoded picture's bytes plus one byte a row, so it is bounded by the
 /// allocation check the caller makes before, and (while inflating, for a picture of more
-/// than one `IDAT` chunk) a copy of the compressed data, bounded by the input.
+/// than one `IDAT` chunk) a copy of the compressed data, bounded by the input. A caller that
+/// decodes the whole picture can have the data inflated into the end of the picture's own
+/// buffer instead (``init(stream:header:context:options:inflatingInto:)``): every row is
+/// then written before the data it overwrites is read, and no second picture-sized buffer is
+/// held.
 final class PNGInflatedImage {
     private let width: Int
     private let height: Int
@@ -38,6 +42,8 @@ final class PNGInflatedImage {
     private let filterDistance: Int
     /// The inflated image data: each row's filter type, then its bytes; then ``slack`` bytes.
     private let filtered: UnsafeMutableRawPointer
+    /// Whether ``filtered`` was allocated here (else it is the end of the caller's buffer).
+    private let ownsFiltered: Bool
     /// Zeros, as long as the longest row, above the first row.
     private let zeros: UnsafeMutableRawPointer
     /// The `tRNS` colour key of a grey or truecolour picture, as stored (16 bits a sample).
@@ -49,6 +55,16 @@ final class PNGInflatedImage {
     /// Bytes past the image data that may be read: an RGB row's last pixel is read as four.
     private static let slack = 16
 
+    /// The bytes a buffer for the decoded picture needs beyond its `height` rows of
+    /// `decodedRowBytes` each for the image data to be inflated into its end
+    /// (``init(stream:header:context:options:inflatingInto:)``): a row, a byte a row and
+    /// ``slack``. With them, row `y` of the picture ends where the inflated row `y` starts
+    /// or before, for every colour type (an inflated row is at most one byte longer than a
+    /// decoded one), so writing it overwrites only inflated rows already read.
+    static func roomToInflateInPlace(height: Int, decodedRowBytes: Int) -> Int {
+        decodedRowBytes + height + slack
+    }
+
     /// The image data of the PNG in `stream`, inflated; `nil` when it is not one this type
     /// answers for (see the type's documentation).
     ///
@@ -57,7 +73,15 @@ final class PNGInflatedImage {
     ///   - context: A libspng decoder over `stream` that has read the chunks before the
     ///     image data.
     ///   - options: The limits `context` was given.
-    init?(stream: UnsafeRawBufferPointer, header: spng_ihdr, context: SPNGContext, options: ImageDecodeOptions) {
+    ///   - buffer: The buffer ``decodeRows(into:_:)`` writes the whole picture into, from
+    ///     its start, at least ``roomToInflateInPlace(height:decodedRowBytes:)`` bytes longer
+    ///     than the picture: the image data is inflated into its end, and this type then
+    ///     must not outlive it. `nil` (or a buffer too short for the image data) inflates
+    ///     into memory of this type's own.
+    init?(
+        stream: UnsafeRawBufferPointer, header: spng_ihdr, context: SPNGContext, options: ImageDecodeOptions,
+        inflatingInto buffer: UnsafeMutableRawBufferPointer? = nil
+    ) {
         guard header.interlace_method == 0, header.compression_method == 0, header.filter_method == 0,
             let channels = Self.channels(ofColorType: header.color_type),
             let layout = PNGTruecolorRows.layout(of: stream)
@@ -81,9 +105,16 @@ final class PNGInflatedImage {
         guard Self.windowSuffices(data.bytes, for: inflatedBytes),
             Self.chunksAfterImageDataAreAccepted(in: stream, layout: layout, header: header, options: options)
         else { return nil }
-        let inflated = UnsafeMutableRawPointer.allocate(byteCount: inflatedBytes + Self.slack, alignment: 16)
+        let inflated: UnsafeMutableRawPointer
+        if let buffer, let start = buffer.baseAddress, buffer.count >= inflatedBytes + Self.slack {
+            inflated = start + (buffer.count - inflatedBytes - Self.slack)
+            ownsFiltered = false
+        } else {
+            inflated = .allocate(byteCount: inflatedBytes + Self.slack, alignment: 16)
+            ownsFiltered = true
+        }
         guard Self.inflate(data.bytes, into: inflated, count: inflatedBytes) else {
-            inflated.deallocate()
+            if ownsFiltered { inflated.deallocate() }
             return nil
         }
         (inflated + inflatedBytes).initializeMemory(as: UInt8.self, repeating: 0, count: Self.slack)
@@ -94,7 +125,7 @@ final class PNGInflatedImage {
     }
 
     deinit {
-        filtered.deallocate()
+        if ownsFiltered { filtered.deallocate() }
         zeros.deallocate()
     }
 
