@@ -15,9 +15,12 @@ struct DecodedSourcesTests {
         return options
     }
 
-    /// The box the ticket of a request for `asked` is decoded to, while requests asking
-    /// `underWay` wait inside `interested(in:asking:_:)` for the same source.
-    static func decodedBox(asked: ImageDecodeOptions, underWay: [ImageDecodeOptions]) async throws -> PixelSize? {
+    /// The box the ticket of a request for `asked` is decoded to, `headroom` times its own
+    /// (`nil`: full size, no box), while requests asking `underWay` (at least one) wait
+    /// inside `interested(in:asking:_:)` for the same source.
+    static func decodedBox(
+        asked: ImageDecodeOptions, underWay: [ImageDecodeOptions], headroom: Int? = DecodedSources.headroom
+    ) async throws -> PixelSize? {
         let tier = DecodedSources(capacity: 1 << 30, lifetime: .seconds(600), metrics: ImageServerMetrics())
         let gate = LoopbackGate()
         let entered = AsyncStream<Void>.makeStream()
@@ -35,11 +38,14 @@ struct DecodedSourcesTests {
             if count == underWay.count { break }
         }
         let lookup = try await tier.interested(in: "source", asking: asked) { () throws(ImageServerError) in
-            try await tier.lookUp(source: "source", options: asked, shrinksWhileDecoding: true)
+            try await tier.lookUp(source: "source", options: asked, headroom: headroom)
         }
         gate.open()
         for task in waiting { try await task.value }
-        guard case .decode(let ticket) = lookup else { return nil }
+        guard case .decode(let ticket) = lookup else {
+            Issue.record("the tier gave no ticket to decode: \(lookup)")
+            return nil
+        }
         tier.abandon(ticket)
         return ticket.options.thumbnailPixelSize
     }
@@ -52,6 +58,13 @@ struct DecodedSourcesTests {
     @Test func smallerSizesUnderWayLeaveTheHeadroom() async throws {
         let box = try await Self.decodedBox(asked: Self.fitting(640), underWay: [Self.fitting(320)])
         #expect(box == PixelSize(width: 640 * DecodedSources.headroom, height: 640 * DecodedSources.headroom))
+    }
+
+    @Test func theHeadroomGivenSizesTheDecodeAndNoneMakesItFullSize() async throws {
+        let webP = try await Self.decodedBox(asked: Self.fitting(320), underWay: [Self.fitting(160)], headroom: DecodedSources.stillWebPHeadroom)
+        #expect(webP == PixelSize(width: 1280, height: 1280), "a still WebP's first decode serves four times its size")
+        let full = try await Self.decodedBox(asked: Self.fitting(320), underWay: [Self.fitting(640)], headroom: nil)
+        #expect(full == nil, "a coder that reads every pixel decodes at full size")
     }
 
     @Test func aRequestOfAnotherShapeDoesNotWidenTheDecode() async throws {

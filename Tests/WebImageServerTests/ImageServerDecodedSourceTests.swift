@@ -82,6 +82,22 @@ struct ImageServerDecodedSourceTests {
         }
     }
 
+    @Test func aStillWebPIsDecodedForFourTimesTheSizeAsked() async throws {
+        let source = try ImageCodersManager.shared.encode(Image(bitmap: Self.gradient(width: 1600, height: 1200)), as: .webp)
+        try await ImageServerHarness.run(configure: { $0.decodedSourceLifetime = 600 }) { harness in
+            harness.serve("/a.webp", source, contentType: "image/webp")
+            for width in [100, 160, 320, 640] {
+                let answer = try await harness.get(harness.path("resize=\(width)|format=png", source: "/a.webp"))
+                #expect(try answer.image().pixelSize == PixelSize(width: width, height: width * 3 / 4))
+            }
+            // 100, asked alone, is not kept; 160, asked again, is decoded for the tier at 640
+            // px wide, which serves 320 and 640 (twice 160, as for a JPEG, would not serve 640).
+            let metrics = try await harness.metrics()
+            #expect(Self.counts(metrics, hits: 2, misses: 2), "two decodes for four widths:\n\(metrics)")
+            #expect(metrics.contains(Self.gauge("webimage_decoded_source_bytes", 640 * 480 * 4)), "\(metrics)")
+        }
+    }
+
     @Test func aSourceAskedForOnceIsNotKept() async throws {
         try await ImageServerHarness.run(configure: { $0.decodedSourceLifetime = 600 }) { harness in
             harness.serve("/a.png", try Self.png(width: 1600, height: 1200))

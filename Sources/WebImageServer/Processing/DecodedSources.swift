@@ -20,9 +20,10 @@ import WebImage
 /// - Shrink-on-load picks the scale that serves the sizes asked for: a source whose coder
 ///   reads every pixel whatever the size asked for is decoded at full size (the request's
 ///   resize then makes the reduction the coder would have made), and any other is decoded
-///   ``headroom`` times larger on each side than the size asked for, for the larger sizes
-///   asked beside it, and at least as large as the largest size the requests under way for
-///   the source ask for: a page's sizes asked for at once take one decode.
+///   ``headroom`` times larger on each side than the size asked for (``stillWebPHeadroom``
+///   for a still WebP), for the larger sizes asked beside it, and at least as large as the
+///   largest size the requests under way for the source ask for: a page's sizes asked for
+///   at once take one decode.
 /// - A decode's pixels stay counted in the process-wide memory budget while the tier or a
 ///   request holds it (see ``DecodedSource``). The tier keeps at most ``capacity`` bytes,
 ///   evicts the least recently used decode first, and gives decodes up when admission needs
@@ -31,6 +32,13 @@ final class DecodedSources: Sendable {
     /// How many times larger, on each side, a shared source is decoded than the size asked
     /// for: a page's sizes are usually ordered, and each is within twice the last.
     static let headroom = 2
+    /// ``headroom`` for a still WebP. libwebp reconstructs every macroblock whatever the
+    /// size asked for and scales only its output, so a larger decode costs little more,
+    /// and one four times the first size a page asks serves the page's larger sizes too:
+    /// in the srcset benchmark (320 to 1280 px wide) a source took one decode instead of
+    /// 1.7, for about 6 % less CPU a result (Benchmarks/README.md). A JPEG's reduced decode
+    /// costs about its size, so it keeps ``headroom``.
+    static let stillWebPHeadroom = 4
     /// The least time a source decoded alone is remembered, so that a request for it
     /// within that time decodes for the tier.
     static let leastSightingWindow = Duration.seconds(60)
@@ -189,13 +197,13 @@ final class DecodedSources: Sendable {
 
     /// A decode of the source under `source` that serves `options`, held or under way, a
     /// ticket to decode one, or ``Lookup/alone`` when the source is not shared (see
-    /// ``DecodedSources``); `shrinksWhileDecoding` says whether the source's coder does
-    /// less work for a smaller size (then the tier's decode is made at ``headroom`` times
-    /// the size asked for, else at full size).
+    /// ``DecodedSources``); `headroom` is how many times larger, on each side, than the
+    /// size asked for the tier's decode is made, for a coder that does less work for a
+    /// smaller size (``headroom`` or ``stillWebPHeadroom``), `nil` to decode at full size.
     ///
     /// - Throws: ``ImageServerError`` 503 when the request was cancelled while it waited
     ///   for another request's decode.
-    func lookUp(source: String, options: ImageDecodeOptions, shrinksWhileDecoding: Bool) async throws(ImageServerError) -> Lookup {
+    func lookUp(source: String, options: ImageDecodeOptions, headroom: Int?) async throws(ImageServerError) -> Lookup {
         let key = Key(source: source, options: options)
         while true {
             let found = state.withLockedValue { state -> (held: DecodedSource?, pending: Int?, ticket: Ticket?, alone: Bool) in
@@ -221,7 +229,7 @@ final class DecodedSources: Sendable {
                 }
                 state.nextID += 1
                 let alongside = underWay.filter { Key(source: key.source, options: $0) == key }
-                let decodeOptions = Self.decodeOptions(for: options, alongside: alongside, shrinksWhileDecoding: shrinksWhileDecoding)
+                let decodeOptions = Self.decodeOptions(for: options, alongside: alongside, headroom: headroom)
                 state.pending[key, default: []].append(Pending(id: state.nextID, options: decodeOptions))
                 return (nil, nil, Ticket(key: key, id: state.nextID, options: decodeOptions), false)
             }
@@ -373,13 +381,14 @@ final class DecodedSources: Sendable {
     }
 
     /// The options to decode with for a request that asks for `wanted` while requests
-    /// asking for `alongside` are under way for the same source (see ``DecodedSources``).
+    /// asking for `alongside` are under way for the same source, `headroom` times the size
+    /// asked for or at full size when `nil` (see ``DecodedSources``).
     private static func decodeOptions(
-        for wanted: ImageDecodeOptions, alongside: [ImageDecodeOptions], shrinksWhileDecoding: Bool
+        for wanted: ImageDecodeOptions, alongside: [ImageDecodeOptions], headroom: Int?
     ) -> ImageDecodeOptions {
         guard let box = wanted.thumbnailPixelSize, wanted.scaleDownLimitBytes == nil else { return wanted }
         var options = wanted
-        if !shrinksWhileDecoding {
+        guard let headroom else {
             options.thumbnailPixelSize = nil
             options.preserveAspectRatio = true
             options.coversThumbnailBox = false

@@ -129,9 +129,14 @@ struct TransformRun: Sendable {
         spec: TransformSpec, output: OutputRequest, copyright: ImageCopyright?
     ) async throws(ImageServerError) -> Encoded? {
         let format = ImageFormat(sniffing: data)
-        let shrinksWhileDecoding =
-            format == .jpeg || format == .webp || header.frames > 1 || sources.workers.reads(data, coders: sources.coders)
-        switch try await decoded.lookUp(source: sources.key(source), options: options, shrinksWhileDecoding: shrinksWhileDecoding) {
+        let headroom: Int? =
+            switch format {
+            case .webp where header.frames == 1: DecodedSources.stillWebPHeadroom
+            case .jpeg, .webp: DecodedSources.headroom
+            case _ where header.frames > 1 || sources.workers.reads(data, coders: sources.coders): DecodedSources.headroom
+            default: nil
+            }
+        switch try await decoded.lookUp(source: sources.key(source), options: options, headroom: headroom) {
         case .alone:
             return nil
         case .decoded(let decode):
