@@ -36,8 +36,9 @@ final class DecodedSources: Sendable {
     /// size asked for and scales only its output, so a larger decode costs little more,
     /// and one four times the first size a page asks serves the page's larger sizes too:
     /// in the srcset benchmark (320 to 1280 px wide) a source took one decode instead of
-    /// 1.7, for about 6 % less CPU a result (Benchmarks/README.md). A JPEG's reduced decode
-    /// costs about its size, so it keeps ``headroom``.
+    /// 1.7, for about 5 % less CPU a result (Benchmarks/README.md). libjpeg-turbo reduces
+    /// in its inverse DCT, so a smaller JPEG decode does less work: a JPEG keeps
+    /// ``headroom``.
     static let stillWebPHeadroom = 4
     /// The least time a source decoded alone is remembered, so that a request for it
     /// within that time decodes for the tier.
