@@ -130,19 +130,21 @@ struct TransformRun: Sendable {
     ) async throws(ImageServerError) -> Encoded? {
         let format = ImageFormat(sniffing: data)
         let headroom: Int? =
-            switch format {
-            case .webp where header.frames == 1: DecodedSources.stillWebPHeadroom
-            case .jpeg, .webp: DecodedSources.headroom
-            case _ where header.frames > 1 || sources.workers.reads(data, coders: sources.coders): DecodedSources.headroom
-            default: nil
+            if format == .webp && header.frames == 1 {
+                DecodedSources.stillWebPHeadroom
+            } else if format == .jpeg || header.frames > 1 || sources.workers.reads(data, coders: sources.coders) {
+                DecodedSources.headroom
+            } else {
+                nil
             }
+        let reducedLikeJPEG = format == .jpeg || format == .webp
         switch try await decoded.lookUp(source: sources.key(source), options: options, headroom: headroom) {
         case .alone:
             return nil
         case .decoded(let decode):
             return try await memory.holding(0) { (held: inout Int) throws(ImageServerError) in
                 try await render(
-                    decode, of: header.size, reducedLikeJPEG: format == .jpeg || format == .webp, spec: spec, output: output,
+                    decode, of: header.size, reducedLikeJPEG: reducedLikeJPEG, spec: spec, output: output,
                     copyright: copyright, held: &held)
             }
         case .decode(let ticket):
@@ -156,7 +158,7 @@ struct TransformRun: Sendable {
                     let decode = DecodedSource(image: image, options: ticket.options, bytes: bytes, hold: MemoryHold(bytes, of: memory))
                     decoded.keep(ticket, decode, storing: memory.waiting == 0)
                     return try await render(
-                        decode, of: header.size, reducedLikeJPEG: format == .jpeg || format == .webp, spec: spec, output: output,
+                        decode, of: header.size, reducedLikeJPEG: reducedLikeJPEG, spec: spec, output: output,
                         copyright: copyright, held: &held)
                 }
             } catch {
