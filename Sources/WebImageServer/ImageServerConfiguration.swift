@@ -104,20 +104,21 @@ public struct ImageServerConfiguration: Sendable {
     public var memoryWait: TimeInterval = 5
     /// The decoded bytes of sources kept for the other sizes asked of them (a page's
     /// `srcset`), counted in ``memoryBudget`` and given up first when a request needs room;
-    /// `nil`, the default, is a quarter of ``memoryBudget`` up to 64 MiB, and 0 keeps none.
+    /// `nil`, the default, is a quarter of ``memoryBudget`` up to 48 MiB, and 0 keeps none.
     /// A decode is kept for ``decodedSourceLifetime`` after its last use.
     ///
     /// The default is measured (Benchmarks/README.md, "A page's sizes from one decode"): in
     /// `scripts/benchmark-formats.sh`'s srcset mode (20 photographs of 1 to 6 MP, each at
-    /// four widths, 8 clients), 64 MiB served as many sizes from a kept decode as a tier
-    /// without a bound (within 4 points of the share of hits for each format), at 55 to
-    /// 96 % of its peak RSS.
+    /// four widths, 8 clients), a tier without a bound served no more sizes from a kept
+    /// decode than 64 MiB, and 48 MiB as many as 64 (within 3 points of the share of hits
+    /// for each format) at a peak RSS 6 to 20 MiB lower. 48 MiB is the least that keeps
+    /// the decode of a 12 MP photograph (45.8 MiB in RGBA).
     public var decodedSourceMemory: Int?
     /// Seconds a decoded source is kept after its last use (see ``decodedSourceMemory``):
     /// long enough for the sizes one page asks of a source, 5 by default.
     ///
     /// The default is measured with ``decodedSourceMemory``'s (Benchmarks/README.md, "A
-    /// page's sizes from one decode"): at 64 MiB, 2 s lowered the peak RSS less than two
+    /// page's sizes from one decode"): with a tier of 64 MiB, 2 s lowered the peak RSS less than two
     /// runs of one setting differ and served fewer AVIF sizes from a kept decode (69 and
     /// 72 % of the requests against 75 %); 1 s, lower for WebP and AVIF in its one run, is
     /// shorter than a PNG or AVIF request takes under load, and the benchmark, which asks
@@ -222,7 +223,7 @@ public struct ImageServerConfiguration: Sendable {
 
     /// The most ``decodedSourceMemory`` keeps when not given: past it, the benchmark's
     /// pages saved no more decodes (see ``decodedSourceMemory``).
-    static let measuredDecodedSourceMemory = 64 << 20
+    static let measuredDecodedSourceMemory = 48 << 20
 
     /// The decoded bytes of sources kept: ``decodedSourceMemory`` when given, else a quarter
     /// of ``memoryBudget`` up to ``measuredDecodedSourceMemory``.

@@ -105,7 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ServerSetting.decodedSourceMemory.help(
-            "Decoded bytes of sources kept for the other sizes asked of them, within the memory budget and given up first when a request needs room (default: a quarter of the memory budget, at most 64M); 0 keeps none.",
+            "Decoded bytes of sources kept for the other sizes asked of them, within the memory budget and given up first when a request needs room (default: a quarter of the memory budget, at most 48M); 0 keeps none.",
             valueName: "size"))
     var decodedSourceMemory: String?
 

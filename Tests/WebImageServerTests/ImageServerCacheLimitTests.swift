@@ -28,7 +28,7 @@ struct ImageServerCacheLimitTests {
     @Test func theDecodedSourceTierIsAQuarterOfTheBudgetUpToItsMeasuredBound() {
         var configuration = ImageServerConfiguration(cacheDirectory: URL(fileURLWithPath: "/tmp"))
         configuration.memoryBudget = 8 << 30
-        #expect(configuration.decodedSourceCapacity == 64 << 20, "a large budget keeps the measured 64 MiB")
+        #expect(configuration.decodedSourceCapacity == 48 << 20, "a large budget keeps the measured 48 MiB")
         configuration.memoryBudget = 128 << 20
         #expect(configuration.decodedSourceCapacity == 32 << 20, "a small budget keeps a quarter of it")
         configuration.decodedSourceMemory = 1 << 30
