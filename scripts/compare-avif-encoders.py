@@ -21,25 +21,15 @@ median absolute CPU per megapixel.
 
 Usage: scripts/compare-avif-encoders.sh (it checks the tools and names the corpora).
 """
-import math
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 
-from PIL import Image
+from encoder_comparison import at_distance, butteraugli, child_cpu, references, spread
 
 CORPORA = sys.argv[1]
-PHOTOS = [
-    "large-images/Kleiber_by_Lukas_Baubkus.jpg",
-    "large-images/Elephants_5640x3172.jpg",
-    "sdwebimage/TestImageLarge.jpg",
-    "sdwebimage/TestJFIF.jpg",
-    "ultrahdr-samples/gainmap-js/spruit_sunrise_4k.jpg",
-    "ultrahdr-samples/vearutop-ultrahdr/uhdr.jpg",
-]
 SIZES = [int(size) for size in os.environ.get("SIZES", "512 1280").split()]
 QUANTIZERS = [int(q) for q in os.environ.get("QUANTIZERS", "8 13 20 28 36 44").split()]
 CONFIGURATIONS = [
@@ -50,36 +40,6 @@ CONFIGURATIONS = [
 ]
 CURRENT = ("aom", "8")
 CURRENT_QUANTIZER = 13
-
-
-def child_cpu(command):
-    """Runs `command` and returns the user + system seconds it took."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
-def butteraugli(reference, candidate):
-    """Butteraugli's distance between two PNGs."""
-    output = subprocess.run(["butteraugli", reference, candidate], check=True, capture_output=True, text=True).stdout
-    return float(output.split()[0])
-
-
-def references(folder):
-    """Writes each photograph at each size as a PNG; returns (name, path, megapixels)."""
-    made = []
-    for photo in PHOTOS:
-        with Image.open(os.path.join(CORPORA, photo)) as source:
-            source = source.convert("RGB")
-            for size in SIZES:
-                scale = size / max(source.size)
-                # Even sides: SVT-AV1 1.4 refuses an odd side in 4:2:0.
-                width, height = 2 * round(source.width * scale / 2), 2 * round(source.height * scale / 2)
-                path = os.path.join(folder, f"{os.path.basename(photo).split('.')[0]}-{size}.png")
-                source.resize((width, height), Image.LANCZOS).save(path)
-                made.append((os.path.basename(path), path, width * height / 1e6))
-    return made
 
 
 def measure(folder, reference, codec, speed, quantizer):
@@ -94,21 +54,9 @@ def measure(folder, reference, codec, speed, quantizer):
     return os.path.getsize(encoded), butteraugli(reference, decoded), cpu
 
 
-def at_distance(points, target):
-    """(bytes, cpu) at `target` distance, interpolated between the measured points around it
-    (log bytes, linear cpu); None when the points do not reach it."""
-    points = sorted(points, key=lambda point: point[1])
-    for low, high in zip(points, points[1:]):
-        if low[1] <= target <= high[1]:
-            share = 0 if high[1] == low[1] else (target - low[1]) / (high[1] - low[1])
-            size = math.exp(math.log(low[0]) + share * (math.log(high[0]) - math.log(low[0])))
-            return size, low[2] + share * (high[2] - low[2])
-    return None
-
-
 def main():
     with tempfile.TemporaryDirectory() as folder:
-        made = references(folder)
+        made = references(CORPORA, SIZES, folder, even_sides=True)
         print(f"{len(made)} references: {', '.join(name for name, _, _ in made)}", flush=True)
         results = {}
         for codec, speed in CONFIGURATIONS:
@@ -135,9 +83,6 @@ def main():
                 sizes.append(found[0] / base_size)
                 cpus.append(found[1] / base_cpu)
                 per_megapixel.append(found[1] / megapixels)
-
-            def spread(values):
-                return f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})" if values else "–"
 
             median_cpu = f"{statistics.median(per_megapixel):.2f}" if per_megapixel else "–"
             print(f"| {codec} | {speed} | {spread(sizes)} | {spread(cpus)} | {median_cpu} | {len(sizes)} of {len(made)} |")
