@@ -4,7 +4,7 @@ they spend, on the photographs scripts/benchmark-formats.sh uses, at web sizes.
 
 Each photograph of the corpora is scaled (Pillow, Lanczos) to fit in each of SIZES (default
 640 and 1280 px on the longer side) and written as a PNG: the reference. Each method of
-METHODS encodes every reference at each quality of QUALITIES with the encoder that
+METHODS encodes every reference at each quality of QUALITIES with scripts/webp-encode.c, which
 scripts/compare-webp-methods.sh builds against this project's libwebp (lossy, as the server's
 WebPCoder writes it), ENCODES times, for the CPU an encode takes; Pillow decodes the result and
 Butteraugli measures its distance to the reference. Equal quality, as in
@@ -44,7 +44,7 @@ def measure(folder, reference, method, quality):
     milliseconds = subprocess.run(
         [ENCODER, pixels, str(width), str(height), str(quality), str(method), str(ENCODES), encoded],
         check=True, capture_output=True, text=True,
-    ).stdout
+    ).stdout.split()[0]
     with Image.open(encoded) as image:
         image.convert("RGB").save(decoded)
     return os.path.getsize(encoded), butteraugli(reference, decoded), float(milliseconds) / 1000
