@@ -118,11 +118,11 @@ public struct ImageServerConfiguration: Sendable {
     /// long enough for the sizes one page asks of a source, 5 by default.
     ///
     /// The default is measured with ``decodedSourceMemory``'s (Benchmarks/README.md, "A
-    /// page's sizes from one decode"): with a tier of 64 MiB, 2 s lowered the peak RSS less than two
-    /// runs of one setting differ and served fewer AVIF sizes from a kept decode (69 and
-    /// 72 % of the requests against 75 %); 1 s, lower for WebP and AVIF in its one run, is
-    /// shorter than a PNG or AVIF request takes under load, and the benchmark, which asks
-    /// for a source's sizes together, is its best case.
+    /// page's sizes from one decode"): with a tier of 64 MiB, 2 s lowered the peak RSS less
+    /// than two runs of one setting differ and served fewer AVIF sizes from a kept decode
+    /// (69 and 72 % of the requests against 75 %); 1 s, lower for WebP and AVIF in its one
+    /// run, is shorter than a PNG or AVIF request takes under load, and the benchmark,
+    /// which asks for a source's sizes together, is its best case.
     public var decodedSourceLifetime: TimeInterval = 5
     /// The most a source's longer side may be over its shorter one (a 1 × 30,000,000 strip
     /// is 30,000,000); a more extreme source is answered 422 before it is decoded.
@@ -221,8 +221,9 @@ public struct ImageServerConfiguration: Sendable {
     /// like any other path that names no image.
     public var homePage: String?
 
-    /// The most ``decodedSourceMemory`` keeps when not given: past it, the benchmark's
-    /// pages saved no more decodes (see ``decodedSourceMemory``).
+    /// The most ``decodedSourceMemory`` keeps when not given: the least that keeps a 12 MP
+    /// photograph's decode; the benchmark's pages saved no more decodes with more (see
+    /// ``decodedSourceMemory``).
     static let measuredDecodedSourceMemory = 48 << 20
 
     /// The decoded bytes of sources kept: ``decodedSourceMemory`` when given, else a quarter
