@@ -32,7 +32,7 @@ struct DecodePlanTests {
         process.executableURL = try BuiltExecutable.url(named: "DecodePeakTool")
         process.arguments = [file.path]
         let report = folder.appending("peak.txt")
-        FileManager.default.createFile(atPath: report.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: report.path, contents: nil))
         process.standardOutput = try FileHandle(forWritingTo: report)
         let child = try ChildProcess(process)
         #expect(try await child.waitForExit(within: 600) == 0)
