@@ -32,17 +32,23 @@ ENCODES = int(os.environ.get("ENCODES", "5"))
 CURRENT_METHOD, CURRENT_QUALITY = 4, 80
 
 
-def measure(folder, reference, method, quality):
-    """Encodes one reference; returns (bytes, distance, cpu seconds an encode)."""
+def raw_pixels(reference):
+    """Writes `reference`'s pixels as raw RGBA beside it, once; returns (path, width, height)."""
     with Image.open(reference) as image:
-        width, height = image.size
-        pixels = os.path.join(folder, "reference.rgba")
+        pixels = os.path.splitext(reference)[0] + ".rgba"
         with open(pixels, "wb") as file:
             file.write(image.convert("RGBA").tobytes())
+        return pixels, image.width, image.height
+
+
+def measure(folder, reference, pixels, method, quality):
+    """Encodes one reference, whose raw RGBA `pixels` (path, width, height) the encoder reads;
+    returns (bytes, distance, cpu seconds an encode)."""
+    path, width, height = pixels
     encoded = os.path.join(folder, "candidate.webp")
     decoded = os.path.join(folder, "candidate.png")
     milliseconds = subprocess.run(
-        [ENCODER, pixels, str(width), str(height), str(quality), str(method), str(ENCODES), encoded],
+        [ENCODER, path, str(width), str(height), str(quality), str(method), str(ENCODES), encoded],
         check=True, capture_output=True, text=True,
     ).stdout.split()[0]
     with Image.open(encoded) as image:
@@ -54,11 +60,12 @@ def main():
     with tempfile.TemporaryDirectory() as folder:
         made = references(CORPORA, SIZES, folder)
         print(f"{len(made)} references: {', '.join(name for name, _, _ in made)}", flush=True)
+        pixels = {name: raw_pixels(path) for name, path, _ in made}
         results = {}
         for method in METHODS + ([CURRENT_METHOD] if CURRENT_METHOD not in METHODS else []):
             for name, path, _ in made:
                 for quality in QUALITIES:
-                    size, distance, cpu = measure(folder, path, method, quality)
+                    size, distance, cpu = measure(folder, path, pixels[name], method, quality)
                     results.setdefault(method, {}).setdefault(name, []).append((size, distance, cpu))
                     print(f"m{method} q{quality:>3} {name:32} {size:8d} B  distance {distance:6.3f}  cpu {cpu * 1000:7.2f} ms", flush=True)
         index = QUALITIES.index(CURRENT_QUALITY)
